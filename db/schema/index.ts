@@ -1,0 +1,3 @@
+export * from "./identity";
+export * from "./platform";
+export * from "./analytics";

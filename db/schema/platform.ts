@@ -1,0 +1,69 @@
+import { sql } from "drizzle-orm";
+import { bigserial, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, precision: 3 });
+
+/** Who did what to which thing, and when. Never content, emails, secrets or provider payloads. */
+export const auditEvents = pgTable(
+  "audit_events",
+  {
+    seq: bigserial("seq", { mode: "number" }).primaryKey(),
+    id: text("id").notNull().unique(),
+    occurredAt: ts("occurred_at").notNull().defaultNow(),
+    actorUserId: text("actor_user_id"),
+    workspaceId: text("workspace_id"),
+    action: text("action").notNull(),
+    targetType: text("target_type").notNull(),
+    targetId: text("target_id").notNull(),
+  },
+  (t) => [index("audit_events_workspace_idx").on(t.workspaceId, t.seq)],
+);
+
+/** Idempotency-Key store (CONTRACT.md §2): scoped to caller, workspace and operation; kept 24 h. */
+export const idempotencyKeys = pgTable(
+  "idempotency_keys",
+  {
+    userId: text("user_id").notNull(),
+    workspaceId: text("workspace_id").notNull(),
+    operation: text("operation").notNull(),
+    key: text("key").notNull(),
+    fingerprint: text("fingerprint").notNull(),
+    state: text("state").$type<"in_flight" | "done">().notNull(),
+    responseStatus: integer("response_status"),
+    responseBody: jsonb("response_body"),
+    /** An in-flight claim older than this was abandoned (its request died) and may be taken over. */
+    lockedUntil: ts("locked_until").notNull(),
+    createdAt: ts("created_at").notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.workspaceId, t.operation, t.key] }),
+    index("idempotency_keys_created_idx").on(t.createdAt),
+  ],
+);
+
+/** Transactional outbox: a job row is written in the same transaction as the change that causes it. */
+export const outboxJobs = pgTable(
+  "outbox_jobs",
+  {
+    id: text("id").primaryKey(),
+    kind: text("kind").notNull(),
+    workspaceId: text("workspace_id"),
+    payload: jsonb("payload").notNull(),
+    createdAt: ts("created_at").notNull().defaultNow(),
+    sentAt: ts("sent_at"),
+    sendAttempts: integer("send_attempts").notNull().default(0),
+    nextAttemptAt: ts("next_attempt_at").notNull().defaultNow(),
+    lastError: text("last_error"),
+  },
+  (t) => [index("outbox_jobs_pending_idx").on(t.nextAttemptAt).where(sql`${t.sentAt} is null`)],
+);
+
+/** What consumers have done with each job id, so a redelivered message is recognised. */
+export const jobReceipts = pgTable("job_receipts", {
+  jobId: text("job_id").primaryKey(),
+  kind: text("kind").notNull(),
+  state: text("state").$type<"done" | "failed">().notNull(),
+  attempts: integer("attempts").notNull().default(1),
+  completedAt: ts("completed_at").notNull().defaultNow(),
+  lastError: text("last_error"),
+});

@@ -1,0 +1,31 @@
+import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
+import { audit } from "../../lib/audit";
+import { issueToken } from "../../lib/auth/tokens";
+import { currentUser, db, type AppEnv } from "../../lib/http/context";
+import { jsonBody, jsonResponse } from "../../lib/http/openapi";
+import { problems } from "../../lib/http/problem-schema";
+import { withSchema } from "../../lib/http/schema-ref";
+import { CreatedToken } from "./schemas";
+
+export const CreateTokenRequest = z.object({ name: z.string().trim().min(1).max(100) }).openapi("CreateTokenRequest");
+
+export const route = createRoute({
+  method: "post",
+  path: "/auth/tokens",
+  tags: ["auth"],
+  summary: "Issue another API token for the caller",
+  description: "The token is shown once, in this response; only its hash is stored.",
+  request: { body: jsonBody(CreateTokenRequest) },
+  responses: { 201: jsonResponse(CreatedToken, "The new token"), ...problems(400, 401, 413, 422) },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const { name } = c.req.valid("json");
+  const user = currentUser(c);
+  const { row, token } = await db(c).transaction(async (tx) => {
+    const issued = await issueToken(tx, user.id, name);
+    await audit(tx, { actorUserId: user.id, action: "token.create", targetType: "token", targetId: issued.row.id });
+    return issued;
+  });
+  return c.json(withSchema(c, CreatedToken, { id: row.id, name: row.name, token, created_at: row.createdAt.toISOString() }), 201);
+};

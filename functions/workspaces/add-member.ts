@@ -1,0 +1,50 @@
+import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
+import { eq } from "drizzle-orm";
+import { users, workspaceMembers } from "../../db/schema";
+import { audit } from "../../lib/audit";
+import { currentUser, db, type AppEnv } from "../../lib/http/context";
+import { ApiError } from "../../lib/http/errors";
+import { jsonBody, jsonResponse } from "../../lib/http/openapi";
+import { problems } from "../../lib/http/problem-schema";
+import { withSchema } from "../../lib/http/schema-ref";
+import { requireRole } from "../../lib/http/workspace-guard";
+import { RoleEnum, WorkspaceMember } from "./schemas";
+
+export const AddMemberRequest = z.object({ user_id: z.string().min(1).max(100), role: RoleEnum }).openapi("AddMemberRequest");
+
+export const route = createRoute({
+  method: "post",
+  path: "/workspaces/{id}/members",
+  tags: ["workspaces"],
+  summary: "Add a user to a workspace (admin or owner)",
+  description: "Only an owner may add another owner.",
+  request: { params: z.object({ id: z.string().max(100) }), body: jsonBody(AddMemberRequest) },
+  responses: { 201: jsonResponse(WorkspaceMember, "The new member"), ...problems(400, 401, 403, 404, 409, 413, 422) },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const { id } = c.req.valid("param");
+  const body = c.req.valid("json");
+  const actor = currentUser(c);
+  const member = await db(c).transaction(async (tx) => {
+    const actorRole = await requireRole(tx, actor.id, id, "admin");
+    if (body.role === "owner" && actorRole !== "owner") {
+      throw new ApiError("forbidden", { detail: "Only an owner can add another owner." });
+    }
+    const [user] = await tx.select({ id: users.id }).from(users).where(eq(users.id, body.user_id));
+    if (!user) {
+      throw new ApiError("validation-error", {
+        detail: "No user with this id.",
+        errors: [{ location: "body.user_id", message: "No such user", value: body.user_id }],
+      });
+    }
+    const [row] = await tx.insert(workspaceMembers).values({ workspaceId: id, userId: user.id, role: body.role }).onConflictDoNothing().returning();
+    if (!row) throw new ApiError("conflict", { detail: "This user is already a member of the workspace." });
+    await audit(tx, { actorUserId: actor.id, workspaceId: id, action: "workspace.member.add", targetType: "user", targetId: user.id });
+    return row;
+  });
+  return c.json(
+    withSchema(c, WorkspaceMember, { workspace_id: member.workspaceId, user_id: member.userId, role: member.role, created_at: member.createdAt.toISOString() }),
+    201,
+  );
+};

@@ -1,0 +1,35 @@
+import { and, eq, isNull } from "drizzle-orm";
+import { apiTokens, users } from "../../db/schema";
+import { sha256Hex } from "../crypto";
+import type { Queryable } from "../db/client";
+import { newId, randomText } from "../ids";
+
+const TOKEN_PREFIX = "hld_";
+/** Shape of a token we could have issued; anything else is rejected before touching the database. */
+const TOKEN_SHAPE = /^[A-Za-z0-9_\-.~+/=]{16,512}$/;
+
+export function looksLikeToken(token: string): boolean {
+  return TOKEN_SHAPE.test(token);
+}
+
+export const hashToken = (token: string) => sha256Hex(token);
+
+/** Issue a new bearer token; only its hash is stored. */
+export async function issueToken(q: Queryable, userId: string, name: string) {
+  const token = `${TOKEN_PREFIX}${randomText(40)}`;
+  const [row] = await q
+    .insert(apiTokens)
+    .values({ id: newId("tok"), userId, name, tokenHash: await hashToken(token) })
+    .returning();
+  return { row, token };
+}
+
+export async function findUserByToken(q: Queryable, token: string) {
+  const [row] = await q
+    .select({ id: users.id, email: users.email, isAdmin: users.isAdmin, tokenId: apiTokens.id })
+    .from(apiTokens)
+    .innerJoin(users, eq(users.id, apiTokens.userId))
+    .where(and(eq(apiTokens.tokenHash, await hashToken(token)), isNull(apiTokens.revokedAt)))
+    .limit(1);
+  return row;
+}

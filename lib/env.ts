@@ -1,0 +1,23 @@
+/** Bindings and variables every Worker of Herald may receive (CONTRACT.md §1). */
+export interface Env {
+  DATABASE_URL: string;
+  /** Local only: host:port/path of the WebSocket-to-TCP relay that lets the Neon driver reach a plain Postgres. */
+  NEON_WS_PROXY?: string;
+  PUBLIC_BASE_URL?: string;
+  INSTANCE_SECRET_KEY?: string;
+  /** Largest accepted JSON request body in bytes (default 1 MiB). */
+  MAX_BODY_BYTES?: string;
+  ALLOW_PRIVATE_URLS?: string;
+  SQS_ENDPOINT?: string;
+  SQS_REGION?: string;
+  SQS_ACCESS_KEY_ID?: string;
+  SQS_SECRET_ACCESS_KEY?: string;
+  /** One queue URL per job kind; see lib/jobs/kinds.ts. */
+  [queueUrl: `SQS_QUEUE_URL_${string}`]: string | undefined;
+}
+
+export function publicBaseUrl(env: Env, requestUrl?: string): string {
+  if (env.PUBLIC_BASE_URL) return env.PUBLIC_BASE_URL.replace(/\/+$/, "");
+  if (requestUrl) return new URL(requestUrl).origin;
+  return "http://localhost:8787";
+}

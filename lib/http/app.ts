@@ -1,0 +1,48 @@
+import { OpenAPIHono } from "@hono/zod-openapi";
+import type { MiddlewareHandler } from "hono";
+import { authenticate } from "./auth";
+import { jsonBodyLimit, requireJsonBody } from "./body-gate";
+import type { AppEnv } from "./context";
+import { defer } from "./context";
+import { ApiError } from "./errors";
+import { mountMeta } from "./meta";
+import { handleError, problemResponse } from "./problem-response";
+import { validationHook } from "./validation";
+
+export type GroupApp = OpenAPIHono<AppEnv>;
+
+/** Every operation group is one of these; the defaultHook turns zod failures into 422 problems. */
+export function createGroupApp(): GroupApp {
+  return new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+}
+
+const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
+  c.set("requestId", crypto.randomUUID());
+  try {
+    await next();
+  } finally {
+    c.header("x-request-id", c.get("requestId"));
+    const handle = c.get("dbHandle");
+    if (handle) defer(c, handle.close());
+  }
+};
+
+export interface WorkerAppOptions {
+  title: string;
+  description?: string;
+}
+
+/**
+ * A deployable Worker: the shared conventions (request context, body limits, JSON gate, bearer auth,
+ * problem+json), the meta routes (/healthz, /openapi.json, /docs, /api/v1/schemas) and the given groups.
+ * The gateway passes every group; a per-group Worker passes its own.
+ */
+export function createWorkerApp(groups: GroupApp[], options: WorkerAppOptions): GroupApp {
+  const app = createGroupApp();
+  app.use("*", requestContext, jsonBodyLimit, authenticate, requireJsonBody);
+  mountMeta(app, options);
+  for (const group of groups) app.route("/", group);
+  app.notFound((c) => problemResponse(c, new ApiError("not-found", { detail: `No operation at ${c.req.method} ${c.req.path}.` })));
+  app.onError(handleError);
+  return app;
+}

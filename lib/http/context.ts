@@ -1,0 +1,47 @@
+import type { Context } from "hono";
+import { openDb, type Database, type DbHandle } from "../db/client";
+import type { Env } from "../env";
+
+export interface AuthUser {
+  id: string;
+  email: string;
+  isAdmin: boolean;
+  tokenId: string | null;
+}
+
+export type AppEnv = {
+  Bindings: Env;
+  Variables: {
+    requestId: string;
+    dbHandle?: DbHandle;
+    user?: AuthUser;
+  };
+};
+
+export type AppContext = Context<AppEnv>;
+
+/** The request's database; the Pool is opened on first use and closed when the response is done. */
+export function db(c: Context<AppEnv>): Database {
+  let handle = c.get("dbHandle");
+  if (!handle) {
+    handle = openDb(c.env);
+    c.set("dbHandle", handle);
+  }
+  return handle.db;
+}
+
+/** Work that may outlive the response (Workers `waitUntil`; plain promises where there is no execution context). */
+export function defer(c: Context, work: Promise<unknown>): void {
+  const guarded = work.catch((err) => console.error(JSON.stringify({ msg: "deferred work failed", error: String(err) })));
+  try {
+    c.executionCtx.waitUntil(guarded);
+  } catch {
+    // No ExecutionContext (Node tests call app.request directly): the promise simply runs.
+  }
+}
+
+export function currentUser(c: Context<AppEnv>): AuthUser {
+  const user = c.get("user");
+  if (!user) throw new Error("route reached without authentication");
+  return user;
+}

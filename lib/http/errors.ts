@@ -1,0 +1,35 @@
+import { PROBLEMS, type ProblemSlug } from "./problems";
+
+export interface FieldError {
+  location: string;
+  message: string;
+  value?: unknown;
+}
+
+export interface ApiErrorOptions {
+  detail?: string;
+  errors?: FieldError[];
+  /** Extra members of the problem body, e.g. `current_revision`. */
+  extra?: Record<string, unknown>;
+  headers?: Record<string, string>;
+}
+
+/** Thrown anywhere in a request; the app's error handler turns it into application/problem+json. */
+export class ApiError extends Error {
+  readonly status: number;
+  constructor(
+    readonly slug: ProblemSlug,
+    readonly options: ApiErrorOptions = {},
+  ) {
+    super(options.detail ?? PROBLEMS[slug].title);
+    this.status = PROBLEMS[slug].status;
+  }
+}
+
+export const notFound = (what = "resource") =>
+  new ApiError("not-found", { detail: `No such ${what}, or it is not visible to you.` });
+
+export const notImplemented = (operation: string, issue: string) =>
+  new ApiError("not-implemented", {
+    detail: `${operation} is declared but not built yet (${issue}); nothing was changed.`,
+  });

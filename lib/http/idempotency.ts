@@ -1,0 +1,109 @@
+import { z } from "@hono/zod-openapi";
+import { and, eq, lt, sql } from "drizzle-orm";
+import { idempotencyKeys } from "../../db/schema";
+import { canonicalJson, sha256Hex } from "../crypto";
+import type { Tx } from "../db/client";
+import { db, currentUser, type AppContext } from "./context";
+import { ApiError } from "./errors";
+
+const RETENTION_MS = 24 * 60 * 60 * 1000;
+/** How long an in-flight claim is honoured before it counts as abandoned by a crashed request. */
+const CLAIM_MS = 30_000;
+
+export const IdempotencyKeyHeader = z.object({
+  "idempotency-key": z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .openapi({ description: "Replay key scoped to caller, workspace and operation; at most 200 characters; kept 24 h" }),
+});
+
+export interface IdempotentResult {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+interface Scope {
+  workspaceId: string;
+  /** Stable operation name, e.g. `publications.update`. */
+  operation: string;
+  /** The validated request (path id and body) the key is bound to. */
+  request: unknown;
+}
+
+/**
+ * Runs `work` in one transaction, at most once per Idempotency-Key (CONTRACT.md §2): the stored
+ * response is written in that same transaction, so an effect and its replayable answer commit together.
+ * Same key and body → replay with `Idempotent-Replayed: true`; other body → 422; still running → 409.
+ */
+export async function idempotent(c: AppContext, scope: Scope, work: (tx: Tx) => Promise<IdempotentResult>): Promise<Response> {
+  const key = c.req.header("idempotency-key");
+  const database = db(c);
+  if (key === undefined) return respond(c, await database.transaction(work));
+
+  const userId = currentUser(c).id;
+  const fingerprint = await sha256Hex(canonicalJson(scope.request));
+  const id = { userId, workspaceId: scope.workspaceId, operation: scope.operation, key };
+  const where = and(
+    eq(idempotencyKeys.userId, userId),
+    eq(idempotencyKeys.workspaceId, scope.workspaceId),
+    eq(idempotencyKeys.operation, scope.operation),
+    eq(idempotencyKeys.key, key),
+  );
+
+  // Forget keys past their 24 hours so they can be claimed afresh.
+  await database.delete(idempotencyKeys).where(and(where, lt(idempotencyKeys.createdAt, new Date(Date.now() - RETENTION_MS))));
+
+  const claimed = await database
+    .insert(idempotencyKeys)
+    .values({ ...id, fingerprint, state: "in_flight", lockedUntil: new Date(Date.now() + CLAIM_MS) })
+    .onConflictDoNothing()
+    .returning({ key: idempotencyKeys.key });
+
+  if (claimed.length === 0) {
+    const [existing] = await database.select().from(idempotencyKeys).where(where).limit(1);
+    if (!existing) throw new ApiError("idempotency-key-in-use", { detail: "This key was just released; retry.", headers: { "retry-after": "1" } });
+    if (existing.fingerprint !== fingerprint) {
+      throw new ApiError("idempotency-key-reused", { detail: "This Idempotency-Key was used with a different request; use a new key." });
+    }
+    if (existing.state === "done") {
+      return respond(c, { status: existing.responseStatus!, body: existing.responseBody }, true);
+    }
+    // In flight. Take it over only if its claim lapsed (the request that held it died).
+    const takenOver = await database
+      .update(idempotencyKeys)
+      .set({ lockedUntil: new Date(Date.now() + CLAIM_MS) })
+      .where(and(where, eq(idempotencyKeys.state, "in_flight"), lt(idempotencyKeys.lockedUntil, sql`now()`)))
+      .returning({ key: idempotencyKeys.key });
+    if (takenOver.length === 0) {
+      throw new ApiError("idempotency-key-in-use", {
+        detail: "A request with this Idempotency-Key is still being processed; retry shortly.",
+        headers: { "retry-after": "1" },
+      });
+    }
+  }
+
+  try {
+    const result = await database.transaction(async (tx) => {
+      const out = await work(tx);
+      await tx
+        .update(idempotencyKeys)
+        .set({ state: "done", responseStatus: out.status, responseBody: out.body as object })
+        .where(where);
+      return out;
+    });
+    return respond(c, result);
+  } catch (err) {
+    // Nothing took effect (the transaction rolled back): release the key so the request can be retried.
+    await database.delete(idempotencyKeys).where(and(where, eq(idempotencyKeys.state, "in_flight"))).catch(() => {});
+    throw err;
+  }
+}
+
+function respond(c: AppContext, result: IdempotentResult, replayed = false): Response {
+  const headers: Record<string, string> = { "content-type": "application/json", ...result.headers };
+  if (replayed) headers["idempotent-replayed"] = "true";
+  return new Response(JSON.stringify(result.body), { status: result.status, headers });
+}

@@ -1,0 +1,41 @@
+import type { Hook } from "@hono/zod-openapi";
+import { ApiError, type FieldError } from "./errors";
+
+const TARGETS: Record<string, string> = { json: "body", form: "body", query: "query", param: "path", header: "header", cookie: "cookie" };
+
+function locationOf(target: string, path: PropertyKey[]): string {
+  let loc = TARGETS[target] ?? target;
+  for (const part of path) loc += typeof part === "number" ? `[${part}]` : `.${String(part)}`;
+  return loc;
+}
+
+function valueAt(data: unknown, path: PropertyKey[]): unknown {
+  let cur = data;
+  for (const part of path) {
+    if (cur === null || typeof cur !== "object") return undefined;
+    cur = (cur as Record<PropertyKey, unknown>)[part];
+  }
+  return cur;
+}
+
+/** Echo the offending value back, but never a huge one. */
+function echo(value: unknown): unknown {
+  if (typeof value === "string") return value.length > 120 ? `${value.slice(0, 120)}… (${value.length} characters)` : value;
+  if (value === undefined || typeof value !== "object" || value === null) return value;
+  const text = JSON.stringify(value);
+  return text.length > 240 ? undefined : value;
+}
+
+/** Every validation failure becomes 422 validation-error with one entry per offending field. */
+export const validationHook: Hook<any, any, any, any> = (result) => {
+  if (result.success) return;
+  const issues = (result.error as { issues: { path: PropertyKey[]; message: string }[] }).issues;
+  const errors: FieldError[] = issues.slice(0, 50).map((issue) => {
+    const value = echo(valueAt((result as { data?: unknown }).data, issue.path));
+    return { location: locationOf(result.target, issue.path), message: issue.message, ...(value === undefined ? {} : { value }) };
+  });
+  throw new ApiError("validation-error", {
+    detail: `${errors.length} field${errors.length === 1 ? "" : "s"} failed validation: ${errors.map((e) => e.location).join(", ")}`,
+    errors,
+  });
+};

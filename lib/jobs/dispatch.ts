@@ -1,0 +1,16 @@
+import type { Context } from "hono";
+import { openDb } from "../db/client";
+import type { Env } from "../env";
+import { defer } from "../http/context";
+import { relayOutbox } from "./outbox";
+
+/**
+ * After the transaction that wrote the jobs has committed, try to send them at once so work starts
+ * without waiting for the relay's next round. If SQS is unreachable they stay in the outbox and the
+ * relay Worker sends them later: nothing is lost either way.
+ */
+export function dispatchAfterCommit(c: Context<any>, jobIds: string[]): void {
+  if (jobIds.length === 0) return;
+  const { db, close } = openDb(c.env as Env);
+  defer(c, relayOutbox(db, c.env, { ids: jobIds }).finally(close));
+}

@@ -1,0 +1,77 @@
+import { SendMessageCommand } from "@aws-sdk/client-sqs";
+import { and, eq, inArray, isNull, lte, sql } from "drizzle-orm";
+import { outboxJobs } from "../../db/schema";
+import type { Database, Queryable } from "../db/client";
+import type { Env } from "../env";
+import { newId } from "../ids";
+import type { JobKind, JobMessage } from "./kinds";
+import { queueUrl, sqsClient } from "./sqs";
+
+/** Write a job in the caller's transaction; it is sent only if that transaction commits. */
+export async function enqueueJob(tx: Queryable, kind: JobKind, workspaceId: string | null, payload: object): Promise<string> {
+  const id = newId("job");
+  await tx.insert(outboxJobs).values({ id, kind, workspaceId, payload });
+  return id;
+}
+
+/** Relay retries back off exponentially (1 s, 2 s, 4 s … capped at 5 min) with jitter. */
+export function relayBackoffMs(attempts: number, random = Math.random()): number {
+  const base = Math.min(1000 * 2 ** Math.max(0, attempts - 1), 300_000);
+  return Math.round(base * (0.5 + random / 2));
+}
+
+export interface RelayResult {
+  sent: number;
+  failed: number;
+}
+
+/**
+ * Send pending outbox rows to SQS. Rows are locked (SKIP LOCKED) so concurrent relays never send the
+ * same row at once; a failed send is rescheduled. A row can still be sent twice if the process dies
+ * between SQS accepting it and the commit; consumers de-duplicate on the job id for exactly that reason.
+ */
+export async function relayOutbox(database: Database, env: Env, opts: { ids?: string[]; limit?: number } = {}): Promise<RelayResult> {
+  const sqs = sqsClient(env);
+  try {
+    return await database.transaction(async (tx) => {
+      const due = await tx
+        .select()
+        .from(outboxJobs)
+        .where(
+          and(
+            isNull(outboxJobs.sentAt),
+            opts.ids ? inArray(outboxJobs.id, opts.ids) : lte(outboxJobs.nextAttemptAt, sql`now()`),
+          ),
+        )
+        .orderBy(outboxJobs.createdAt)
+        .limit(opts.limit ?? 50)
+        .for("update", { skipLocked: true });
+      let sent = 0;
+      let failed = 0;
+      for (const job of due) {
+        const message: JobMessage = { job_id: job.id, kind: job.kind as JobKind, workspace_id: job.workspaceId, payload: job.payload };
+        try {
+          await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl(env, job.kind as JobKind), MessageBody: JSON.stringify(message) }));
+          await tx.update(outboxJobs).set({ sentAt: sql`now()`, sendAttempts: job.sendAttempts + 1, lastError: null }).where(eq(outboxJobs.id, job.id));
+          sent++;
+        } catch (err) {
+          const attempts = job.sendAttempts + 1;
+          await tx
+            .update(outboxJobs)
+            .set({
+              sendAttempts: attempts,
+              lastError: String((err as Error)?.name ?? err).slice(0, 200),
+              nextAttemptAt: new Date(Date.now() + relayBackoffMs(attempts)),
+            })
+            .where(eq(outboxJobs.id, job.id));
+          failed++;
+          // SQS is probably unreachable: leave the rest for the next round instead of failing each in turn.
+          break;
+        }
+      }
+      return { sent, failed };
+    });
+  } finally {
+    sqs.destroy();
+  }
+}
