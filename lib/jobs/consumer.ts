@@ -1,11 +1,11 @@
-import { ChangeMessageVisibilityCommand, DeleteMessageCommand, ReceiveMessageCommand, type Message } from "@aws-sdk/client-sqs";
+import { DeleteMessageCommand, ReceiveMessageCommand, SendMessageCommand, type Message, type SQSClient } from "@aws-sdk/client-sqs";
 import { jobReceipts } from "../../db/schema";
 import { openDb, type Database, type Tx } from "../db/client";
 import type { Env } from "../env";
 import { isJobKind, type JobKind, type JobMessage } from "./kinds";
-import { queueUrl, sqsClient } from "./sqs";
+import { deadLetterUrl, queueUrl, sqsClient } from "./sqs";
 
-/** Attempts before SQS moves a message to the dead-letter queue (the queue's maxReceiveCount). */
+/** Attempts before a job is given up and moved to its dead-letter queue. */
 export const MAX_ATTEMPTS = 8;
 
 /**
@@ -57,7 +57,15 @@ function parseMessage(message: Message, kind: JobKind): JobMessage | null {
  * Receive and process messages of one queue until it is empty or `budgetMs` has passed.
  * Delivery is at least once; the job id in `job_receipts` turns redeliveries into no-ops.
  */
-export async function drainQueue<P>(env: Env, consumer: ConsumerDefinition<P>, opts: { waitSeconds?: number; budgetMs?: number } = {}): Promise<DrainResult> {
+export interface DrainOptions {
+  /** Long-poll wait for the first receive, in seconds (SQS allows up to 20). */
+  waitSeconds?: number;
+  budgetMs?: number;
+  /** Visibility delay after a failed attempt; the schedule above unless a caller needs another. */
+  retryDelay?: (attempt: number) => number;
+}
+
+export async function drainQueue<P>(env: Env, consumer: ConsumerDefinition<P>, opts: DrainOptions = {}): Promise<DrainResult> {
   const sqs = sqsClient(env);
   const { db, close } = openDb(env);
   const url = queueUrl(env, consumer.kind);
@@ -73,14 +81,9 @@ export async function drainQueue<P>(env: Env, consumer: ConsumerDefinition<P>, o
       result.received += Messages.length;
       for (const message of Messages) {
         const outcome = await processOne(db, env, consumer, message);
-        result[outcome]++;
-        if (outcome !== "failed") await sqs.send(new DeleteMessageCommand({ QueueUrl: url, ReceiptHandle: message.ReceiptHandle }));
-        else {
-          const attempt = Number(message.Attributes?.ApproximateReceiveCount ?? 1);
-          await sqs.send(
-            new ChangeMessageVisibilityCommand({ QueueUrl: url, ReceiptHandle: message.ReceiptHandle, VisibilityTimeout: retryDelaySeconds(attempt) }),
-          );
-        }
+        if (outcome.kind === "failed") await scheduleRetry(sqs, env, consumer.kind, url, message, outcome, opts.retryDelay ?? retryDelaySeconds);
+        await sqs.send(new DeleteMessageCommand({ QueueUrl: url, ReceiptHandle: message.ReceiptHandle }));
+        result[outcome.kind]++;
       }
     }
     return result;
@@ -90,16 +93,24 @@ export async function drainQueue<P>(env: Env, consumer: ConsumerDefinition<P>, o
   }
 }
 
-async function processOne<P>(db: Database, env: Env, consumer: ConsumerDefinition<P>, message: Message): Promise<"processed" | "duplicates" | "failed"> {
+type Outcome =
+  | { kind: "processed" | "duplicates" }
+  | { kind: "failed"; job: JobMessage | null; attempt: number; error: string };
+
+/** Attempt number: retries carry it in the body; a crash redelivery (message never deleted) adds receives. */
+function attemptOf(job: JobMessage, message: Message): number {
+  return (job.attempt ?? 1) + Math.max(0, Number(message.Attributes?.ApproximateReceiveCount ?? 1) - 1);
+}
+
+async function processOne<P>(db: Database, env: Env, consumer: ConsumerDefinition<P>, message: Message): Promise<Outcome> {
   const job = parseMessage(message, consumer.kind) as JobMessage<P> | null;
   if (!job) {
-    // Not ours or not readable: let it run out its receives into the dead-letter queue for inspection.
     console.error(JSON.stringify({ msg: "unreadable job message", kind: consumer.kind, messageId: message.MessageId }));
-    return "failed";
+    return { kind: "failed", job: null, attempt: MAX_ATTEMPTS, error: "unreadable message" };
   }
-  const attempt = Number(message.Attributes?.ApproximateReceiveCount ?? 1);
+  const attempt = attemptOf(job, message);
   try {
-    return await db.transaction(async (tx) => {
+    const kind = await db.transaction(async (tx) => {
       const claimed = await tx
         .insert(jobReceipts)
         .values({ jobId: job.job_id, kind: job.kind, state: "done", attempts: attempt })
@@ -109,11 +120,35 @@ async function processOne<P>(db: Database, env: Env, consumer: ConsumerDefinitio
       await consumer.handle({ tx, db, env, job, attempt });
       return "processed" as const;
     });
-  } catch (error) {
-    console.error(JSON.stringify({ msg: "job failed", kind: job.kind, jobId: job.job_id, attempt, error: String((error as Error)?.message ?? error) }));
-    if (attempt >= MAX_ATTEMPTS) {
-      await consumer.onGiveUp?.({ db, env, job, error }).catch(() => {});
-    }
-    return "failed";
+    return { kind };
+  } catch (err) {
+    const error = String((err as Error)?.message ?? err).slice(0, 500);
+    console.error(JSON.stringify({ msg: "job failed", kind: job.kind, jobId: job.job_id, attempt, error }));
+    if (attempt >= MAX_ATTEMPTS) await consumer.onGiveUp?.({ db, env, job, error: err }).catch(() => {});
+    return { kind: "failed", job, attempt, error };
   }
+}
+
+/**
+ * A failed job goes back on its queue as a new message carrying the next attempt number, delayed by
+ * the backoff; after the last attempt it goes to the dead-letter queue with the error. (We do not
+ * rely on SQS receive counts for this: the local emulator counts a visibility change as a receive.)
+ * The queue's own redrive policy remains the backstop for a consumer that dies mid-job.
+ */
+async function scheduleRetry(
+  sqs: SQSClient,
+  env: Env,
+  kind: JobKind,
+  url: string,
+  message: Message,
+  outcome: Extract<Outcome, { kind: "failed" }>,
+  retryDelay: (attempt: number) => number,
+): Promise<void> {
+  if (!outcome.job || outcome.attempt >= MAX_ATTEMPTS) {
+    const body = outcome.job ? JSON.stringify({ ...outcome.job, attempt: outcome.attempt, last_error: outcome.error }) : message.Body ?? "";
+    await sqs.send(new SendMessageCommand({ QueueUrl: deadLetterUrl(env, kind), MessageBody: body }));
+    return;
+  }
+  const next: JobMessage = { ...outcome.job, attempt: outcome.attempt + 1 };
+  await sqs.send(new SendMessageCommand({ QueueUrl: url, MessageBody: JSON.stringify(next), DelaySeconds: Math.min(900, retryDelay(outcome.attempt)) }));
 }

@@ -19,6 +19,10 @@ export interface JobMessage<P = unknown> {
   kind: JobKind;
   workspace_id: string | null;
   payload: P;
+  /** Set on retries: which attempt this delivery is (the first has none). */
+  attempt?: number;
+  /** On dead-lettered messages: why the last attempt failed. */
+  last_error?: string;
 }
 
 export const queueUrlVar = (kind: JobKind) => `SQS_QUEUE_URL_${JOB_KINDS[kind].queueKey}` as const;

@@ -1,6 +1,6 @@
 import { SQSClient } from "@aws-sdk/client-sqs";
 import type { Env } from "../env";
-import { queueUrlVar, type JobKind } from "./kinds";
+import { deadLetterUrlVar, queueUrlVar, type JobKind } from "./kinds";
 
 /** Credentials are always explicit: Workers have no AWS credential chain. */
 export function sqsClient(env: Env): SQSClient {
@@ -19,5 +19,11 @@ export function sqsClient(env: Env): SQSClient {
 export function queueUrl(env: Env, kind: JobKind): string {
   const url = env[queueUrlVar(kind)];
   if (!url) throw new Error(`${queueUrlVar(kind)} is not configured`);
+  return url;
+}
+
+export function deadLetterUrl(env: Env, kind: JobKind): string {
+  const url = env[deadLetterUrlVar(kind)];
+  if (!url) throw new Error(`${deadLetterUrlVar(kind)} is not configured`);
   return url;
 }

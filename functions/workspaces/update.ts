@@ -1,0 +1,47 @@
+import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
+import { and, eq, sql } from "drizzle-orm";
+import { workspaces } from "../../db/schema";
+import { audit } from "../../lib/audit";
+import { currentUser, db, type AppEnv } from "../../lib/http/context";
+import { revisionConflict } from "../../lib/http/concurrency";
+import { jsonBody, jsonResponse } from "../../lib/http/openapi";
+import { problems } from "../../lib/http/problem-schema";
+import { withSchema } from "../../lib/http/schema-ref";
+import { requireRole } from "../../lib/http/workspace-guard";
+import { toWorkspace, Workspace, WorkspaceName } from "./schemas";
+
+export const UpdateWorkspaceRequest = z
+  .object({ expected_revision: z.number().int().min(1), name: WorkspaceName })
+  .openapi("UpdateWorkspaceRequest");
+
+export const route = createRoute({
+  method: "patch",
+  path: "/workspaces/{id}",
+  tags: ["workspaces"],
+  summary: "Rename a workspace (admin or owner)",
+  description: "Optimistic concurrency: a stale expected_revision gets 409 revision-conflict with current_revision.",
+  request: { params: z.object({ id: z.string().max(100) }), body: jsonBody(UpdateWorkspaceRequest) },
+  responses: { 200: jsonResponse(Workspace, "The renamed workspace"), ...problems(400, 401, 403, 404, 409, 413, 422) },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const { id } = c.req.valid("param");
+  const { expected_revision, name } = c.req.valid("json");
+  const user = currentUser(c);
+  const { row, role } = await db(c).transaction(async (tx) => {
+    const role = await requireRole(tx, user.id, id, "admin");
+    // The revision filter makes this a compare-and-set: of concurrent writers only one matches.
+    const [row] = await tx
+      .update(workspaces)
+      .set({ name, revision: sql`${workspaces.revision} + 1`, updatedAt: sql`now()` })
+      .where(and(eq(workspaces.id, id), eq(workspaces.revision, expected_revision)))
+      .returning();
+    if (!row) {
+      const [current] = await tx.select({ revision: workspaces.revision }).from(workspaces).where(eq(workspaces.id, id));
+      throw revisionConflict(current.revision, "workspace");
+    }
+    await audit(tx, { actorUserId: user.id, workspaceId: id, action: "workspace.update", targetType: "workspace", targetId: id });
+    return { row, role };
+  });
+  return c.json(withSchema(c, Workspace, toWorkspace(row, role)), 200);
+};

@@ -1,0 +1,150 @@
+import { GetQueueAttributesCommand, ReceiveMessageCommand, SendMessageCommand } from "@aws-sdk/client-sqs";
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { analyticsCollectionRuns, jobReceipts, outboxJobs } from "../db/schema";
+import { drainQueue, MAX_ATTEMPTS, retryDelaySeconds, type ConsumerDefinition } from "../lib/jobs/consumer";
+import { relayBackoffMs, relayOutbox } from "../lib/jobs/outbox";
+import { queueUrl, sqsClient } from "../lib/jobs/sqs";
+import type { Env } from "../lib/env";
+import { ensureQueues } from "../local/services/sqs";
+import { analyticsRefresh } from "../queues/analytics-refresh";
+import { api, env, newUser, newWorkspace, withDb } from "./helpers/harness";
+import gateway from "../functions/gateway";
+
+async function until<T>(probe: () => Promise<T | undefined | null | false>, ms = 10_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error("condition not met in time");
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const outboxRow = (jobId: string) => withDb(async (db) => (await db.select().from(outboxJobs).where(eq(outboxJobs.id, jobId)))[0]);
+const runForWorkspace = (ws: string) => withDb(async (db) => (await db.select().from(analyticsCollectionRuns).where(eq(analyticsCollectionRuns.workspaceId, ws)))[0]);
+
+/** Drain until the consumer has handled the given run (other tests' jobs share the queue). */
+async function drainUntilCompleted(ws: string, e: Env = env) {
+  return until(async () => {
+    await drainQueue(e, analyticsRefresh, { waitSeconds: 1, budgetMs: 3000 });
+    const run = await runForWorkspace(ws);
+    return run?.status === "completed" ? run : null;
+  }, 20_000);
+}
+
+describe("outbox → SQS → consumer", () => {
+  it("POST /analytics/refresh writes the run and its job in one transaction; the consumer completes it", async () => {
+    const owner = await newUser();
+    const ws = await newWorkspace(owner);
+    const res = await api("POST", "/analytics/refresh", { token: owner.token, json: { workspace_id: ws } });
+    expect(res.status, res.text).toBe(202);
+    expect(res.body).toMatchObject({ queued: 0, message: expect.any(String) });
+    expect(res.body.$schema).toMatch(/RefreshAnalyticsOutputBody\.json$/);
+
+    const queued = await runForWorkspace(ws);
+    expect(queued.status).toBe("queued");
+    // The post-commit fast path hands the job to SQS without waiting for the relay.
+    const sent = await until(async () => ((await outboxRow(queued.jobId))?.sentAt ? outboxRow(queued.jobId) : null));
+    expect(sent.kind).toBe("analytics.refresh");
+
+    const done = await drainUntilCompleted(ws);
+    expect(done.completedAt).toBeInstanceOf(Date);
+    const receipt = await withDb((db) => db.select().from(jobReceipts).where(eq(jobReceipts.jobId, queued.jobId)));
+    expect(receipt).toEqual([expect.objectContaining({ state: "done", kind: "analytics.refresh" })]);
+  });
+
+  it("a redelivered job is recognised by its id and has no second effect", async () => {
+    const owner = await newUser();
+    const ws = await newWorkspace(owner);
+    await api("POST", "/analytics/refresh", { token: owner.token, json: { workspace_id: ws } });
+    const done = await drainUntilCompleted(ws);
+    const job = await outboxRow(done.jobId);
+    // Simulate SQS delivering the same job again (at-least-once delivery).
+    const sqs = sqsClient(env);
+    await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl(env, "analytics.refresh"), MessageBody: JSON.stringify({ job_id: job.id, kind: job.kind, workspace_id: ws, payload: job.payload }) }));
+    sqs.destroy();
+    let duplicates = 0;
+    await until(async () => {
+      duplicates += (await drainQueue(env, analyticsRefresh, { waitSeconds: 1, budgetMs: 3000 })).duplicates;
+      return duplicates > 0;
+    });
+    const after = await runForWorkspace(ws);
+    expect(after.completedAt?.getTime()).toBe(done.completedAt?.getTime());
+  });
+
+  it("while SQS is unreachable the job waits in the outbox, then goes out when SQS answers again", async () => {
+    const owner = await newUser();
+    const ws = await newWorkspace(owner);
+    const down = { ...env, SQS_ENDPOINT: "http://127.0.0.1:9" } as Env; // nothing listens on the discard port
+    const res = await gateway.request("/analytics/refresh", {
+      method: "POST",
+      headers: { authorization: `Bearer ${owner.token}`, "content-type": "application/json" },
+      body: JSON.stringify({ workspace_id: ws }),
+    }, down);
+    expect(res.status).toBe(202); // the change is accepted; only delivery is deferred
+    const run = await runForWorkspace(ws);
+    const waiting = await until(async () => {
+      const row = await outboxRow(run.jobId);
+      return row.sendAttempts > 0 ? row : null;
+    });
+    expect(waiting.sentAt).toBeNull();
+    expect(waiting.lastError).toBeTruthy();
+    expect(waiting.nextAttemptAt.getTime()).toBeGreaterThan(Date.now() - 1000);
+
+    // The relay keeps failing while SQS is down, and reschedules with backoff.
+    await withDb((db) => db.update(outboxJobs).set({ nextAttemptAt: new Date(0) }).where(eq(outboxJobs.id, run.jobId)));
+    await withDb((db) => relayOutbox(db, down, { ids: [run.jobId] }));
+    expect((await outboxRow(run.jobId)).sendAttempts).toBe(waiting.sendAttempts + 1);
+
+    // SQS is back: the relay sends it and the consumer completes the run.
+    const result = await withDb((db) => relayOutbox(db, env, { ids: [run.jobId] }));
+    expect(result.sent).toBe(1);
+    expect((await outboxRow(run.jobId)).sentAt).toBeInstanceOf(Date);
+    expect((await drainUntilCompleted(ws)).status).toBe("completed");
+  });
+
+  it("a job that keeps failing is retried, then lands in the dead-letter queue and is given up", async () => {
+    const queues = await ensureQueues(env, `dlq-${Date.now()}-`);
+    const e = { ...env, ...queues } as Env;
+    const attempts: number[] = [];
+    const gaveUp: string[] = [];
+    const failing: ConsumerDefinition<{ n: number }> = {
+      kind: "analytics.refresh",
+      async handle({ attempt }) {
+        attempts.push(attempt);
+        throw new Error("provider exploded");
+      },
+      async onGiveUp({ job }) {
+        gaveUp.push(job.job_id);
+      },
+    };
+    const sqs = sqsClient(e);
+    await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl(e, "analytics.refresh"), MessageBody: JSON.stringify({ job_id: "job_poison", kind: "analytics.refresh", workspace_id: null, payload: { n: 1 } }) }));
+    for (let i = 0; i < MAX_ATTEMPTS + 2; i++) await drainQueue(e, failing, { waitSeconds: 0, budgetMs: 2000, retryDelay: () => 0 });
+    expect(attempts).toEqual(Array.from({ length: MAX_ATTEMPTS }, (_, i) => i + 1));
+    expect(gaveUp).toEqual(["job_poison"]);
+    const dlq = await sqs.send(new ReceiveMessageCommand({ QueueUrl: queues.SQS_QUEUE_URL_ANALYTICS_DLQ, WaitTimeSeconds: 1 }));
+    expect(JSON.parse(dlq.Messages![0].Body!)).toMatchObject({ job_id: "job_poison", attempt: MAX_ATTEMPTS, last_error: "provider exploded" });
+    const main = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: queueUrl(e, "analytics.refresh"), AttributeNames: ["ApproximateNumberOfMessages"] }));
+    expect(Number(main.Attributes?.ApproximateNumberOfMessages)).toBe(0);
+    // Its failed attempts left no receipt: nothing was half-done.
+    expect(await withDb((db) => db.select().from(jobReceipts).where(eq(jobReceipts.jobId, "job_poison")))).toEqual([]);
+    sqs.destroy();
+  });
+});
+
+describe("retry schedules", () => {
+  it("consumer retries: the first three attempts fall within 90 s of the first failure, with jitter", () => {
+    for (const r of [0, 0.5, 0.999]) expect(retryDelaySeconds(1, r) + retryDelaySeconds(2, r)).toBeLessThan(90);
+    expect(retryDelaySeconds(1, 0)).not.toBe(retryDelaySeconds(1, 0.999));
+    expect(retryDelaySeconds(20, 0.999)).toBeLessThanOrEqual(900 * 1.2);
+  });
+
+  it("relay retries back off exponentially up to five minutes", () => {
+    expect(relayBackoffMs(1, 1)).toBe(1000);
+    expect(relayBackoffMs(3, 1)).toBe(4000);
+    expect(relayBackoffMs(30, 1)).toBe(300_000);
+    expect(relayBackoffMs(3, 0)).toBe(2000);
+  });
+});
