@@ -1,6 +1,15 @@
+import accounts from "./accounts";
 import admin from "./admin";
 import analytics from "./analytics";
 import auth from "./auth";
+import billing from "./billing";
+import imageEditor from "./image-editor";
+import media from "./media";
+import publicationBuilds from "./publication-builds";
+import publications from "./publications";
+import repostAutomation from "./repost-automation";
+import videoProjects from "./video-projects";
+import voiceProfiles from "./voice-profiles";
 import workspaces from "./workspaces";
 
 /** Every operation group, by the name of its Worker (wrangler environment). */
@@ -9,4 +18,13 @@ export const GROUPS = {
   workspaces,
   analytics,
   admin,
+  "voice-profiles": voiceProfiles,
+  "image-editor": imageEditor,
+  "video-projects": videoProjects,
+  publications,
+  "publication-builds": publicationBuilds,
+  accounts,
+  media,
+  "repost-automation": repostAutomation,
+  billing,
 } as const;

@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { idempotencyKeys, workspaces } from "../db/schema";
 import { canonicalJson, sha256Hex } from "../lib/crypto";
-import { api, newUser, newWorkspace, slugOf, withDb } from "./helpers/harness";
+import { api, newUser, newWorkspace, slugOf, withDb, type ApiResponse } from "./helpers/harness";
 
 const expectProblem = (res: { status: number; headers: Headers; body: any; text: string }, status: number, slug: string) => {
   expect(res.status, res.text).toBe(status);
@@ -64,6 +64,14 @@ describe("bad input", () => {
     expect(badLimit.body.errors[0].location).toBe("query.limit");
     expectProblem(await api("GET", "/workspaces?limit=abc", { token: owner.token }), 422, "validation-error");
     expectProblem(await api("GET", "/workspaces?limit=100000", { token: owner.token }), 422, "validation-error");
+  });
+
+  it("400 for absurdly deep JSON, never a 5xx", async () => {
+    const { token } = await newUser();
+    const deep = `{"name": ${"[".repeat(10_000)}${"]".repeat(10_000)}}`;
+    expectProblem(await api("POST", "/workspaces", { token, body: deep, headers: { "content-type": "application/json" } }), 400, "bad-request");
+    const tricky = JSON.stringify({ name: "[[[[{{".repeat(30) }); // brackets inside strings do not count
+    expect((await api("POST", "/workspaces", { token, body: tricky, headers: { "content-type": "application/json" } })).status).toBe(201);
   });
 
   it("413 for a body over the limit", async () => {
@@ -168,11 +176,11 @@ describe("cursors", () => {
     let next: string | null = "/workspaces?limit=2";
     let pages = 0;
     while (next) {
-      const page = await api("GET", next, { token: user.token });
+      const page: ApiResponse = await api("GET", next, { token: user.token });
       expect(page.status).toBe(200);
       seen.push(...page.body.map((w: { name: string }) => w.name));
       if (pages === 0) await api("POST", "/workspaces", { token: user.token, json: { name: "six" } }); // inserted mid-walk
-      const link = page.headers.get("link");
+      const link: string | null = page.headers.get("link");
       next = link ? new URL(/<([^>]+)>; rel="next"/.exec(link)![1]).pathname + new URL(/<([^>]+)>/.exec(link)![1]).search : null;
       pages++;
     }

@@ -1,8 +1,10 @@
 import { createGroupApp } from "../../lib/http/app";
 import * as createUser from "./create-user";
+import * as updateInstanceSettings from "./update-instance-settings";
 
 /** Instance administration (instance administrators only). */
 const app = createGroupApp();
 app.openapi(createUser.route, createUser.handler);
+app.openapi(updateInstanceSettings.route, updateInstanceSettings.handler);
 
 export default app;

@@ -1,7 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { responseObject } from "../../lib/http/schema-ref";
-
-const Timestamp = z.string().datetime().openapi({ example: "2026-11-22T09:30:00.000Z" });
+import { Timestamp } from "../../lib/schemas/common";
 
 /** SPEC.md 2.1 UserProfile. Fields Herald has no value for are null, never invented. */
 export const UserProfileFields = {

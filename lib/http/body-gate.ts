@@ -4,6 +4,25 @@ import { ApiError } from "./errors";
 import type { AppEnv } from "./context";
 
 const JSON_TYPE = /^application\/([\w.-]+\+)?json$/i;
+/** No document of ours nests deeper; refusing deeper bodies keeps recursive validation off the stack limit. */
+const MAX_JSON_DEPTH = 64;
+
+/** Deepest bracket nesting of a JSON text, ignoring brackets inside strings. */
+export function jsonDepth(text: string): number {
+  let depth = 0;
+  let max = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (inString) {
+      if (ch === 92) i++; // backslash: skip the escaped character
+      else if (ch === 34) inString = false;
+    } else if (ch === 34) inString = true;
+    else if (ch === 91 || ch === 123) max = Math.max(max, ++depth);
+    else if (ch === 93 || ch === 125) depth--;
+  }
+  return max;
+}
 const DEFAULT_MAX_BODY = 1024 * 1024;
 
 const mediaType = (header: string | undefined) => (header ?? "").split(";")[0].trim().toLowerCase();
@@ -35,6 +54,9 @@ export const requireJsonBody: MiddlewareHandler<AppEnv> = async (c, next) => {
       JSON.parse(text);
     } catch {
       throw new ApiError("bad-request", { detail: "The request body is not valid JSON." });
+    }
+    if (jsonDepth(text) > MAX_JSON_DEPTH) {
+      throw new ApiError("bad-request", { detail: `The request body nests deeper than ${MAX_JSON_DEPTH} levels.` });
     }
     return next();
   }

@@ -27,6 +27,7 @@ const DESCRIPTIONS: Partial<Record<Status, string>> = {
   422: "Validation failed",
   429: "Rate limited",
   501: "Declared, not built yet",
+  502: "The provider answered with an error",
   503: "A dependency is unavailable",
 };
 

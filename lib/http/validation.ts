@@ -22,8 +22,12 @@ function valueAt(data: unknown, path: PropertyKey[]): unknown {
 function echo(value: unknown): unknown {
   if (typeof value === "string") return value.length > 120 ? `${value.slice(0, 120)}… (${value.length} characters)` : value;
   if (value === undefined || typeof value !== "object" || value === null) return value;
-  const text = JSON.stringify(value);
-  return text.length > 240 ? undefined : value;
+  try {
+    const text = JSON.stringify(value);
+    return text.length > 240 ? undefined : value;
+  } catch {
+    return undefined; // too deep to serialise: not worth echoing
+  }
 }
 
 /** Every validation failure becomes 422 validation-error with one entry per offending field. */

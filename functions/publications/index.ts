@@ -1,0 +1,14 @@
+import { createGroupApp } from "../../lib/http/app";
+import * as del from "./delete";
+import * as list from "./list";
+import * as publishNow from "./publish-now";
+import * as update from "./update";
+
+/** Publications: composing, scheduling and publishing content. */
+const app = createGroupApp();
+app.openapi(list.route, list.handler);
+app.openapi(update.route, update.handler);
+app.openapi(publishNow.route, publishNow.handler);
+app.openapi(del.route, del.handler);
+
+export default app;
