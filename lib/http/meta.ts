@@ -31,15 +31,21 @@ async function queueAnswers(env: Env): Promise<boolean> {
 }
 
 export function mountMeta(app: GroupApp, options: WorkerAppOptions): void {
-  let document: OpenApiDocument | undefined;
-  // Generated once per isolate, not per request.
-  const openApi = (baseUrl: string) =>
-    (document ??= app.getOpenAPI31Document({
-      openapi: "3.1.0",
-      info: { title: options.title, version: "1.0.0", description: options.description },
-      servers: [{ url: baseUrl }],
-      security: [{ Bearer: [] }],
-    }));
+  // Generated once per isolate and base URL (normally one: PUBLIC_BASE_URL), not per request.
+  const documents = new Map<string, OpenApiDocument>();
+  const openApi = (baseUrl: string) => {
+    let document = documents.get(baseUrl);
+    if (!document) {
+      document = app.getOpenAPI31Document({
+        openapi: "3.1.0",
+        info: { title: options.title, version: "1.0.0", description: options.description },
+        servers: [{ url: baseUrl }],
+        security: [{ Bearer: [] }],
+      });
+      if (documents.size < 8) documents.set(baseUrl, document);
+    }
+    return document;
+  };
 
   app.openAPIRegistry.registerComponent("securitySchemes", "Bearer", { type: "http", scheme: "bearer" });
 

@@ -4,17 +4,15 @@ import { publicBaseUrl } from "../env";
 
 const names = new WeakMap<z.ZodType, string>();
 
-export const SchemaRef = z
-  .string()
-  .url()
-  .openapi({ description: "URL of the JSON Schema describing this object", example: "http://localhost:8787/api/v1/schemas/UserProfile.json" });
+const schemaRef = (name: string) =>
+  z.string().url().openapi({ description: "URL of the JSON Schema describing this object", example: `http://localhost:8787/api/v1/schemas/${name}.json` });
 
 /**
  * A named response object: registered as an OpenAPI component, served at
  * /api/v1/schemas/<name>.json, and carrying `$schema` that points there.
  */
 export function responseObject<T extends z.ZodRawShape>(name: string, shape: T) {
-  const schema = z.object({ $schema: SchemaRef, ...shape }).openapi(name);
+  const schema = z.object({ $schema: schemaRef(name), ...shape }).openapi(name);
   names.set(schema, name);
   return schema;
 }
