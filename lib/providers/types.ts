@@ -1,0 +1,128 @@
+import type { Platform } from "../../db/schema/accounts";
+
+/**
+ * The one interface every provider adapter implements (webhook, Bluesky, Mastodon). Adapters know
+ * the provider's protocol and nothing of our database or HTTP layer; the publish pipeline persists
+ * what they report.
+ */
+
+/** What an adapter needs of a connected account: public fields plus decrypted credentials. */
+export interface AccountContext {
+  id: string;
+  platform: Platform;
+  username: string | null;
+  instanceUrl: string | null;
+  url: string | null;
+  externalAccountId: string | null;
+  credentials: Record<string, string>;
+  /** Whether loopback/private addresses may be contacted (ALLOW_PRIVATE_URLS). */
+  allowPrivateUrls: boolean;
+}
+
+export interface MediaRef {
+  url: string;
+  mime_type: string;
+  alt_text: string | null;
+}
+
+export interface SegmentToPublish {
+  position: number;
+  title: string | null;
+  body: string;
+  url: string | null;
+  media: MediaRef[];
+}
+
+export interface RenditionToPublish {
+  publicationId: string;
+  renditionId: string;
+  title: string | null;
+  segments: SegmentToPublish[];
+  /**
+   * Stable for the rendition across every retry and redelivery: the webhook-id, the seed of Bluesky
+   * record keys and of Mastodon Idempotency-Keys. Reusing it is what makes a retry safe.
+   */
+  deliveryKey: string;
+}
+
+/** A post on the provider. For Bluesky `id` is the at:// URI and `cid` its content hash. */
+export interface PostRef {
+  id: string;
+  url: string | null;
+  cid?: string;
+}
+
+export interface PublishProgress {
+  /** Segments already confirmed posted, by position (from earlier attempts). */
+  posted: Map<number, PostRef>;
+  /** Called as soon as a segment is confirmed, so the pipeline records it before the next one. */
+  onPosted(position: number, ref: PostRef): Promise<void>;
+}
+
+export interface PublishResult {
+  /** The rendition's post (the first segment of a thread, or the webhook's answer). */
+  external_id: string | null;
+  external_url: string | null;
+}
+
+export type ProviderErrorKind = "authentication" | "validation" | "rate_limited" | "unavailable" | "network" | "configuration" | "unknown";
+
+/** A provider failure, classified so the pipeline can decide: retry, give up, or reconcile. */
+export class ProviderError extends Error {
+  constructor(
+    message: string,
+    readonly info: {
+      kind: ProviderErrorKind;
+      /** Short machine code, e.g. `http_500`, `InvalidRequest`, `ECONNREFUSED`. */
+      code: string;
+      httpStatus?: number;
+      retryable: boolean;
+      /** When the provider said to come back (Retry-After, rate-limit reset). */
+      retryAt?: Date;
+      /** True when the request may have taken effect (timeout, connection cut after sending). */
+      outcomeUnknown?: boolean;
+    },
+  ) {
+    super(message);
+  }
+}
+
+export interface ProviderProfile {
+  username: string | null;
+  avatar_url: string | null;
+  external_account_id: string | null;
+  /** Mastodon-API servers: the software (mastodon, pleroma, …) and the canonical instance URL. */
+  fediverse_software?: string | null;
+  instance_url?: string | null;
+  /** The server's own text limit where it announces one. */
+  text_limit?: number | null;
+}
+
+export interface InboundMessage {
+  external_id: string;
+  kind: "mention" | "reply";
+  author_handle: string;
+  text: string;
+  url: string | null;
+  in_reply_to_external_id: string | null;
+  created_at: string;
+}
+
+export interface ProviderAdapter {
+  platform: Platform;
+  /** Text limit of one segment for this account (Bluesky 300 graphemes; Mastodon 500 unless the server says otherwise). */
+  textLimit(account: Pick<AccountContext, "instanceUrl">, announced?: number | null): number;
+  /** Length of a text as the provider counts it (graphemes; Mastodon counts every URL as 23). */
+  measure(text: string): number;
+  /** Publish the segments not yet in `progress.posted`, as a thread where the platform has threads. */
+  publish(account: AccountContext, rendition: RenditionToPublish, progress: PublishProgress): Promise<PublishResult>;
+  /**
+   * After an attempt whose outcome is unknown: find what was actually posted, so nothing is posted
+   * twice. Returns the segments found (by position); the pipeline then publishes only the rest.
+   */
+  reconcile(account: AccountContext, rendition: RenditionToPublish): Promise<Map<number, PostRef>>;
+  /** Read the account's profile from the provider (refresh-metadata, and on connect). */
+  readProfile(account: AccountContext): Promise<ProviderProfile>;
+  /** Mentions and replies, where the provider has them. */
+  readMessages?(account: AccountContext, opts: { since?: string }): Promise<InboundMessage[]>;
+}
