@@ -39,7 +39,7 @@ export async function startEphemeralStack(label = "herald-test"): Promise<Epheme
     // Tests and benchmarks talk to receivers and servers on loopback.
     ALLOW_PRIVATE_URLS: "true",
   };
-  await applyMigrations(env);
+  await applyMigrations(env as { DATABASE_URL: string; NEON_WS_PROXY: string });
   Object.assign(env, await ensureQueues(env));
   return {
     env,
