@@ -2,3 +2,4 @@ export * from "./identity";
 export * from "./platform";
 export * from "./analytics";
 export * from "./accounts";
+export * from "./media-usage";
