@@ -3,3 +3,4 @@ export * from "./platform";
 export * from "./analytics";
 export * from "./accounts";
 export * from "./media-usage";
+export * from "./publications";
