@@ -8,6 +8,10 @@ export interface Env {
   /** Largest accepted JSON request body in bytes (default 1 MiB). */
   MAX_BODY_BYTES?: string;
   ALLOW_PRIVATE_URLS?: string;
+  /** Object storage for the media library (R2; wrangler.toml [[r2_buckets]] binding = "MEDIA_BUCKET"). */
+  MEDIA_BUCKET?: R2Bucket;
+  /** Largest accepted media upload in bytes (default in lib/media/limits.ts). */
+  MEDIA_MAX_BYTES?: string;
   SQS_ENDPOINT?: string;
   SQS_REGION?: string;
   SQS_ACCESS_KEY_ID?: string;

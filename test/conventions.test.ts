@@ -187,7 +187,8 @@ describe("cursors", () => {
     expect(seen).toEqual([...names, "six"]);
     expect(pages).toBe(3);
 
-    for (const bad of ["garbage", "eyJ2IjoyfQ", "x".repeat(600), "%00"]) {
+    const badDate = Buffer.from(JSON.stringify({ v: 1, p: ["not a date", "wsp_x"] })).toString("base64url");
+    for (const bad of ["garbage", "eyJ2IjoyfQ", "x".repeat(600), "%00", badDate]) {
       const res = await api("GET", `/workspaces?cursor=${encodeURIComponent(bad)}`, { token: user.token });
       expectProblem(res, 422, "validation-error");
       expect(res.body.errors[0].location).toBe("query.cursor");

@@ -20,16 +20,33 @@ function expectProblem(res: ApiResponse, status: number, slug: string) {
   expect(res.body.$schema).toBe("http://localhost:8787/api/v1/schemas/Problem.json");
 }
 
+/**
+ * An operation is "built" once its route no longer declares a 501 response: then a valid request must
+ * get a real answer (never 501, never 5xx) while the auth, scoping and validation checks below still hold.
+ */
+let declared501 = new Set<string>();
+const isBuilt = (op: string) => !declared501.has(op);
+
 beforeAll(async () => {
   [owner, viewer, outsider, admin] = await Promise.all([newUser(), newUser(), newUser(), newUser({ isAdmin: true })]);
   workspaceId = await newWorkspace(owner, [{ id: viewer.id, role: "viewer" }]);
+  const doc = (await api("GET", "/openapi.json")).body;
+  declared501 = new Set(
+    Object.entries(doc.paths as Record<string, Record<string, { responses: Record<string, unknown> }>>).flatMap(([path, ops]) =>
+      Object.entries(ops).flatMap(([method, op]) => (op.responses?.["501"] ? [`${method.toUpperCase()} ${path}`] : [])),
+    ),
+  );
 });
 
-describe.each(CASES)("$op (declared, not built)", (c) => {
+describe.each(CASES)("$op", (c) => {
   const caller = () => (c.adminOnly ? admin : owner);
 
-  it("answers 501 not-implemented to a valid request from a permitted caller", async () => {
+  it("answers a valid request from a permitted caller: 501 until built, a real answer after", async () => {
     const res = await send(c.valid(workspaceId), caller());
+    if (isBuilt(c.op)) {
+      expect(res.status, res.text).toBeLessThan(500);
+      return;
+    }
     expectProblem(res, 501, "not-implemented");
     expect(res.body.detail).toContain(c.op);
   });
@@ -69,15 +86,20 @@ describe("role checks come before not-implemented", () => {
     expectProblem(await send({ method: "POST", path: "/messages/refresh", json: { workspace_id: workspaceId } }, viewer), 403, "forbidden");
   });
 
-  it("a viewer reaches the read operations: 501", async () => {
-    for (const path of [`/media?workspace_id=${workspaceId}`, `/publications?workspace_id=${workspaceId}`, `/analytics?workspace_id=${workspaceId}`]) {
-      expectProblem(await send({ method: "GET", path }, viewer), 501, "not-implemented");
+  it("a viewer reaches the read operations", async () => {
+    for (const [op, path] of [["GET /media", `/media?workspace_id=${workspaceId}`], ["GET /publications", `/publications?workspace_id=${workspaceId}`], ["GET /analytics", `/analytics?workspace_id=${workspaceId}`]]) {
+      const res = await send({ method: "GET", path }, viewer);
+      if (isBuilt(op)) expect(res.status, res.text).toBe(200);
+      else expectProblem(res, 501, "not-implemented");
     }
   });
 
   it("optional workspace_id: without it the operation is reached, with a foreign one it is 404", async () => {
-    expectProblem(await send({ method: "GET", path: "/accounts/providers" }, outsider), 501, "not-implemented");
-    expectProblem(await send({ method: "GET", path: "/billing/status" }, outsider), 501, "not-implemented");
+    for (const [op, path] of [["GET /accounts/providers", "/accounts/providers"], ["GET /billing/status", "/billing/status"]]) {
+      const res = await send({ method: "GET", path }, outsider);
+      if (isBuilt(op)) expect(res.status, res.text).toBe(200);
+      else expectProblem(res, 501, "not-implemented");
+    }
     expectProblem(await send({ method: "GET", path: `/billing/status?workspace_id=${workspaceId}` }, outsider), 404, "not-found");
   });
 });

@@ -4,3 +4,7 @@ export * from "./analytics";
 export * from "./accounts";
 export * from "./media-usage";
 export * from "./publications";
+export * from "./voice";
+export * from "./image-editor";
+export * from "./media";
+export * from "./video";

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigserial, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+import { bigserial, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, precision: 3 });
 
@@ -49,6 +49,8 @@ export const outboxJobs = pgTable(
     kind: text("kind").notNull(),
     workspaceId: text("workspace_id"),
     payload: jsonb("payload").notNull(),
+    /** A record of work given up on, for the kind's dead-letter queue rather than its work queue. */
+    deadLetter: boolean("dead_letter").notNull().default(false),
     createdAt: ts("created_at").notNull().defaultNow(),
     sentAt: ts("sent_at"),
     sendAttempts: integer("send_attempts").notNull().default(0),

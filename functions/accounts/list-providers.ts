@@ -1,8 +1,9 @@
 import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
+import { PROVIDERS, readinessOf } from "../../lib/accounts/catalog";
 import { currentUser, db, type AppEnv } from "../../lib/http/context";
-import { notImplemented } from "../../lib/http/errors";
 import { jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
+import { withSchemaEach } from "../../lib/http/schema-ref";
 import { requireRole } from "../../lib/http/workspace-guard";
 import { WorkspaceIdField } from "../../lib/schemas/common";
 import { Provider } from "./schemas";
@@ -12,14 +13,39 @@ export const route = createRoute({
   path: "/accounts/providers",
   tags: ["accounts"],
   summary: "List configured account providers",
+  description:
+    "webhook, bluesky and mastodon, with what each can do here and what it cannot (readiness facts and blockers). " +
+    "None needs operator configuration. There are no operator-installed connectors, so `workspace_id` (when given, the " +
+    "caller must be a member) does not change the list.",
   request: {
     query: z.object({ workspace_id: WorkspaceIdField.optional().openapi({ description: "Scopes operator-installed connectors to this workspace" }) }),
   },
-  responses: { 200: jsonResponse(z.array(Provider), "The providers"), ...problems(401, 404, 422, 501) },
+  responses: { 200: jsonResponse(z.array(Provider), "The providers"), ...problems(401, 404, 422) },
 });
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { workspace_id } = c.req.valid("query");
   if (workspace_id !== undefined) await requireRole(db(c), currentUser(c).id, workspace_id, "viewer");
-  throw notImplemented("GET /accounts/providers", "issue 3");
+  const providers = await Promise.all(
+    Object.values(PROVIDERS).map(async (spec) => {
+      const readiness = await readinessOf(spec);
+      return {
+        name: spec.platform,
+        platform: spec.platform,
+        display_name: spec.display_name,
+        description: spec.description,
+        auth_mode: spec.auth_mode,
+        status: "available",
+        configured: true,
+        installation_id: null,
+        instance_url: spec.instance_url,
+        capabilities: spec.capabilities,
+        connection_modes: spec.connection_modes,
+        configured_connection_modes: spec.connection_modes,
+        connection_readiness: Object.fromEntries(spec.connection_modes.map((mode) => [mode, readiness])),
+        readiness,
+      };
+    }),
+  );
+  return c.json(withSchemaEach(c, Provider, providers), 200);
 };

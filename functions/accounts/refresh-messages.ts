@@ -1,9 +1,13 @@
 import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
+import { messageCapableAccounts } from "../../lib/accounts/messages";
+import { audit } from "../../lib/audit";
 import { currentUser, db, type AppEnv } from "../../lib/http/context";
-import { notImplemented } from "../../lib/http/errors";
 import { jsonBody, jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
+import { withSchema } from "../../lib/http/schema-ref";
 import { requireRole } from "../../lib/http/workspace-guard";
+import { dispatchAfterCommit } from "../../lib/jobs/dispatch";
+import { enqueueJob } from "../../lib/jobs/outbox";
 import { WorkspaceIdField } from "../../lib/schemas/common";
 import { RefreshCapabilityOutcome } from "./schemas";
 
@@ -14,13 +18,29 @@ export const route = createRoute({
   path: "/messages/refresh",
   tags: ["accounts"],
   summary: "Queue message collection for a workspace",
-  description: "Needs the editor role, like analytics refresh.",
+  description:
+    "Needs the editor role, like analytics refresh. Queues one collection job per account that can collect messages " +
+    "(Bluesky and Mastodon accounts that are active with messages enabled); a queue consumer reads their mentions and " +
+    "replies, readable with GET /messages. `status: unavailable` with `queued: 0` and an `error_code` when none can.",
   request: { body: jsonBody(RefreshMessagesRequest) },
-  responses: { 202: jsonResponse(RefreshCapabilityOutcome, "Collection queued, or unavailable"), ...problems(400, 401, 403, 404, 413, 422, 501) },
+  responses: { 202: jsonResponse(RefreshCapabilityOutcome, "Collection queued, or unavailable"), ...problems(400, 401, 403, 404, 413, 422) },
 });
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { workspace_id } = c.req.valid("json");
-  await requireRole(db(c), currentUser(c).id, workspace_id, "editor");
-  throw notImplemented("POST /messages/refresh", "issue 3");
+  const user = currentUser(c);
+  const jobIds = await db(c).transaction(async (tx) => {
+    await requireRole(tx, user.id, workspace_id, "editor");
+    const accounts = await messageCapableAccounts(tx, workspace_id);
+    const ids: string[] = [];
+    for (const account of accounts) ids.push(await enqueueJob(tx, "messages.refresh", workspace_id, { account_id: account.id }));
+    if (ids.length > 0) await audit(tx, { actorUserId: user.id, workspaceId: workspace_id, action: "messages.refresh", targetType: "workspace", targetId: workspace_id });
+    return ids;
+  });
+  dispatchAfterCommit(c, jobIds);
+  const outcome =
+    jobIds.length > 0
+      ? { status: "queued" as const, queued: jobIds.length, error_code: null }
+      : { status: "unavailable" as const, queued: 0, error_code: "no_message_capable_accounts" };
+  return c.json(withSchema(c, RefreshCapabilityOutcome, outcome), 202);
 };

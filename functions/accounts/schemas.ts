@@ -1,6 +1,8 @@
 import { z } from "@hono/zod-openapi";
 import { responseObject } from "../../lib/http/schema-ref";
-import { knownValue, OptionalTimestamp } from "../../lib/schemas/common";
+import { PLATFORMS } from "../../db/schema/accounts";
+import { MAX_URL_LENGTH } from "../../lib/net/outbound-url";
+import { knownValue, OptionalTimestamp, Timestamp, WorkspaceIdField } from "../../lib/schemas/common";
 
 /** SPEC.md 2.8 Readiness: what a provider (or one of its connection modes) can do here and why not. */
 export const Readiness = z
@@ -74,4 +76,51 @@ export const RefreshCapabilityOutcome = responseObject("RefreshCapabilityOutcome
   status: z.enum(["queued", "unavailable"]).openapi({ description: "`unavailable` (with queued 0) when no account of the workspace can do it" }),
   queued: z.number().int().openapi({ description: "Accounts queued" }),
   error_code: z.string().nullable(),
+});
+
+const Secret = (max: number, description: string) => z.string().min(1).max(max).openapi({ description });
+
+/**
+ * CONTRACT.md §4 POST /accounts. Which fields each platform takes: webhook `url` (+ `secret`, `username`);
+ * bluesky `identifier` + `app_password` (+ `instance_url`, default https://bsky.social); mastodon
+ * `instance_url` + `access_token`. Credentials are write-only.
+ */
+export const CreateAccountRequest = z
+  .object({
+    workspace_id: WorkspaceIdField,
+    platform: z.enum(PLATFORMS),
+    username: z.string().trim().min(1).max(200).optional().openapi({ description: "Display name for a webhook; read from the provider otherwise" }),
+    instance_url: z.string().min(1).max(MAX_URL_LENGTH).optional().openapi({ description: "Bluesky PDS (default https://bsky.social) or Mastodon-API server" }),
+    url: z.string().min(1).max(MAX_URL_LENGTH).optional().openapi({ description: "Webhook endpoint" }),
+    secret: Secret(1000, "Webhook signing secret (`whsec_<base64>` or any text)").optional(),
+    identifier: Secret(300, "Bluesky handle, DID or email").optional(),
+    app_password: Secret(200, "Bluesky app password").optional(),
+    access_token: Secret(2000, "Mastodon access token (read and write scopes)").optional(),
+  })
+  .superRefine((body, ctx) => {
+    const needs: Record<string, (keyof typeof body)[]> = { webhook: ["url"], bluesky: ["identifier", "app_password"], mastodon: ["instance_url", "access_token"] };
+    const allowed: Record<string, (keyof typeof body)[]> = { webhook: ["url", "secret"], bluesky: ["identifier", "app_password", "instance_url"], mastodon: ["instance_url", "access_token"] };
+    for (const field of needs[body.platform]) {
+      if (body[field] === undefined) ctx.addIssue({ code: "custom", path: [field], message: `Required for platform ${body.platform}` });
+    }
+    for (const field of ["url", "secret", "identifier", "app_password", "instance_url", "access_token"] as const) {
+      if (body[field] !== undefined && !allowed[body.platform].includes(field)) ctx.addIssue({ code: "custom", path: [field], message: `Not used by platform ${body.platform}` });
+    }
+  })
+  .openapi("CreateAccountRequest");
+
+/** A mention or reply collected from a provider. */
+export const Message = responseObject("Message", {
+  id: z.string().openapi({ example: "msg_0123456789abcdefghijklmn" }),
+  workspace_id: z.string(),
+  account_id: z.string().openapi({ description: "The connected account (AccountResponse.id) it was addressed to" }),
+  platform: z.string(),
+  kind: z.enum(["mention", "reply"]),
+  external_id: z.string().openapi({ description: "The message's id at the provider (an at:// URI on Bluesky, a status id on Mastodon)" }),
+  author_handle: z.string(),
+  text: z.string(),
+  url: z.string().nullable(),
+  in_reply_to_external_id: z.string().nullable(),
+  created_at: Timestamp.openapi({ description: "When the provider says it was written" }),
+  collected_at: Timestamp,
 });

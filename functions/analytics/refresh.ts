@@ -43,7 +43,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   dispatchAfterCommit(c, [jobId]);
   const message =
     accounts === 0
-      ? "Collection run queued; the workspace has no connected accounts yet, so it will record no measurements."
+      ? "Collection run queued. Collecting measurements from providers is not built yet, so no account was queued and the run will record none."
       : `Collection queued for ${accounts} account${accounts === 1 ? "" : "s"}.`;
   return c.json(withSchema(c, RefreshAnalyticsOutputBody, { message, queued: accounts }), 202);
 };

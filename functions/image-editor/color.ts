@@ -1,15 +1,17 @@
 import { z } from "@hono/zod-openapi";
-import { knownValue } from "../../lib/schemas/common";
-import { Bool, Color, Num, Point } from "./primitives";
+import { Bool, Color, Fraction, Point, Slider } from "./primitives";
+
+/** Hue rotations and hue angles of colour wheels, in degrees. */
+const Hue = z.number().min(-360).max(360);
 
 /** SPEC.md 2.3 Gradient. */
 export const Gradient = z
   .object({
-    type: knownValue("linear", "Gradient kind"),
+    type: z.enum(["linear", "radial"]).openapi({ description: "Gradient kind" }),
     start: Point,
     end: Point,
     reverse: Bool,
-    stops: z.array(z.object({ color: Color, offset: Num }).openapi("GradientStop")).max(32),
+    stops: z.array(z.object({ color: Color, offset: Fraction }).openapi("GradientStop")).max(32),
   })
   .partial()
   .openapi("Gradient");
@@ -22,37 +24,37 @@ export const Curves = z
   .partial()
   .openapi("Curves");
 
-/** SPEC.md 2.3 Wheels: lift/gamma/gain colour wheels. */
+/** SPEC.md 2.3 Wheels: lift/gamma/gain colour wheels; amounts are sliders, hues are angles. */
 export const Wheels = z
   .object({
-    gain: Num,
-    gamma: Num,
-    highlightsAmount: Num,
-    highlightsHue: Num,
-    lift: Num,
-    midtonesAmount: Num,
-    midtonesHue: Num,
-    offset: Num,
-    offsetAmount: Num,
-    offsetHue: Num,
-    shadowsAmount: Num,
-    shadowsHue: Num,
+    gain: Slider,
+    gamma: Slider,
+    highlightsAmount: Slider,
+    highlightsHue: Hue,
+    lift: Slider,
+    midtonesAmount: Slider,
+    midtonesHue: Hue,
+    offset: Slider,
+    offsetAmount: Slider,
+    offsetHue: Hue,
+    shadowsAmount: Slider,
+    shadowsHue: Hue,
   })
   .partial()
   .openapi("Wheels");
 
-/** Tone and colour adjustments common to page colour grades and image layers. */
+/** Tone and colour adjustments common to page colour grades and image layers (sliders −100 … 100, hue in degrees). */
 export const toneFields = {
-  brightness: Num,
-  contrast: Num,
-  exposure: Num,
-  highlights: Num,
-  hue: Num,
-  saturation: Num,
-  shadows: Num,
-  temperature: Num,
-  tint: Num,
-  vibrance: Num,
+  brightness: Slider,
+  contrast: Slider,
+  exposure: Slider,
+  highlights: Slider,
+  hue: Hue,
+  saturation: Slider,
+  shadows: Slider,
+  temperature: Slider,
+  tint: Slider,
+  vibrance: Slider,
   curves: Curves,
   wheels: Wheels,
 };

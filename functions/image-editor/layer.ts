@@ -1,23 +1,38 @@
 import { z } from "@hono/zod-openapi";
 import { knownValue } from "../../lib/schemas/common";
 import { Gradient, toneFields } from "./color";
-import { Bool, Color, ElementId, Int, Label, MediaRef, Num, Pixels, Points, Spans } from "./primitives";
+import { Bool, Color, Coord, Degrees, ElementId, Fraction, Label, Length, MediaRef, Pixels, Points, PositiveLength, Spans, Version } from "./primitives";
 
-/** SPEC.md 2.3 Layer. Which sub-objects apply to which layer type is not stated, so all are optional. */
+/**
+ * SPEC.md 2.3 Layer. Which sub-objects apply to which layer type is not stated, so all are optional.
+ * Enumerations whose full value set is standard (blend modes, fits, alignments, …) are closed: an unknown
+ * value is 422. The ones SPEC.md lists a single value for and Herald has no rendering rule of its own for
+ * (mask shape, paint kind, shape kind, text curve) stay open, bounded strings.
+ */
+
+export const LAYER_TYPES = ["text", "image", "shape", "paint", "group"] as const;
+
+/** CSS mix-blend-mode values. */
+export const BLEND_MODES = [
+  "normal", "multiply", "screen", "overlay", "darken", "lighten", "color-dodge", "color-burn",
+  "hard-light", "soft-light", "difference", "exclusion", "hue", "saturation", "color", "luminosity",
+] as const;
+
+export const Fit = z.enum(["cover", "contain", "fill"]).openapi({ description: "How an image fills its box" });
 
 const Transform = z
-  .object({ x: Num, y: Num, width: Num, height: Num, rotation: Num, flip_x: Bool.optional(), flip_y: Bool.optional() })
+  .object({ x: Coord, y: Coord, width: PositiveLength, height: PositiveLength, rotation: Degrees, flip_x: Bool.optional(), flip_y: Bool.optional() })
   .openapi("LayerTransform");
 
-const Shadow = z.object({ angle: Num, blur: Num, color: Color, distance: Num, opacity: Num }).partial().openapi("LayerShadow");
+const Shadow = z.object({ angle: Degrees, blur: Length, color: Color, distance: Length, opacity: Fraction }).partial().openapi("LayerShadow");
 
 const Effects = z
   .object({
-    blend_mode: knownValue("normal", "Blend mode"),
+    blend_mode: z.enum(BLEND_MODES).openapi({ description: "CSS blend mode" }),
     drop_shadow: Shadow,
     inner_shadow: Shadow,
     stroke: z
-      .object({ color: Color, opacity: Num, position: knownValue("inside", "Stroke position"), width: Num })
+      .object({ color: Color, opacity: Fraction, position: z.enum(["inside", "center", "outside"]), width: Length })
       .partial()
       .openapi("LayerStroke"),
   })
@@ -29,17 +44,17 @@ const EraseMask = z
     source_height: Pixels,
     source_width: Pixels,
     spans: Spans,
-    strokes: z.array(z.object({ points: Points, size: Int }).openapi("EraseStroke")).max(1000),
+    strokes: z.array(z.object({ points: Points, size: z.number().int().min(1).max(2000) }).openapi("EraseStroke")).max(500),
   })
   .partial()
   .openapi("EraseMask");
 
 const ImageContent = z
   .object({
-    adjustments: z.object({ blur: Num, ...toneFields }).partial().openapi("ImageAdjustments"),
-    color_grade_version: Int,
-    crop: z.object({ height: Num, width: Num, x: Num, y: Num }).openapi("ImageCrop"),
-    fit: knownValue("cover", "How the image fills its box"),
+    adjustments: z.object({ blur: z.number().min(0).max(1000), ...toneFields }).partial().openapi("ImageAdjustments"),
+    color_grade_version: Version,
+    crop: z.object({ height: Length, width: Length, x: Coord, y: Coord }).openapi("ImageCrop"),
+    fit: Fit,
     intrinsic_pending: Bool,
     media_id: MediaRef,
     source_height: Pixels,
@@ -48,16 +63,16 @@ const ImageContent = z
   .partial()
   .openapi("ImageLayerContent");
 
-const Mask = z.object({ inset: Num, radius: Num, shape: knownValue("rectangle", "Mask shape") }).partial().openapi("LayerMask");
+const Mask = z.object({ inset: Length, radius: Length, shape: knownValue("rectangle", "Mask shape") }).partial().openapi("LayerMask");
 
 const Paint = z
   .object({
     color: Color,
     gradient: Gradient,
     kind: knownValue("stroke", "Paint kind"),
-    opacity: Num,
+    opacity: Fraction,
     points: Points,
-    size: Num,
+    size: Length,
     source_height: Pixels,
     source_width: Pixels,
     spans: Spans,
@@ -66,33 +81,33 @@ const Paint = z
   .openapi("PaintContent");
 
 const Shape = z
-  .object({ fill: Color, kind: knownValue("rectangle", "Shape kind"), radius: Num, stroke: Color, stroke_width: Num })
+  .object({ fill: Color, kind: knownValue("rectangle", "Shape kind"), radius: Length, stroke: Color, stroke_width: Length })
   .partial()
   .openapi("ShapeContent");
 
 const Text = z
   .object({
     text: z.string().max(10_000),
-    align: z.string().max(32),
+    align: z.enum(["left", "center", "right", "justify", "start", "end"]),
     color: Color,
     curve: z
-      .object({ offset: Num, strength: Num, reverse: Bool, type: knownValue("none", "Text curve") })
+      .object({ offset: z.number().min(-100).max(100), strength: z.number().min(-100).max(100), reverse: Bool, type: knownValue("none", "Text curve") })
       .partial()
       .openapi("TextCurve"),
     font_asset_id: MediaRef,
     font_family: Label,
     font_style: Label,
-    font_size: Num,
+    font_size: z.number().gt(0).max(4096),
     font_weight: z.number().int().min(1).max(1000),
-    letter_spacing: Num,
-    line_height: Num,
+    letter_spacing: z.number().min(-1000).max(1000),
+    line_height: z.number().min(0).max(1000),
     highlight_color: Color.nullable(),
-    shadow: z.object({ blur: Num, offset_x: Num, offset_y: Num, color: Color }).partial().openapi("TextShadow"),
+    shadow: z.object({ blur: Length, offset_x: Coord, offset_y: Coord, color: Color }).partial().openapi("TextShadow"),
     strike: Bool,
     underline: Bool,
     stroke_color: Color.nullable(),
-    stroke_width: Num,
-    wrap: knownValue("word", "Line wrapping"),
+    stroke_width: Length,
+    wrap: z.enum(["word", "char", "none"]).openapi({ description: "Line wrapping" }),
   })
   .partial()
   .openapi("TextContent");
@@ -101,11 +116,11 @@ export const Layer = z
   .object({
     id: ElementId,
     name: Label,
-    type: knownValue("text", "Layer kind"),
-    parent_id: ElementId.nullable().optional().openapi({ description: "Group layer this one belongs to" }),
+    type: z.enum(LAYER_TYPES).openapi({ description: "Layer kind" }),
+    parent_id: ElementId.nullable().optional().openapi({ description: "Group layer (on the same page) this one belongs to" }),
     locked: Bool,
     visible: Bool,
-    opacity: Num,
+    opacity: Fraction,
     transform: Transform,
     effects: Effects.optional(),
     erase_mask: EraseMask.optional(),

@@ -1,9 +1,15 @@
 import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
-import type { AppEnv } from "../../lib/http/context";
-import { notImplemented } from "../../lib/http/errors";
+import { and, eq } from "drizzle-orm";
+import { designRevisions } from "../../db/schema";
+import { audit } from "../../lib/audit";
+import { currentUser, db, type AppEnv } from "../../lib/http/context";
+import { notFound } from "../../lib/http/errors";
 import { jsonBody, jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
+import { withSchema } from "../../lib/http/schema-ref";
+import { advanceHead } from "../../lib/image-editor/revisions";
 import { IdParam, RevisionField } from "../../lib/schemas/common";
+import { loadDesignFor, toDesign } from "./design-view";
 import { DesignResponse } from "./schemas";
 
 export const RestoreDesignRevisionRequest = z
@@ -15,14 +21,30 @@ export const route = createRoute({
   path: "/image-editor/designs/{id}/revisions/{revision_id}/restore",
   tags: ["image-editor"],
   summary: "Restore a design revision as a new head revision",
-  description: "The chosen revision's document becomes a new revision; history is kept. Needs the editor role.",
+  description:
+    "The chosen revision's document becomes a new revision (head + 1); every earlier revision, the chosen one included, stays as it was. " +
+    "`revision_id` is an `id` from GET /image-editor/designs/{id}/revisions. Needs the editor role. A stale `expected_revision` answers 409 revision-conflict.",
   request: {
     params: z.object({ id: IdParam.openapi({ description: "Design ID" }), revision_id: IdParam.openapi({ description: "Revision ID" }) }),
     body: jsonBody(RestoreDesignRevisionRequest),
   },
-  responses: { 200: jsonResponse(DesignResponse, "The design at its new revision"), ...problems(400, 401, 403, 404, 409, 413, 422, 501) },
+  responses: { 200: jsonResponse(DesignResponse, "The design at its new revision"), ...problems(400, 401, 403, 404, 409, 413, 422) },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async () => {
-  throw notImplemented("POST /image-editor/designs/{id}/revisions/{revision_id}/restore", "issue 4");
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const { id, revision_id } = c.req.valid("param");
+  const { expected_revision } = c.req.valid("json");
+  const user = currentUser(c);
+  const { design, role, document } = await db(c).transaction(async (tx) => {
+    const { role } = await loadDesignFor(tx, user.id, id, "editor");
+    const [source] = await tx
+      .select({ id: designRevisions.id, document: designRevisions.document })
+      .from(designRevisions)
+      .where(and(eq(designRevisions.id, revision_id), eq(designRevisions.designId, id)));
+    if (!source) throw notFound("design revision");
+    const design = await advanceHead(tx, { designId: id, expectedRevision: expected_revision, document: source.document, userId: user.id, restoredFromId: source.id });
+    await audit(tx, { actorUserId: user.id, workspaceId: design.workspaceId, action: "design.restore", targetType: "design", targetId: id });
+    return { design, role, document: source.document };
+  });
+  return c.json(withSchema(c, DesignResponse, toDesign(design, document, role)), 200);
 };

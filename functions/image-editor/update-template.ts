@@ -1,17 +1,26 @@
 import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
-import type { AppEnv } from "../../lib/http/context";
-import { notImplemented } from "../../lib/http/errors";
+import { eq, sql } from "drizzle-orm";
+import { imageTemplates } from "../../db/schema";
+import { audit } from "../../lib/audit";
+import { currentUser, db, type AppEnv } from "../../lib/http/context";
+import { ApiError, notFound } from "../../lib/http/errors";
 import { jsonBody, jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
+import { withSchema } from "../../lib/http/schema-ref";
+import { requireRole } from "../../lib/http/workspace-guard";
+import { builtInTemplate } from "../../lib/image-editor/built-in-templates";
+import { referencedMediaIds } from "../../lib/image-editor/document-rules";
+import { replaceMediaUsages } from "../../lib/media/usage";
 import { IdParam } from "../../lib/schemas/common";
 import { ImageDocument } from "./image-document";
-import { TemplateResponse } from "./schemas";
+import { TemplateCategory, TemplateName, TemplateResponse } from "./schemas";
+import { toTemplate } from "./template-view";
 
 /** PATCH semantics: members given replace the stored ones, members left out stay. */
 export const UpdateTemplateRequest = z
   .object({
-    name: z.string().trim().min(1).max(200).optional(),
-    category: z.string().trim().min(1).max(100).optional(),
+    name: TemplateName.optional(),
+    category: TemplateCategory.optional(),
     document: ImageDocument.optional().openapi({ description: "The new template snapshot" }),
   })
   .refine((body) => body.name !== undefined || body.category !== undefined || body.document !== undefined, {
@@ -24,11 +33,39 @@ export const route = createRoute({
   path: "/image-editor/templates/{id}",
   tags: ["image-editor"],
   summary: "Replace a workspace template's snapshot",
-  description: "Built-in templates cannot be changed (403). Needs the editor role in the template's workspace.",
+  description:
+    "Built-in templates cannot be changed (403 forbidden). Needs the editor role in the template's workspace; a template of a workspace " +
+    "the caller is not a member of is 404. A new document's `preset_key` becomes the template's.",
   request: { params: z.object({ id: IdParam.openapi({ description: "Template ID" }) }), body: jsonBody(UpdateTemplateRequest) },
-  responses: { 200: jsonResponse(TemplateResponse, "The updated template"), ...problems(400, 401, 403, 404, 413, 422, 501) },
+  responses: { 200: jsonResponse(TemplateResponse, "The updated template"), ...problems(400, 401, 403, 404, 413, 422) },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async () => {
-  throw notImplemented("PATCH /image-editor/templates/{id}", "issue 4");
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const { id } = c.req.valid("param");
+  const body = c.req.valid("json");
+  const user = currentUser(c);
+  if (builtInTemplate(id)) throw new ApiError("forbidden", { detail: "Built-in templates cannot be changed; create a workspace template from this one instead." });
+  const row = await db(c).transaction(async (tx) => {
+    const [template] = await tx.select({ workspaceId: imageTemplates.workspaceId }).from(imageTemplates).where(eq(imageTemplates.id, id));
+    if (!template) throw notFound("template");
+    await requireRole(tx, user.id, template.workspaceId, "editor", "template");
+    // The row lock taken here orders concurrent PATCHes, so each one's media usages match its own document.
+    const [row] = await tx
+      .update(imageTemplates)
+      .set({
+        ...(body.name !== undefined ? { name: body.name } : {}),
+        ...(body.category !== undefined ? { category: body.category } : {}),
+        ...(body.document !== undefined ? { document: body.document, presetKey: body.document.preset_key ?? null } : {}),
+        updatedAt: sql`now()`,
+      })
+      .where(eq(imageTemplates.id, id))
+      .returning();
+    if (!row) throw notFound("template");
+    if (body.document !== undefined) {
+      await replaceMediaUsages(tx, { workspaceId: row.workspaceId, ownerType: "template", ownerId: row.id }, referencedMediaIds(body.document));
+    }
+    await audit(tx, { actorUserId: user.id, workspaceId: row.workspaceId, action: "template.update", targetType: "template", targetId: row.id });
+    return row;
+  });
+  return c.json(withSchema(c, TemplateResponse, toTemplate(row)), 200);
 };

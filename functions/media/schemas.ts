@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { responseObject } from "../../lib/http/schema-ref";
-import { knownValue, OptionalTimestamp, Timestamp } from "../../lib/schemas/common";
+import { MAX_TAG_LENGTH, MAX_TAGS, TAG_PATTERN } from "../../lib/media/tags";
+import { IdParam, knownValue, OptionalTimestamp, Timestamp, WorkspaceIdField } from "../../lib/schemas/common";
 
 const Int = z.number().int();
 
@@ -57,3 +58,42 @@ export const ListMediaOutputBody = responseObject("ListMediaOutputBody", {
   media: z.array(MediaItem),
   total: Int.openapi({ description: "Items matching the filters, across all pages" }),
 });
+
+/** `{id}` of the /media/{id} operations. */
+export const MediaIdParams = z.object({ id: IdParam.openapi({ description: "Media item ID", example: "med_0123456789abcdefghijklmn" }) });
+
+const AltText = z.string().max(1000).openapi({ description: "Text alternative for people who cannot see or hear the item" });
+const RetentionClass = z.enum(["library", "temporary"]).openapi({
+  description: "`temporary`: an upload for one-off use, purged 7 days after upload unless it is in use or moved to the library",
+});
+
+/** POST /media (multipart/form-data). */
+export const UploadMediaForm = z
+  .object({
+    file: z.file().openapi({ type: "string", format: "binary", description: "The image, video or audio file; its type is detected from the bytes" }),
+    workspace_id: WorkspaceIdField,
+    alt_text: AltText.optional(),
+    tags: z
+      .string()
+      .max(MAX_TAGS * (MAX_TAG_LENGTH + 1))
+      .optional()
+      .openapi({ description: `Comma-separated tag names (at most ${MAX_TAGS}, each at most ${MAX_TAG_LENGTH} characters); stored trimmed and lower-cased` }),
+    retention_class: RetentionClass.optional(),
+  })
+  .openapi("UploadMediaForm");
+
+const TagName = z
+  .string()
+  .max(MAX_TAG_LENGTH + 20)
+  .regex(TAG_PATTERN, "A tag has no commas or control characters")
+  .openapi({ description: "Tag name; stored trimmed and lower-cased, which is its id" });
+
+/** PATCH /media/{id}: the fields given change, the others stay. */
+export const UpdateMediaRequest = z
+  .object({
+    alt_text: AltText.nullable().optional().openapi({ description: "New alt text; null or empty clears it" }),
+    tags: z.array(TagName).max(MAX_TAGS).optional().openapi({ description: "Replaces the item's tags" }),
+    is_favorite: z.boolean().optional(),
+    retention_class: RetentionClass.optional(),
+  })
+  .openapi("UpdateMediaRequest");

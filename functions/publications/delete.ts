@@ -1,8 +1,16 @@
 import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
-import type { AppEnv } from "../../lib/http/context";
-import { notImplemented } from "../../lib/http/errors";
+import { and, eq, isNull, sql } from "drizzle-orm";
+import { outboxJobs, publications } from "../../db/schema";
+import { audit } from "../../lib/audit";
+import { assertRevision } from "../../lib/http/concurrency";
+import { currentUser, db, type AppEnv } from "../../lib/http/context";
+import { ApiError } from "../../lib/http/errors";
 import { jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
+import { withSchema } from "../../lib/http/schema-ref";
+import { clearMediaUsages } from "../../lib/media/usage";
+import { publicationForCaller } from "../../lib/publishing/access";
+import { actionOutput } from "../../lib/publishing/action-output";
 import { BooleanQuery } from "../../lib/schemas/common";
 import { PublicationIdParams } from "./requests";
 import { ActionOutputBody } from "./schemas";
@@ -17,11 +25,30 @@ export const route = createRoute({
   path: "/publications/{id}",
   tags: ["publications"],
   summary: "Permanently delete an editable publication",
-  description: "Removes the publication, its destinations and any linked draft post. Needs the editor role.",
+  description:
+    "Removes the publication, its renditions and segments and any delivery not yet sent. Needs `confirm=true` and the current `expected_revision`; a publication that is publishing answers 409 not-editable. Posts already on platforms stay there. Needs the editor role.",
   request: { params: PublicationIdParams, query: DeletePublicationQuery },
-  responses: { 200: jsonResponse(ActionOutputBody, "Deleted"), ...problems(400, 401, 403, 404, 409, 422, 501) },
+  responses: { 200: jsonResponse(ActionOutputBody, "Deleted"), ...problems(400, 401, 403, 404, 409, 422) },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async () => {
-  throw notImplemented("DELETE /publications/{id}", "issue 3");
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const { id } = c.req.valid("param");
+  const { confirm, expected_revision } = c.req.valid("query");
+  const user = currentUser(c);
+  const output = await db(c).transaction(async (tx) => {
+    const row = await publicationForCaller(tx, id, user.id, "editor", true);
+    if (confirm !== true) {
+      throw new ApiError("confirmation-required", { detail: "Deleting is permanent: repeat the request with confirm=true." });
+    }
+    if (row.status === "publishing") throw new ApiError("not-editable", { detail: "This publication is being published; wait until it finishes." });
+    assertRevision(expected_revision, row.revision, "publication");
+    const output = await actionOutput(tx, id, { revision: row.revision, jobId: null, message: "The publication and its renditions were deleted." });
+    // Jobs not yet handed to SQS go with it; a job already in SQS finds nothing and does nothing.
+    await tx.delete(outboxJobs).where(and(isNull(outboxJobs.sentAt), eq(outboxJobs.kind, "publication.publish"), sql`${outboxJobs.payload}->>'publication_id' = ${id}`));
+    await clearMediaUsages(tx, "publication", [id]);
+    await tx.delete(publications).where(eq(publications.id, id));
+    await audit(tx, { actorUserId: user.id, workspaceId: row.workspaceId, action: "publication.delete", targetType: "publication", targetId: id });
+    return output;
+  });
+  return c.json(withSchema(c, ActionOutputBody, output), 200);
 };

@@ -1,10 +1,15 @@
 import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
+import { and, desc, sql } from "drizzle-orm";
+import { publications } from "../../db/schema";
+import { publicBaseUrl } from "../../lib/env";
 import { currentUser, db, type AppEnv } from "../../lib/http/context";
-import { notImplemented } from "../../lib/http/errors";
 import { jsonResponse } from "../../lib/http/openapi";
-import { cursorParam, limitParam } from "../../lib/http/pagination";
+import { cursorParam, decodeCursor, encodeCursor, limitParam, setNextLink } from "../../lib/http/pagination";
 import { problems } from "../../lib/http/problem-schema";
+import { withSchemaEach } from "../../lib/http/schema-ref";
 import { requireRole } from "../../lib/http/workspace-guard";
+import { listConditions } from "../../lib/publishing/list-filters";
+import { publicationResponses } from "../../lib/publishing/respond";
 import { DateTimeParam, OffsetQuery, WorkspaceIdField } from "../../lib/schemas/common";
 import { ACTIVITY_BUCKETS, PublicationResponse, PublicationStatus } from "./schemas";
 
@@ -39,12 +44,25 @@ export const route = createRoute({
       ...jsonResponse(z.array(PublicationResponse), "One page of publications"),
       headers: { link: { description: 'rel="next" link to the following page, when there is one', schema: { type: "string" } } },
     },
-    ...problems(401, 404, 422, 501),
+    ...problems(401, 404, 422),
   },
 });
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
-  const { workspace_id } = c.req.valid("query");
-  await requireRole(db(c), currentUser(c).id, workspace_id, "viewer");
-  throw notImplemented("GET /publications", "issue 3");
+  const query = c.req.valid("query");
+  const database = db(c);
+  await requireRole(database, currentUser(c).id, query.workspace_id, "viewer");
+  const after = query.cursor ? decodeCursor(query.cursor, ["date", "string"]) : null;
+  const rows = await database
+    .select()
+    .from(publications)
+    .where(and(...listConditions(query), after ? sql`(${publications.createdAt}, ${publications.id}) < (${new Date(after[0])}, ${after[1]})` : undefined))
+    .orderBy(desc(publications.createdAt), desc(publications.id))
+    .limit(query.limit + 1)
+    .offset(query.offset ?? 0);
+  const page = rows.slice(0, query.limit);
+  const last = page.at(-1);
+  setNextLink(c, rows.length > query.limit && last ? encodeCursor([last.createdAt.toISOString(), last.id]) : null);
+  const items = await publicationResponses(database, publicBaseUrl(c.env, c.req.url), page);
+  return c.json(withSchemaEach(c, PublicationResponse, items as never[]), 200);
 };

@@ -1,9 +1,15 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
-import type { AppEnv } from "../../lib/http/context";
-import { notImplemented } from "../../lib/http/errors";
-import { IdempotencyKeyHeader } from "../../lib/http/idempotency";
+import { audit } from "../../lib/audit";
+import { assertRevision } from "../../lib/http/concurrency";
+import { currentUser, db, type AppEnv } from "../../lib/http/context";
+import { idempotent, IdempotencyKeyHeader } from "../../lib/http/idempotency";
 import { jsonBody, jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
+import { withSchema } from "../../lib/http/schema-ref";
+import { dispatchAfterCommit } from "../../lib/jobs/dispatch";
+import { publicationForCaller } from "../../lib/publishing/access";
+import { actionOutput } from "../../lib/publishing/action-output";
+import { startPublishing } from "../../lib/publishing/start";
 import { PublicationIdParams, PublishNowRequest } from "./requests";
 import { ActionOutputBody } from "./schemas";
 
@@ -13,11 +19,27 @@ export const route = createRoute({
   tags: ["publications"],
   summary: "Publish a publication now",
   description:
-    "Queues delivery of every rendition (response carries `job_id`); follow progress with GET /publications/{id}. Needs the editor role.",
+    "Queues delivery of every rendition not yet published (response carries `job_id`); follow progress with GET /publications/{id}. Accepts an Idempotency-Key. Needs the editor role.",
   request: { params: PublicationIdParams, headers: IdempotencyKeyHeader, body: jsonBody(PublishNowRequest) },
-  responses: { 202: jsonResponse(ActionOutputBody, "Publishing queued"), ...problems(400, 401, 403, 404, 409, 413, 422, 501) },
+  responses: { 202: jsonResponse(ActionOutputBody, "Publishing queued"), ...problems(400, 401, 403, 404, 409, 413, 422) },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async () => {
-  throw notImplemented("POST /publications/{id}/publish-now", "issue 3");
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const { id } = c.req.valid("param");
+  const body = c.req.valid("json");
+  const user = currentUser(c);
+  // The key is scoped to the publication's workspace; an unknown or foreign publication is 404 before any key is claimed.
+  const { workspaceId } = await publicationForCaller(db(c), id, user.id, "editor");
+  let jobId: string | undefined;
+  const response = await idempotent(c, { workspaceId, operation: "publications.publish-now", request: { id, ...body } }, async (tx) => {
+    const row = await publicationForCaller(tx, id, user.id, "editor", true);
+    assertRevision(body.expected_revision, row.revision, "publication");
+    const started = await startPublishing(tx, row, { bumpRevision: true });
+    jobId = started.jobId;
+    await audit(tx, { actorUserId: user.id, workspaceId, action: "publication.publish", targetType: "publication", targetId: id });
+    const output = await actionOutput(tx, id, { revision: started.revision, jobId: started.jobId, message: "Publishing queued; follow each rendition's delivery on GET /publications/{id}." });
+    return { status: 202, body: withSchema(c, ActionOutputBody, output) };
+  });
+  if (jobId) dispatchAfterCommit(c, [jobId]);
+  return response as never;
 };

@@ -1,9 +1,21 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
-import type { AppEnv } from "../../lib/http/context";
-import { notImplemented } from "../../lib/http/errors";
-import { IdempotencyKeyHeader } from "../../lib/http/idempotency";
+import { and, eq, ne, sql } from "drizzle-orm";
+import { publications, renditions } from "../../db/schema";
+import { audit } from "../../lib/audit";
+import { publicBaseUrl } from "../../lib/env";
+import { assertRevision } from "../../lib/http/concurrency";
+import { currentUser, db, type AppEnv } from "../../lib/http/context";
+import { ApiError } from "../../lib/http/errors";
+import { idempotent, IdempotencyKeyHeader } from "../../lib/http/idempotency";
 import { jsonBody, jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
+import { withSchema } from "../../lib/http/schema-ref";
+import { publicationForCaller } from "../../lib/publishing/access";
+import { currentDestinations } from "../../lib/publishing/current-destinations";
+import { attachMedia } from "../../lib/publishing/media";
+import { publicationResponses } from "../../lib/publishing/respond";
+import { assertFutureSchedule, drawRunAt, planOrReject, platformsOf, writeRenditions } from "../../lib/publishing/save";
+import { EDITABLE } from "../../lib/publishing/status";
 import { PublicationIdParams, UpdatePublicationRequest } from "./requests";
 import { PublicationResponse } from "./schemas";
 
@@ -13,11 +25,67 @@ export const route = createRoute({
   tags: ["publications"],
   summary: "Update a publication",
   description:
-    "Changes the members given and keeps the others. A stale `expected_revision` answers 409 revision-conflict; a publication that is publishing or published answers 409 not-editable. Needs the editor role.",
+    "Changes the members given and keeps the others (CONTRACT §6). A stale `expected_revision` answers 409 revision-conflict; a publication that is publishing, published or partially published answers 409 not-editable. Accepts an Idempotency-Key. Needs the editor role.",
   request: { params: PublicationIdParams, headers: IdempotencyKeyHeader, body: jsonBody(UpdatePublicationRequest) },
-  responses: { 200: jsonResponse(PublicationResponse, "The publication at its new revision"), ...problems(400, 401, 403, 404, 409, 413, 422, 501) },
+  responses: { 200: jsonResponse(PublicationResponse, "The publication at its new revision"), ...problems(400, 401, 403, 404, 409, 413, 422) },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async () => {
-  throw notImplemented("PUT /publications/{id}", "issue 3");
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const { id } = c.req.valid("param");
+  const body = c.req.valid("json");
+  const user = currentUser(c);
+  const { workspaceId } = await publicationForCaller(db(c), id, user.id, "editor");
+  const scheduledAt = body.scheduled_at === undefined ? undefined : body.scheduled_at === null ? null : new Date(body.scheduled_at);
+  if (scheduledAt) assertFutureSchedule(scheduledAt);
+
+  return idempotent(c, { workspaceId, operation: "publications.update", request: { id, ...body } }, async (tx) => {
+    const row = await publicationForCaller(tx, id, user.id, "editor", true);
+    if (!EDITABLE.includes(row.status)) {
+      throw new ApiError("not-editable", { detail: `A ${row.status.replace("_", " ")} publication cannot be edited.` });
+    }
+    assertRevision(body.expected_revision, row.revision, "publication");
+
+    const title = body.title === undefined ? row.title : body.title;
+    const sourceText = body.source_text ?? row.sourceText;
+    const contentChanged = body.title !== undefined || body.source_text !== undefined || body.destinations !== undefined;
+    let platforms = row.platforms;
+    if (contentChanged) {
+      const destinations = body.destinations ?? (await currentDestinations(tx, id, row.sourceText));
+      const plans = await planOrReject(tx, workspaceId, { title, sourceText, destinations });
+      await writeRenditions(tx, { id, workspaceId, title, sourceText }, plans);
+      platforms = platformsOf(plans);
+    } else if (row.status === "failed") {
+      // Same content, another go: renditions become pending again and keep their delivery keys.
+      await tx.update(renditions).set({ status: "pending", updatedAt: sql`now()` }).where(and(eq(renditions.publicationId, id), ne(renditions.status, "published")));
+    }
+    const mediaIds = body.media_ids ? await attachMedia(tx, workspaceId, body.media_ids, "body.media_ids") : row.mediaIds;
+    if (body.media_ids) await attachMedia.record(tx, workspaceId, id, mediaIds);
+
+    // An old schedule that has passed does not count: without a future time the publication is a draft.
+    let schedule = scheduledAt === undefined ? row.scheduledAt : scheduledAt;
+    if (schedule && scheduledAt === undefined && schedule.getTime() < Date.now() - 60_000) schedule = null;
+    const delay = body.random_delay_minutes ?? row.randomDelayMinutes;
+    const rescheduled = scheduledAt !== undefined || body.random_delay_minutes !== undefined || schedule !== row.scheduledAt;
+    const [updated] = await tx
+      .update(publications)
+      .set({
+        title,
+        sourceText,
+        platforms,
+        mediaIds,
+        metadata: body.metadata ?? row.metadata,
+        status: schedule ? "scheduled" : "draft",
+        scheduledAt: schedule,
+        randomDelayMinutes: delay,
+        runAt: rescheduled ? drawRunAt(schedule, delay) : row.runAt,
+        calendarAt: schedule,
+        revision: row.revision + 1,
+        updatedAt: sql`now()`,
+      })
+      .where(and(eq(publications.id, id), eq(publications.revision, row.revision)))
+      .returning();
+    await audit(tx, { actorUserId: user.id, workspaceId, action: "publication.update", targetType: "publication", targetId: id });
+    const [out] = await publicationResponses(tx, publicBaseUrl(c.env, c.req.url), [updated]);
+    return { status: 200, body: withSchema(c, PublicationResponse, out as never) };
+  }) as never;
 };

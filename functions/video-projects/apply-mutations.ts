@@ -1,34 +1,23 @@
 import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
+import { audit } from "../../lib/audit";
 import { currentUser, db, type AppEnv } from "../../lib/http/context";
-import { notImplemented } from "../../lib/http/errors";
+import { ApiError } from "../../lib/http/errors";
 import { jsonBody, jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
+import { withSchema } from "../../lib/http/schema-ref";
 import { requireRole } from "../../lib/http/workspace-guard";
-import { BoundedJson, IdParam, RevisionField, WorkspaceIdField } from "../../lib/schemas/common";
-import { VideoProjectMutationResponse } from "./schemas";
-
-/** CONTRACT.md §5: `{kind: "set" | "remove", target, path, value?}`; `set` needs a value. */
-export const VideoMutationOperation = z
-  .object({
-    kind: z.enum(["set", "remove"]),
-    target: z.string().min(1).max(200).openapi({ description: "The element changed: a track or clip id" }),
-    path: z
-      .string()
-      .max(1000)
-      .regex(/^(\/[^/]*)*$/, "Expected a JSON Pointer such as /style/color")
-      .openapi({ description: "JSON Pointer inside the target; empty for the whole target", example: "/style/color" }),
-    value: BoundedJson(65_536).optional().openapi({ description: "The new value (kind `set`); any JSON, at most 64 KiB" }),
-  })
-  .superRefine((op, ctx) => {
-    if (op.kind === "set" && op.value === undefined) ctx.addIssue({ code: "custom", path: ["value"], message: "A set operation needs a value" });
-  })
-  .openapi("VideoMutationOperation");
+import { IdParam, RevisionField, WorkspaceIdField } from "../../lib/schemas/common";
+import type { VideoDocument } from "../../lib/video/document";
+import { footprintOf, targetsOf } from "../../lib/video/footprint";
+import { decide } from "../../lib/video/rebase";
+import { toProject, VideoMutationOperation, VideoProjectMutationResponse } from "./schemas";
+import { commitRevision, documentAt, findMutation, invalidOperations, laterTouches, lockProject, openConflict, rememberMutation } from "./store";
 
 export const ApplyVideoMutationsRequest = z
   .object({
     workspace_id: WorkspaceIdField,
-    base_revision: RevisionField.openapi({ description: "The head revision the batch was made against" }),
-    mutation_id: z.string().min(1).max(200).openapi({ description: "Client-chosen id; a repeated id answers `duplicate`" }),
+    base_revision: RevisionField.openapi({ description: "The head revision the batch was made against; at most the current head" }),
+    mutation_id: z.string().min(1).max(200).openapi({ description: "Client-chosen id, unique per project; a repeated id answers `duplicate`" }),
     operations: z.array(VideoMutationOperation).min(1).max(500),
   })
   .openapi("ApplyVideoMutationsRequest");
@@ -39,13 +28,75 @@ export const route = createRoute({
   tags: ["video-projects"],
   summary: "Apply a versioned mutation batch",
   description:
-    "A batch based on head applies. A stale batch disjoint from the intervening changes is rebased; one that overlaps them creates a named conflict branch and leaves head unchanged (still a 200). Needs the editor role.",
+    "Needs the editor role. The batch must apply to the document at `base_revision` (else 422 naming `body.operations[i]…`; nothing is written). " +
+    "Based on head it is `applied`. A stale batch whose targets and paths are disjoint from every later revision is `rebased` onto head; one that overlaps " +
+    "them opens a named conflict branch and leaves head unchanged (still a 200, outcome `conflict`). A repeated `mutation_id` answers `duplicate` with the " +
+    "first result's revision. A `base_revision` beyond head is a 422: no such revision exists.\n\n" +
+    "Operations apply in order. `target` is a track or clip id, or `project` for the settings; `path` is a JSON Pointer inside it. `set` at `\"\"` " +
+    "replaces the element, or creates it when no element has that id (an object with a `track_id` becomes a clip, any other object a track); " +
+    "`remove` at `\"\"` deletes it (a track only once no clip is on it). `set` deeper writes that member, creating missing objects on the way; on an " +
+    "array the last segment may be an index (replace) or `-` (append). `remove` needs the member to exist.\n\n" +
+    "Two batches overlap when they touch the same target with paths where one is a segment-wise prefix of the other (`/style` overlaps `/style/color`, " +
+    "not `/styles`). A path through an array index counts as the whole array, and putting a clip on a track (creating it or setting its `track_id`) " +
+    "overlaps creating, replacing or removing that track.",
   request: { params: z.object({ id: IdParam.openapi({ description: "Video project ID" }) }), body: jsonBody(ApplyVideoMutationsRequest) },
-  responses: { 200: jsonResponse(VideoProjectMutationResponse, "The outcome and the project"), ...problems(400, 401, 403, 404, 409, 413, 422, 501) },
+  responses: { 200: jsonResponse(VideoProjectMutationResponse, "The outcome and the project"), ...problems(400, 401, 403, 404, 413, 422) },
 });
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
-  const { workspace_id } = c.req.valid("json");
-  await requireRole(db(c), currentUser(c).id, workspace_id, "editor");
-  throw notImplemented("POST /video-projects/{id}/mutations", "issue 4");
+  const { id } = c.req.valid("param");
+  const body = c.req.valid("json");
+  const user = currentUser(c);
+  const result = await db(c).transaction(async (tx) => {
+    await requireRole(tx, user.id, body.workspace_id, "editor", "video project");
+    const project = await lockProject(tx, id, body.workspace_id);
+
+    const seen = await findMutation(tx, id, body.mutation_id);
+    if (seen) {
+      return { outcome: "duplicate" as const, revision: seen.revision, project, conflictId: seen.conflictId, conflictName: seen.conflictName, overlap: seen.overlapTargets };
+    }
+    if (body.base_revision > project.headRevision) {
+      throw new ApiError("validation-error", {
+        detail: `The project is at revision ${project.headRevision}; a batch cannot be based on a later one.`,
+        errors: [{ location: "body.base_revision", message: `At most the head revision, ${project.headRevision}`, value: body.base_revision }],
+      });
+    }
+
+    const stale = body.base_revision < project.headRevision;
+    const head = project.document as VideoDocument;
+    const decision = decide({
+      baseRevision: body.base_revision,
+      headRevision: project.headRevision,
+      baseDocument: stale ? await documentAt(tx, project, body.base_revision) : head,
+      headDocument: head,
+      operations: body.operations,
+      later: stale ? await laterTouches(tx, id, body.base_revision, targetsOf(footprintOf(body.operations))) : [],
+    });
+    const remember = { projectId: id, mutationId: body.mutation_id, userId: user.id };
+    const auditEntry = { actorUserId: user.id, workspaceId: project.workspaceId, targetType: "video_project", targetId: id };
+
+    if (decision.outcome === "invalid") throw invalidOperations(decision.errors, "body.operations", `The operations do not apply to revision ${body.base_revision}`);
+    if (decision.outcome === "conflict") {
+      const conflict = await openConflict(tx, project, { ...remember, baseRevision: body.base_revision, operations: body.operations, overlapTargets: decision.overlapTargets });
+      await rememberMutation(tx, { ...remember, outcome: "conflict", revision: project.headRevision, conflictId: conflict.id, overlapTargets: decision.overlapTargets });
+      await audit(tx, { ...auditEntry, action: "video_project.mutation.conflict" });
+      return { outcome: "conflict" as const, revision: project.headRevision, project, conflictId: conflict.id, conflictName: conflict.name, overlap: decision.overlapTargets };
+    }
+    const updated = await commitRevision(tx, project, { ...decision, kind: decision.outcome, mutationId: body.mutation_id, baseRevision: body.base_revision, operations: body.operations, userId: user.id });
+    await rememberMutation(tx, { ...remember, outcome: decision.outcome, revision: updated.headRevision });
+    await audit(tx, { ...auditEntry, action: `video_project.mutation.${decision.outcome}` });
+    return { outcome: decision.outcome, revision: updated.headRevision, project: updated, conflictId: null, conflictName: null, overlap: [] as string[] };
+  });
+
+  return c.json(
+    withSchema(c, VideoProjectMutationResponse, {
+      outcome: result.outcome,
+      revision: result.revision,
+      project: toProject(c, result.project),
+      conflict_id: result.conflictId,
+      conflict_name: result.conflictName,
+      overlap_targets: result.overlap,
+    }),
+    200,
+  );
 };

@@ -1,11 +1,18 @@
 import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
+import { and, eq, ne, sql } from "drizzle-orm";
+import { voiceProfiles } from "../../db/schema";
+import { audit } from "../../lib/audit";
+import { assertRevision } from "../../lib/http/concurrency";
 import { currentUser, db, type AppEnv } from "../../lib/http/context";
-import { notImplemented } from "../../lib/http/errors";
+import { notFound } from "../../lib/http/errors";
 import { jsonBody, jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
+import { withSchema } from "../../lib/http/schema-ref";
 import { requireRole } from "../../lib/http/workspace-guard";
-import { IdParam, RevisionField, WorkspaceIdField } from "../../lib/schemas/common";
-import { VoiceProfile } from "./schemas";
+import { RevisionField, WorkspaceIdField } from "../../lib/schemas/common";
+import { accountIdsOf, lockWorkspaceVoices } from "../../lib/voice/store";
+import { toVoiceProfile } from "./present";
+import { VoiceProfile, VoiceProfileIdParams } from "./schemas";
 
 export const SetDefaultVoiceProfileRequest = z
   .object({ expected_revision: RevisionField, workspace_id: WorkspaceIdField })
@@ -16,14 +23,45 @@ export const route = createRoute({
   path: "/voice-profiles/{id}/default",
   tags: ["voice-profiles"],
   summary: "Make a Voice Profile the workspace default (admin or owner)",
-  description: "The previous default stops being one in the same change. A stale `expected_revision` answers 409 revision-conflict.",
-  request: { params: z.object({ id: IdParam.openapi({ description: "Voice Profile ID" }) }), body: jsonBody(SetDefaultVoiceProfileRequest) },
-  responses: { 200: jsonResponse(VoiceProfile, "The updated profile"), ...problems(400, 401, 403, 404, 409, 413, 422, 501) },
+  description:
+    "One transaction clears the previous default and sets this one, so the workspace never has two defaults or none; both profiles' " +
+    "revisions grow by one (each one's `is_default` changed). Making the current default the default again changes nothing. " +
+    "The profile must belong to `workspace_id` (else 404). A stale `expected_revision` answers 409 revision-conflict.",
+  request: { params: VoiceProfileIdParams, body: jsonBody(SetDefaultVoiceProfileRequest) },
+  responses: { 200: jsonResponse(VoiceProfile, "The updated profile"), ...problems(400, 401, 403, 404, 409, 413, 422) },
 });
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
-  const { workspace_id } = c.req.valid("json");
-  // CONTRACT.md §2: admins manage the default voice.
-  await requireRole(db(c), currentUser(c).id, workspace_id, "admin");
-  throw notImplemented("POST /voice-profiles/{id}/default", "issue 4");
+  const { id } = c.req.valid("param");
+  const { expected_revision, workspace_id } = c.req.valid("json");
+  const user = currentUser(c);
+  const database = db(c);
+  const row = await database.transaction(async (tx) => {
+    // CONTRACT.md §2: admins manage the default voice.
+    await requireRole(tx, user.id, workspace_id, "admin");
+    // Default switches of a workspace queue here: each reads the current default after the previous switch committed.
+    await lockWorkspaceVoices(tx, workspace_id);
+    const [profile] = await tx.select().from(voiceProfiles).where(and(eq(voiceProfiles.id, id), eq(voiceProfiles.workspaceId, workspace_id)));
+    if (!profile) throw notFound("voice profile");
+    assertRevision(expected_revision, profile.revision, "voice profile");
+    if (profile.isDefault) return profile;
+
+    const cleared = await tx
+      .update(voiceProfiles)
+      .set({ isDefault: false, revision: sql`${voiceProfiles.revision} + 1`, updatedAt: sql`now()` })
+      .where(and(eq(voiceProfiles.workspaceId, workspace_id), eq(voiceProfiles.isDefault, true), ne(voiceProfiles.id, id)))
+      .returning({ id: voiceProfiles.id });
+    const [updated] = await tx
+      .update(voiceProfiles)
+      .set({ isDefault: true, revision: sql`${voiceProfiles.revision} + 1`, updatedAt: sql`now()` })
+      .where(and(eq(voiceProfiles.id, id), eq(voiceProfiles.revision, expected_revision)))
+      .returning();
+    for (const old of cleared) {
+      await audit(tx, { actorUserId: user.id, workspaceId: workspace_id, action: "voice_profile.default.unset", targetType: "voice_profile", targetId: old.id });
+    }
+    await audit(tx, { actorUserId: user.id, workspaceId: workspace_id, action: "voice_profile.default.set", targetType: "voice_profile", targetId: id });
+    return updated;
+  });
+  const accounts = await accountIdsOf(database, [row.id]);
+  return c.json(withSchema(c, VoiceProfile, toVoiceProfile(row, accounts.get(row.id) ?? [])), 200);
 };

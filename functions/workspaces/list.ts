@@ -20,7 +20,7 @@ export const route = createRoute({
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { limit, cursor } = c.req.valid("query");
-  const after = cursor ? decodeCursor(cursor, ["string", "string"]) : null;
+  const after = cursor ? decodeCursor(cursor, ["date", "string"]) : null;
   const rows = await db(c)
     .select({ workspace: workspaces, role: workspaceMembers.role })
     .from(workspaceMembers)

@@ -15,7 +15,10 @@ export function encodeCursor(position: (string | number)[]): string {
   return toBase64Url(encoder.encode(JSON.stringify({ v: 1, p: position })));
 }
 
-export function decodeCursor(cursor: string, shape: ("string" | "number")[]): (string | number)[] {
+/** `date` is an ISO timestamp carried as a string. */
+type CursorPart = "string" | "number" | "date";
+
+export function decodeCursor(cursor: string, shape: CursorPart[]): (string | number)[] {
   const bad = () => new ApiError("validation-error", {
     detail: "The cursor is not one this API issued; start again without it.",
     errors: [{ location: "query.cursor", message: "Invalid cursor" }],
@@ -30,7 +33,8 @@ export function decodeCursor(cursor: string, shape: ("string" | "number")[]): (s
   const p = (parsed as { v?: unknown; p?: unknown })?.p;
   if ((parsed as { v?: unknown }).v !== 1 || !Array.isArray(p) || p.length !== shape.length) throw bad();
   p.forEach((value, i) => {
-    if (typeof value !== shape[i]) throw bad();
+    const ok = shape[i] === "date" ? typeof value === "string" && !Number.isNaN(Date.parse(value)) : typeof value === shape[i];
+    if (!ok) throw bad();
   });
   return p as (string | number)[];
 }

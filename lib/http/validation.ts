@@ -18,6 +18,11 @@ function valueAt(data: unknown, path: PropertyKey[]): unknown {
   return cur;
 }
 
+/** Fields whose values are credentials: a 422 names them but never echoes what was sent. */
+const SECRET_FIELD = /(secret|password|token|credential|identifier|api_?key|private)/i;
+
+const isSecretPath = (path: PropertyKey[]) => path.some((part) => typeof part === "string" && SECRET_FIELD.test(part));
+
 /** Echo the offending value back, but never a huge one. */
 function echo(value: unknown): unknown {
   if (typeof value === "string") return value.length > 120 ? `${value.slice(0, 120)}… (${value.length} characters)` : value;
@@ -35,7 +40,7 @@ export const validationHook: Hook<any, any, any, any> = (result) => {
   if (result.success) return;
   const issues = (result.error as { issues: { path: PropertyKey[]; message: string }[] }).issues;
   const errors: FieldError[] = issues.slice(0, 50).map((issue) => {
-    const value = echo(valueAt((result as { data?: unknown }).data, issue.path));
+    const value = isSecretPath(issue.path) ? undefined : echo(valueAt((result as { data?: unknown }).data, issue.path));
     return { location: locationOf(result.target, issue.path), message: issue.message, ...(value === undefined ? {} : { value }) };
   });
   throw new ApiError("validation-error", {

@@ -1,4 +1,5 @@
 import { DeleteMessageCommand, ReceiveMessageCommand, SendMessageCommand, type Message, type SQSClient } from "@aws-sdk/client-sqs";
+import { eq } from "drizzle-orm";
 import { jobReceipts } from "../../db/schema";
 import { openDb, type Database, type Tx } from "../db/client";
 import type { Env } from "../env";
@@ -18,7 +19,8 @@ export function retryDelaySeconds(attempt: number, random = Math.random()): numb
 }
 
 export interface JobContext<P> {
-  tx: Tx;
+  /** The receipt's transaction in "transaction" mode; the database itself in "steps" mode. */
+  tx: Tx | Database;
   db: Database;
   env: Env;
   job: JobMessage<P>;
@@ -28,9 +30,12 @@ export interface JobContext<P> {
 export interface ConsumerDefinition<P> {
   kind: JobKind;
   /**
-   * Runs inside the transaction that also records the job's receipt, so a job's database effects
-   * happen exactly once however often SQS delivers it.
+   * "transaction" (default): `handle` runs inside the transaction that also records the job's
+   * receipt, so its database effects happen exactly once however often SQS delivers it.
+   * "steps": for jobs that call the outside world (publishing). `handle` commits its own steps and
+   * must be safe to run again; the receipt is written when it returns, so a redelivery after that is skipped.
    */
+  mode?: "transaction" | "steps";
   handle(ctx: JobContext<P>): Promise<void>;
   /** Called on the last attempt's failure, before SQS moves the message to the dead-letter queue. */
   onGiveUp?(ctx: { db: Database; env: Env; job: JobMessage<P>; error: unknown }): Promise<void>;
@@ -110,6 +115,7 @@ async function processOne<P>(db: Database, env: Env, consumer: ConsumerDefinitio
   }
   const attempt = attemptOf(job, message);
   try {
+    if (consumer.mode === "steps") return { kind: await runSteps(db, env, consumer, job, attempt) };
     const kind = await db.transaction(async (tx) => {
       const claimed = await tx
         .insert(jobReceipts)
@@ -127,6 +133,14 @@ async function processOne<P>(db: Database, env: Env, consumer: ConsumerDefinitio
     if (attempt >= MAX_ATTEMPTS) await consumer.onGiveUp?.({ db, env, job, error: err }).catch(() => {});
     return { kind: "failed", job, attempt, error };
   }
+}
+
+async function runSteps<P>(db: Database, env: Env, consumer: ConsumerDefinition<P>, job: JobMessage<P>, attempt: number): Promise<"processed" | "duplicates"> {
+  const [seen] = await db.select({ jobId: jobReceipts.jobId }).from(jobReceipts).where(eq(jobReceipts.jobId, job.job_id));
+  if (seen) return "duplicates";
+  await consumer.handle({ tx: db, db, env, job, attempt });
+  await db.insert(jobReceipts).values({ jobId: job.job_id, kind: job.kind, state: "done", attempts: attempt }).onConflictDoNothing();
+  return "processed";
 }
 
 /**

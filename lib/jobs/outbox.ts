@@ -5,12 +5,19 @@ import type { Database, Queryable } from "../db/client";
 import type { Env } from "../env";
 import { newId } from "../ids";
 import type { JobKind, JobMessage } from "./kinds";
-import { queueUrl, sqsClient } from "./sqs";
+import { deadLetterUrl, queueUrl, sqsClient } from "./sqs";
+
+export interface EnqueueOptions {
+  /** Not before this time (a retry scheduled for later). */
+  notBefore?: Date;
+  /** Send to the kind's dead-letter queue: a record of work given up on. */
+  deadLetter?: boolean;
+}
 
 /** Write a job in the caller's transaction; it is sent only if that transaction commits. */
-export async function enqueueJob(tx: Queryable, kind: JobKind, workspaceId: string | null, payload: object): Promise<string> {
+export async function enqueueJob(tx: Queryable, kind: JobKind, workspaceId: string | null, payload: object, opts: EnqueueOptions = {}): Promise<string> {
   const id = newId("job");
-  await tx.insert(outboxJobs).values({ id, kind, workspaceId, payload });
+  await tx.insert(outboxJobs).values({ id, kind, workspaceId, payload, deadLetter: opts.deadLetter ?? false, ...(opts.notBefore ? { nextAttemptAt: opts.notBefore } : {}) });
   return id;
 }
 
@@ -51,7 +58,8 @@ export async function relayOutbox(database: Database, env: Env, opts: { ids?: st
       for (const job of due) {
         const message: JobMessage = { job_id: job.id, kind: job.kind as JobKind, workspace_id: job.workspaceId, payload: job.payload };
         try {
-          await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl(env, job.kind as JobKind), MessageBody: JSON.stringify(message) }));
+          const url = job.deadLetter ? deadLetterUrl(env, job.kind as JobKind) : queueUrl(env, job.kind as JobKind);
+          await sqs.send(new SendMessageCommand({ QueueUrl: url, MessageBody: JSON.stringify(message) }));
           await tx.update(outboxJobs).set({ sentAt: sql`now()`, sendAttempts: job.sendAttempts + 1, lastError: null }).where(eq(outboxJobs.id, job.id));
           sent++;
         } catch (err) {

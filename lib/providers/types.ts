@@ -96,6 +96,8 @@ export interface ProviderProfile {
   instance_url?: string | null;
   /** The server's own text limit where it announces one. */
   text_limit?: number | null;
+  /** `personal`, `bot`, `group` (Mastodon says which), `endpoint` for webhooks. */
+  account_kind?: string | null;
 }
 
 export interface InboundMessage {

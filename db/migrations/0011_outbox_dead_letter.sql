@@ -1,0 +1,1 @@
+ALTER TABLE "outbox_jobs" ADD COLUMN "dead_letter" boolean DEFAULT false NOT NULL;

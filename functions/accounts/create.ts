@@ -1,0 +1,97 @@
+import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import { socialAccounts } from "../../db/schema";
+import { presentAccount } from "../../lib/accounts/present";
+import { audit } from "../../lib/audit";
+import { currentUser, db, type AppEnv } from "../../lib/http/context";
+import { ApiError } from "../../lib/http/errors";
+import { jsonBody, jsonResponse } from "../../lib/http/openapi";
+import { problems } from "../../lib/http/problem-schema";
+import { withSchema } from "../../lib/http/schema-ref";
+import { requireRole } from "../../lib/http/workspace-guard";
+import { newId } from "../../lib/ids";
+import { checkOutboundUrl, normaliseInstanceUrl } from "../../lib/net/outbound-url";
+import { allowPrivateUrls } from "../../lib/providers/account-context";
+import { DEFAULT_PDS } from "../../lib/providers/bluesky-xrpc";
+import { adapterFor } from "../../lib/providers/registry";
+import type { AccountContext } from "../../lib/providers/types";
+import { encryptJson } from "../../lib/secrets";
+import { providerProblem } from "./provider-problem";
+import { AccountResponse, CreateAccountRequest } from "./schemas";
+
+export const route = createRoute({
+  method: "post",
+  path: "/accounts",
+  tags: ["accounts"],
+  summary: "Connect a social account",
+  description:
+    "Needs the admin role. Verifies the credentials by reading the profile from the provider before storing anything; " +
+    "credentials are encrypted at rest and never returned. Webhook and instance URLs that point to loopback or private " +
+    "addresses are refused unless the instance sets ALLOW_PRIVATE_URLS.",
+  request: { body: jsonBody(CreateAccountRequest) },
+  responses: { 201: jsonResponse(AccountResponse, "The connected account"), ...problems(400, 401, 403, 404, 409, 413, 422, 429, 502, 503) },
+});
+
+/** The URL a platform contacts, checked against the outbound policy; 422 names the field. */
+function outboundUrl(field: "url" | "instance_url", raw: string, allowPrivate: boolean): string {
+  const verdict = checkOutboundUrl(field === "instance_url" ? normaliseInstanceUrl(raw) : raw, allowPrivate);
+  if (!verdict.ok) {
+    throw new ApiError("validation-error", { detail: `body.${field} ${verdict.reason}.`, errors: [{ location: `body.${field}`, message: `The URL ${verdict.reason}` }] });
+  }
+  return field === "instance_url" ? verdict.url!.origin : verdict.url!.toString();
+}
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const body = c.req.valid("json");
+  const user = currentUser(c);
+  await requireRole(db(c), user.id, body.workspace_id, "admin");
+  const allowPrivate = allowPrivateUrls(c.env);
+
+  const credentials: Record<string, string> = {};
+  let url: string | null = null;
+  let instanceUrl: string | null = null;
+  if (body.platform === "webhook") {
+    url = outboundUrl("url", body.url!, allowPrivate);
+    if (body.secret) credentials.secret = body.secret;
+  } else if (body.platform === "bluesky") {
+    instanceUrl = outboundUrl("instance_url", body.instance_url ?? DEFAULT_PDS, allowPrivate);
+    Object.assign(credentials, { identifier: body.identifier!, app_password: body.app_password! });
+  } else {
+    instanceUrl = outboundUrl("instance_url", body.instance_url!, allowPrivate);
+    credentials.access_token = body.access_token!;
+  }
+
+  // Verify before storing: a connection whose credentials the provider refuses is never saved.
+  const context: AccountContext = { id: "", platform: body.platform, username: body.username ?? null, instanceUrl, url, externalAccountId: null, credentials, allowPrivateUrls: allowPrivate };
+  const credentialField = body.platform === "bluesky" ? "app_password" : body.platform === "mastodon" ? "access_token" : undefined;
+  const profile = await adapterFor(body.platform).readProfile(context).catch((err) => providerProblem(err, body.platform, credentialField));
+
+  const ciphertext = await encryptJson(c.env.INSTANCE_SECRET_KEY ?? "", credentials);
+  const row = await db(c).transaction(async (tx) => {
+    const [created] = await tx
+      .insert(socialAccounts)
+      .values({
+        id: newId("acc"),
+        workspaceId: body.workspace_id,
+        platform: body.platform,
+        username: body.platform === "webhook" ? (body.username ?? profile.username) : profile.username,
+        avatarUrl: profile.avatar_url,
+        instanceUrl: profile.instance_url ?? instanceUrl,
+        url,
+        externalAccountId: profile.external_account_id,
+        fediverseSoftware: profile.fediverse_software ?? null,
+        accountKind: profile.account_kind ?? "personal",
+        textLimit: profile.text_limit ?? null,
+        credentialsCiphertext: ciphertext,
+        capabilityCheckedAt: new Date(),
+        createdBy: user.id,
+      })
+      .onConflictDoNothing()
+      .returning();
+    if (!created) {
+      throw new ApiError("conflict", { detail: `This ${body.platform} account (${profile.username}) is already connected to the workspace.` });
+    }
+    await audit(tx, { actorUserId: user.id, workspaceId: body.workspace_id, action: "account.connect", targetType: "social_account", targetId: created.id });
+    return created;
+  });
+  return c.json(withSchema(c, AccountResponse, presentAccount(row)), 201);
+};

@@ -1,0 +1,23 @@
+import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import { publicBaseUrl } from "../../lib/env";
+import { currentUser, db, type AppEnv } from "../../lib/http/context";
+import { jsonResponse } from "../../lib/http/openapi";
+import { problems } from "../../lib/http/problem-schema";
+import { withSchema } from "../../lib/http/schema-ref";
+import { toMediaItem } from "../../lib/media/item";
+import { loadMediaFor } from "./lookup";
+import { MediaIdParams, MediaItem } from "./schemas";
+
+export const route = createRoute({
+  method: "get",
+  path: "/media/{id}",
+  tags: ["media"],
+  summary: "Get a media item (viewer or above)",
+  request: { params: MediaIdParams },
+  responses: { 200: jsonResponse(MediaItem, "The item"), ...problems(401, 404, 422) },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const row = await loadMediaFor(db(c), currentUser(c).id, c.req.valid("param").id, "viewer");
+  return c.json(withSchema(c, MediaItem, toMediaItem(row, publicBaseUrl(c.env, c.req.url))), 200);
+};

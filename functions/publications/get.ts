@@ -1,0 +1,26 @@
+import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import { publicBaseUrl } from "../../lib/env";
+import { currentUser, db, type AppEnv } from "../../lib/http/context";
+import { jsonResponse } from "../../lib/http/openapi";
+import { problems } from "../../lib/http/problem-schema";
+import { withSchema } from "../../lib/http/schema-ref";
+import { publicationForCaller } from "../../lib/publishing/access";
+import { publicationResponses } from "../../lib/publishing/respond";
+import { PublicationIdParams } from "./requests";
+import { PublicationResponse } from "./schemas";
+
+export const route = createRoute({
+  method: "get",
+  path: "/publications/{id}",
+  tags: ["publications"],
+  summary: "Get a publication with its renditions and their delivery state",
+  request: { params: PublicationIdParams },
+  responses: { 200: jsonResponse(PublicationResponse, "The publication"), ...problems(401, 404, 422) },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const { id } = c.req.valid("param");
+  const row = await publicationForCaller(db(c), id, currentUser(c).id, "viewer");
+  const [body] = await publicationResponses(db(c), publicBaseUrl(c.env, c.req.url), [row]);
+  return c.json(withSchema(c, PublicationResponse, body as never), 200);
+};

@@ -1,0 +1,100 @@
+import { errorFromResponse, providerFetch, readJson } from "./http";
+import { graphemeLength } from "./text";
+import { ProviderError, type AccountContext, type PostRef, type ProviderAdapter, type RenditionToPublish } from "./types";
+
+/**
+ * Webhook provider (CONTRACT.md §4): one signed POST per rendition carrying every segment, in the
+ * Standard Webhooks form (https://www.standardwebhooks.com/).
+ */
+
+const encoder = new TextEncoder();
+
+/** A segment's text limit for webhooks: they have no platform limit; this bounds one segment's size. */
+export const WEBHOOK_TEXT_LIMIT = 10_000;
+
+/** `whsec_<base64>` secrets are keyed by their decoded bytes, any other secret by its UTF-8 bytes. */
+export function secretBytes(secret: string): Uint8Array<ArrayBuffer> {
+  if (secret.startsWith("whsec_")) {
+    try {
+      const raw = atob(secret.slice("whsec_".length));
+      return Uint8Array.from(raw, (ch) => ch.charCodeAt(0));
+    } catch {
+      // Not valid base64 after all: fall back to the text itself.
+    }
+  }
+  return encoder.encode(secret);
+}
+
+/** `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`. */
+export async function sign(secret: string, id: string, timestamp: number, body: string): Promise<string> {
+  const key = await crypto.subtle.importKey("raw", secretBytes(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, encoder.encode(`${id}.${timestamp}.${body}`)));
+  return `v1,${btoa(String.fromCharCode(...mac))}`;
+}
+
+export function webhookPayload(rendition: RenditionToPublish) {
+  return {
+    type: "rendition.publish",
+    publication_id: rendition.publicationId,
+    rendition_id: rendition.renditionId,
+    title: rendition.title,
+    segments: [...rendition.segments]
+      .sort((a, b) => a.position - b.position)
+      .map((s) => ({ position: s.position, title: s.title, body: s.body, url: s.url, media: s.media.map((m) => ({ url: m.url, mime_type: m.mime_type, alt_text: m.alt_text })) })),
+  };
+}
+
+const stringOrNull = (v: unknown) => (typeof v === "string" && v.length > 0 && v.length <= 2048 ? v : null);
+
+export const webhookAdapter: ProviderAdapter = {
+  platform: "webhook",
+  textLimit: () => WEBHOOK_TEXT_LIMIT,
+  measure: graphemeLength,
+
+  async publish(account, rendition, progress) {
+    // One request carries every segment: if any was confirmed, the whole rendition was delivered.
+    const done = [...progress.posted.values()][0];
+    if (done) return { external_id: done.id === rendition.deliveryKey ? null : done.id, external_url: done.url };
+    if (!account.url) throw new ProviderError("The webhook account has no URL.", { kind: "configuration", code: "missing_url", retryable: false });
+
+    const body = JSON.stringify(webhookPayload(rendition));
+    // The id is the same on every retry so receivers can drop duplicates; the timestamp is this attempt's.
+    const id = rendition.deliveryKey;
+    const timestamp = Math.floor(Date.now() / 1000);
+    const headers: Record<string, string> = {
+      "content-type": "application/json",
+      "user-agent": "Herald-Webhooks/1",
+      "webhook-id": id,
+      "webhook-timestamp": String(timestamp),
+    };
+    const secret = account.credentials.secret;
+    if (secret) headers["webhook-signature"] = await sign(secret, id, timestamp, body);
+
+    const res = await providerFetch(account.url, { method: "POST", headers, body, allowPrivateUrls: account.allowPrivateUrls, mutating: true });
+    if (!res.ok) {
+      const answer = await res.text().catch(() => "");
+      throw errorFromResponse(res, { providerName: "The webhook receiver", message: answer.replace(/\s+/g, " ").trim() || undefined, mutating: true });
+    }
+    const answer = await readJson<{ id?: unknown; url?: unknown }>(res);
+    const external_id = stringOrNull(answer?.id);
+    const external_url = stringOrNull(answer?.url);
+    // Segments share the rendition's one delivery; without an id from the receiver the webhook-id names it.
+    const ref: PostRef = { id: external_id ?? id, url: external_url };
+    for (const segment of rendition.segments) await progress.onPosted(segment.position, ref);
+    return { external_id, external_url };
+  },
+
+  /**
+   * A webhook cannot be asked what it received. The documented reconciliation is to send again with
+   * the same webhook-id, which receivers drop as a duplicate; so nothing is reported found here.
+   */
+  async reconcile() {
+    return new Map<number, PostRef>();
+  },
+
+  /** Nothing to read from a webhook: the profile is what the account was created with. */
+  async readProfile(account: AccountContext) {
+    const host = account.url ? new URL(account.url).host : null;
+    return { username: account.username ?? host, avatar_url: null, external_account_id: null, instance_url: null, text_limit: WEBHOOK_TEXT_LIMIT, account_kind: "endpoint" };
+  },
+};

@@ -1,0 +1,154 @@
+import { and, asc, eq, isNull, lt, notInArray, or, sql } from "drizzle-orm";
+import { deliveryAttempts, publications, renditions, renditionSegments, socialAccounts } from "../../db/schema";
+import type { Platform } from "../../db/schema/accounts";
+import type { Database } from "../db/client";
+import type { Env } from "../env";
+import { newId } from "../ids";
+import { retryDelaySeconds } from "../jobs/consumer";
+import { accountContext } from "../providers/account-context";
+import { adapterFor } from "../providers/registry";
+import { ProviderError, type PostRef, type RenditionToPublish } from "../providers/types";
+import type { RenditionRow } from "./load";
+import { decideAfterFailure } from "./status";
+
+/** How long a consumer holds a rendition; renewed with every segment posted. A lapsed lease means it died. */
+export const LEASE_MS = 120_000;
+
+const leaseUntil = () => new Date(Date.now() + LEASE_MS);
+
+/** Take the rendition for this consumer unless another holds it or it is already done. */
+async function claim(db: Database, id: string): Promise<RenditionRow | null> {
+  const [row] = await db
+    .update(renditions)
+    .set({ leaseUntil: leaseUntil() })
+    .where(and(eq(renditions.id, id), notInArray(renditions.status, ["published", "failed", "pending"]), or(isNull(renditions.leaseUntil), lt(renditions.leaseUntil, sql`now()`))))
+    .returning();
+  return row ?? null;
+}
+
+async function recordPosted(db: Database, renditionId: string, position: number, ref: PostRef): Promise<void> {
+  await db
+    .update(renditionSegments)
+    .set({ status: "published", externalId: ref.id, externalUrl: ref.url, externalCid: ref.cid ?? null, errorKind: null, errorCode: null, errorMessage: null, errorHttpStatus: null, errorRetryAt: null, errorAction: null })
+    .where(and(eq(renditionSegments.renditionId, renditionId), eq(renditionSegments.position, position)));
+  await db.update(renditions).set({ leaseUntil: leaseUntil() }).where(eq(renditions.id, renditionId));
+}
+
+export type DeliveryOutcome = "published" | "retrying" | "reconciling" | "failed" | "skipped";
+
+/**
+ * One delivery attempt of one rendition. Every step is committed as it happens, so a consumer that
+ * dies at any point leaves a state the next one can continue from: segments confirmed posted are
+ * never posted again, and an attempt whose outcome is unknown is reconciled with the provider first.
+ */
+export async function deliverRendition(db: Database, env: Env, renditionId: string, jobId: string): Promise<DeliveryOutcome> {
+  const rendition = await claim(db, renditionId);
+  if (!rendition) return "skipped";
+  // An earlier attempt that never finished (consumer died) or ended in doubt: ask the provider first.
+  const inDoubt = rendition.status === "publishing" || rendition.status === "reconciling";
+  const number = rendition.attemptCount + 1;
+  const attemptId = newId("att");
+  await db.insert(deliveryAttempts).values({ id: attemptId, renditionId, number, jobId });
+  await db
+    .update(renditions)
+    .set({ status: "publishing", attemptCount: number, currentAttemptId: attemptId, currentAttemptAt: sql`now()`, updatedAt: sql`now()` })
+    .where(eq(renditions.id, renditionId));
+
+  const [[account], segments, [publication]] = await Promise.all([
+    db.select().from(socialAccounts).where(eq(socialAccounts.id, rendition.socialAccountId)),
+    db.select().from(renditionSegments).where(eq(renditionSegments.renditionId, renditionId)).orderBy(asc(renditionSegments.position)),
+    db.select({ id: publications.id }).from(publications).where(eq(publications.id, rendition.publicationId)),
+  ]);
+  const adapter = adapterFor(rendition.platform as Platform);
+  const request: RenditionToPublish = {
+    publicationId: publication.id,
+    renditionId,
+    title: rendition.title,
+    deliveryKey: rendition.deliveryKey,
+    segments: segments.map((s) => ({ position: s.position, title: s.titleOverride ?? s.title, body: s.bodyOverride ?? s.body, url: s.urlOverride ?? s.url, media: [] })),
+  };
+  const posted = new Map<number, PostRef>(
+    segments.filter((s) => s.status === "published" && s.externalId).map((s) => [s.position, { id: s.externalId!, url: s.externalUrl, cid: s.externalCid ?? undefined }]),
+  );
+
+  try {
+    if (!account || account.disconnectedAt) {
+      throw new ProviderError("The destination account was disconnected.", { kind: "authentication", code: "account_disconnected", retryable: false });
+    }
+    const context = await accountContext(env, account);
+    if (inDoubt) {
+      const found = await adapter.reconcile(context, request);
+      for (const [position, ref] of found) {
+        if (!posted.has(position)) {
+          posted.set(position, ref);
+          await recordPosted(db, renditionId, position, ref);
+        }
+      }
+      await db.update(renditions).set({ lastReconciledAt: sql`now()` }).where(eq(renditions.id, renditionId));
+    }
+    const result = await adapter.publish(context, request, {
+      posted,
+      onPosted: async (position, ref) => {
+        posted.set(position, ref);
+        await recordPosted(db, renditionId, position, ref);
+      },
+    });
+    const first = posted.get(0);
+    await db.transaction(async (tx) => {
+      await tx
+        .update(renditions)
+        .set({
+          status: "published",
+          externalId: result.external_id ?? first?.id ?? null,
+          externalUrl: result.external_url ?? first?.url ?? null,
+          publishedAt: sql`now()`,
+          leaseUntil: null,
+          nextAttemptAt: null,
+          errorKind: null,
+          errorCode: null,
+          errorMessage: null,
+          errorHttpStatus: null,
+          errorRetryable: false,
+          errorRetryAt: null,
+          errorAction: null,
+          recoveryAction: "none",
+          updatedAt: sql`now()`,
+        })
+        .where(eq(renditions.id, renditionId));
+      await tx.update(renditionSegments).set({ status: "published" }).where(and(eq(renditionSegments.renditionId, renditionId), eq(renditionSegments.status, "pending")));
+      await tx.update(deliveryAttempts).set({ outcome: "succeeded", finishedAt: sql`now()` }).where(eq(deliveryAttempts.id, attemptId));
+    });
+    return "published";
+  } catch (err) {
+    const info = err instanceof ProviderError ? err.info : { kind: "unknown" as const, code: "internal", retryable: true, outcomeUnknown: true };
+    const message = err instanceof ProviderError ? err.message : "Herald failed while delivering; it will check with the platform and try again.";
+    if (!(err instanceof ProviderError)) console.error(JSON.stringify({ msg: "delivery crashed", renditionId, error: String((err as Error)?.message ?? err) }));
+    const decision = decideAfterFailure(info, number);
+    const retryAt = decision.status === "failed" ? null : info.retryAt ?? new Date(Date.now() + retryDelaySeconds(number) * 1000);
+    const failedPosition = segments.find((s) => !posted.has(s.position))?.position;
+    const errorFields = { errorKind: info.kind, errorCode: info.code, errorMessage: message.slice(0, 500), errorHttpStatus: info.httpStatus ?? null, errorRetryAt: retryAt, errorAction: decision.errorAction };
+    await db.transaction(async (tx) => {
+      await tx
+        .update(renditions)
+        .set({
+          ...errorFields,
+          status: decision.status,
+          errorRetryable: info.retryable,
+          recoveryAction: decision.recoveryAction,
+          terminalReason: decision.terminalReason,
+          nextAttemptAt: retryAt,
+          leaseUntil: null,
+          updatedAt: sql`now()`,
+        })
+        .where(eq(renditions.id, renditionId));
+      if (failedPosition !== undefined) {
+        await tx.update(renditionSegments).set({ ...errorFields, status: decision.status === "failed" ? "failed" : "pending" }).where(and(eq(renditionSegments.renditionId, renditionId), eq(renditionSegments.position, failedPosition)));
+      }
+      await tx
+        .update(deliveryAttempts)
+        .set({ outcome: info.outcomeUnknown ? "unknown" : "failed", errorCode: info.code, finishedAt: sql`now()` })
+        .where(eq(deliveryAttempts.id, attemptId));
+    });
+    return decision.status as DeliveryOutcome;
+  }
+}

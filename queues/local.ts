@@ -1,0 +1,68 @@
+import type { Env } from "../lib/env";
+
+/**
+ * Every queue consumer in one Worker, for `npm start` only (each file under queues/ stays deployable on
+ * its own: wrangler.toml [env.<name>]). The launcher's pump calls `POST /<name>/drain?wait=10` in a
+ * loop for each consumer that `GET /` lists: at once again for a queue consumer (it long-polls SQS), at
+ * most every `everySeconds` (default 1) for one that returns at once.
+ *
+ * Adding a consumer is one line here: `"<file name>": () => import("./<file name>"),` (or
+ * `{ load: …, everySeconds: 60 }` for housekeeping that need not run every second).
+ */
+export const CONSUMERS: Record<string, Load | { load: Load; everySeconds: number }> = {
+  "outbox-relay": () => import("./outbox-relay"),
+  "analytics-refresh": () => import("./analytics-refresh"),
+  "messages-refresh": () => import("./messages-refresh"),
+  publish: () => import("./publish"),
+  "publication-scheduler": () => import("./publication-scheduler"),
+  "media-purge": { load: () => import("./media-purge"), everySeconds: 60 },
+};
+
+type Load = () => Promise<{ default: ConsumerWorker }>;
+
+interface ConsumerWorker {
+  fetch?(request: Request, env: Env, ctx: ExecutionContext): Response | Promise<Response>;
+  scheduled?(controller: ScheduledController, env: Env, ctx: ExecutionContext): void | Promise<void>;
+}
+
+async function consumer(name: string): Promise<ConsumerWorker | undefined> {
+  if (!Object.hasOwn(CONSUMERS, name)) return undefined;
+  const entry = CONSUMERS[name];
+  return (await ("load" in entry ? entry.load : entry)()).default;
+}
+
+/** Runs a `scheduled` handler to completion, waiting for what it hands to `waitUntil`. */
+async function runScheduled(worker: ConsumerWorker, env: Env, ctx: ExecutionContext): Promise<Response> {
+  const pending: Promise<unknown>[] = [];
+  const inner = { waitUntil: (p: Promise<unknown>) => void pending.push(p), passThroughOnException: () => ctx.passThroughOnException(), props: ctx.props } as ExecutionContext;
+  const controller = { cron: "* * * * *", scheduledTime: Date.now(), type: "scheduled", noRetry() {} } as unknown as ScheduledController;
+  await worker.scheduled!(controller, env, inner);
+  await Promise.all(pending);
+  return Response.json({ ran: "scheduled" });
+}
+
+export default {
+  async fetch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
+    const url = new URL(request.url);
+    if (request.method === "GET" && url.pathname === "/") {
+      const consumers = Object.entries(CONSUMERS).map(([name, entry]) => ({ name, everySeconds: "load" in entry ? entry.everySeconds : 1 }));
+      return Response.json({ consumers });
+    }
+    const match = /^\/([^/]+)(\/.*)$/.exec(url.pathname);
+    if (!match || !Object.hasOwn(CONSUMERS, match[1])) return new Response("Not found", { status: 404 });
+    try {
+      const worker = (await consumer(match[1]))!;
+      if (worker.fetch) {
+        // Hand the consumer the request as its own Worker would see it: /<name>/drain → /drain.
+        const inner = new URL(url);
+        inner.pathname = match[2];
+        return await worker.fetch(new Request(inner, request), env, ctx);
+      }
+      if (request.method === "POST" && match[2] === "/drain" && worker.scheduled) return await runScheduled(worker, env, ctx);
+      return new Response("Not found", { status: 404 });
+    } catch (error) {
+      // SQS or the database unreachable: report it to the pump, which backs off and tries again.
+      return Response.json({ consumer: match[1], error: String((error as Error)?.message ?? error) }, { status: 503 });
+    }
+  },
+};

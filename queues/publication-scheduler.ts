@@ -1,0 +1,26 @@
+import { openDb } from "../lib/db/client";
+import type { Env } from "../lib/env";
+import { relayOutbox } from "../lib/jobs/outbox";
+import { startDuePublications } from "../lib/publishing/schedule";
+
+/** Queues due scheduled publications (cron each minute; `POST /drain` on demand, as the local launcher does). */
+async function run(env: Env): Promise<{ started: number }> {
+  const { db, close } = openDb(env);
+  try {
+    const jobIds = await startDuePublications(db);
+    if (jobIds.length) await relayOutbox(db, env, { ids: jobIds });
+    return { started: jobIds.length };
+  } finally {
+    await close();
+  }
+}
+
+export default {
+  async fetch(request: Request, env: Env): Promise<Response> {
+    if (request.method === "POST" && new URL(request.url).pathname === "/drain") return Response.json(await run(env));
+    return new Response("Not found", { status: 404 });
+  },
+  async scheduled(_event: ScheduledController, env: Env, ctx: ExecutionContext): Promise<void> {
+    ctx.waitUntil(run(env));
+  },
+};

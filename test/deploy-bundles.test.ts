@@ -1,0 +1,36 @@
+import fs from "node:fs";
+import { afterAll, describe, expect, it } from "vitest";
+import { dryRunDeploy, FREE_PLAN_GZIP_LIMIT, sizeTable, type BundleResult } from "../local/dry-run-deploy";
+import { deployableWorkers } from "../local/workers";
+
+/**
+ * Every Worker of wrangler.toml bundles with `wrangler deploy --dry-run` (what `npm run build:dry-run`
+ * does) and stays under Cloudflare's 3 MiB gzipped free-plan limit; and wrangler.toml is in step with
+ * functions/groups.ts and queues/ (a new group or consumer: `npx tsx local/sync-workers.ts`).
+ */
+describe("deployable Workers", () => {
+  let outRoot: string | undefined;
+  afterAll(() => {
+    if (outRoot) fs.rmSync(outRoot, { recursive: true, force: true });
+  });
+
+  it("wrangler.toml has a Worker for every operation group and every consumer", async () => {
+    const { workers, problems } = await deployableWorkers();
+    expect(problems).toEqual([]);
+    expect(workers.filter((w) => w.kind === "gateway")).toHaveLength(1);
+    expect(workers.filter((w) => w.kind === "group").length).toBeGreaterThan(0);
+    expect(workers.filter((w) => w.kind === "consumer").map((w) => w.name)).toEqual(expect.arrayContaining(["outbox-relay", "analytics-refresh"]));
+  });
+
+  it("every Worker bundles and is under the 3 MiB gzipped limit", { timeout: 240_000 }, async () => {
+    const run = await dryRunDeploy({ concurrency: 2 });
+    outRoot = run.outRoot;
+    console.log(sizeTable(run.results));
+    const failed = run.results.filter((r) => !r.ok).map((r: BundleResult) => `${r.name}: ${r.output}`);
+    expect(failed).toEqual([]);
+    for (const r of run.results) {
+      expect(r.gzipBytes, r.name).toBeGreaterThan(0);
+      expect(r.gzipBytes, `${r.name} gzipped`).toBeLessThan(FREE_PLAN_GZIP_LIMIT);
+    }
+  });
+});

@@ -1,0 +1,171 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { eq } from "drizzle-orm";
+import { afterAll, describe, expect, it } from "vitest";
+import { analyticsCollectionRuns, outboxJobs } from "../db/schema";
+import { openDb, type Database } from "../lib/db/client";
+import { newId, randomText } from "../lib/ids";
+import { freePort, portIsFree } from "../local/services/ports";
+import { descendants, listProcesses, sleep, type ProcInfo } from "../local/services/processes";
+import { REPO_ROOT } from "../local/services/wrangler";
+
+/**
+ * `npm start` as a person runs it, in a process group of its own (a terminal job), stopped with SIGINT
+ * to the group (Ctrl-C). Everything it starts must be gone afterwards, its
+ * data must survive a restart, and a job must flow API → outbox → SQS → consumer through the stack.
+ */
+describe("npm start (local/start.ts)", () => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), "herald-launcher-"));
+  // Postgres runs as the OS user `postgres` when we are root: it must be able to enter the folder.
+  fs.chmodSync(root, 0o755);
+  const dataDir = path.join(root, "data");
+  const token = `hld_${randomText(40)}`;
+  const email = `launcher-${randomText(6)}@example.test`;
+  let ports: Record<string, number>;
+  let launcher: { child: ChildProcess; output: () => string; exited: Promise<number | null> } | undefined;
+
+  afterAll(async () => {
+    if (launcher && launcher.child.exitCode === null) {
+      for (const p of descendants(launcher.child.pid!)) try { process.kill(p.pid, "SIGKILL"); } catch {}
+      try { process.kill(-launcher.child.pid!, "SIGKILL"); } catch {}
+    }
+    fs.rmSync(root, { recursive: true, force: true });
+  });
+
+  async function start(): Promise<{ url: string; seconds: number }> {
+    const started = Date.now();
+    const child = spawn("npm", ["start", "--silent"], {
+      cwd: REPO_ROOT,
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: {
+        ...process.env,
+        DATA_DIR: dataDir,
+        ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])),
+        BOOTSTRAP_ADMIN_EMAIL: email,
+        BOOTSTRAP_ADMIN_TOKEN: token,
+      },
+    });
+    let output = "";
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    launcher = { child, output: () => output, exited };
+    const listening = new Promise<string>((resolve, reject) => {
+      const onData = (chunk: Buffer) => {
+        output += chunk.toString("utf8");
+        const match = /^Herald API listening on (http:\/\/127\.0\.0\.1:\d+)$/m.exec(output);
+        if (match) resolve(match[1]);
+      };
+      child.stdout!.on("data", onData);
+      child.stderr!.on("data", onData);
+      child.on("exit", (code) => reject(new Error(`launcher exited (${code}) before listening:\n${output}`)));
+      setTimeout(() => reject(new Error(`not listening after 60 s:\n${output}`)), 60_000).unref();
+    });
+    const url = await listening;
+    return { url, seconds: (Date.now() - started) / 1000 };
+  }
+
+  /** Ctrl-C: SIGINT to the launcher's whole process group, as a terminal sends it. */
+  async function stopAndCheckNothingIsLeft(): Promise<void> {
+    const { child, exited, output } = launcher!;
+    const started: ProcInfo[] = descendants(child.pid!);
+    expect(started.some((p) => /workerd/.test(p.cmdline)), "workerd was running").toBe(true);
+    expect(started.some((p) => /postgres/.test(p.cmdline)), "postgres was running").toBe(true);
+    process.kill(-child.pid!, "SIGINT");
+    const code = await Promise.race([exited, sleep(30_000).then(() => "timeout" as const)]);
+    expect(code, output()).not.toBe("timeout");
+    expect(output()).toContain("Herald stopped.");
+    // Give the kernel a moment to reap what was just killed.
+    let left: ProcInfo[] = [];
+    for (let i = 0; i < 40; i++) {
+      const alive = new Set(listProcesses().map((p) => p.pid));
+      left = [...started.filter((p) => alive.has(p.pid)), ...listProcesses().filter((p) => p.cmdline.includes(dataDir))];
+      if (left.length === 0) break;
+      await sleep(100);
+    }
+    expect(left.map((p) => `${p.pid} ${p.cmdline}`)).toEqual([]);
+    for (const [name, port] of Object.entries(ports)) expect(await portIsFree(port), `${name} ${port} is free again`).toBe(true);
+  }
+
+  /** The launcher's own database, through its relay, as the Workers reach it. */
+  async function withLauncherDb(fn: (db: Database) => Promise<void>): Promise<void> {
+    const { db, close } = openDb({ DATABASE_URL: `postgres://postgres:herald-local@127.0.0.1:${ports.PG_PORT}/herald`, NEON_WS_PROXY: `127.0.0.1:${ports.WS_RELAY_PORT}/v2` });
+    try {
+      await fn(db);
+    } finally {
+      await close();
+    }
+  }
+
+  const call = async (url: string, method: string, body?: unknown) => {
+    const res = await fetch(url, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body ? { "content-type": "application/json" } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    const text = await res.text();
+    return { status: res.status, text, body: text ? JSON.parse(text) : null };
+  };
+
+  it("starts, stops on Ctrl-C leaving nothing behind, keeps its data, and runs jobs", { timeout: 180_000 }, async () => {
+    ports = { PORT: await freePort(), CONSUMERS_PORT: await freePort(), PG_PORT: await freePort(), WS_RELAY_PORT: await freePort(), SQS_PORT: await freePort() };
+
+    // First start: a fresh DATA_DIR.
+    const first = await start();
+    console.log(`launcher: listening after ${first.seconds.toFixed(1)} s (fresh DATA_DIR)`);
+    expect(first.url).toBe(`http://127.0.0.1:${ports.PORT}`);
+    expect(first.seconds).toBeLessThan(60);
+    expect((await fetch(`${first.url}/healthz`)).status).toBe(200);
+    const me = await call(`${first.url}/auth/me`, "GET");
+    expect(me.status, me.text).toBe(200);
+    expect(me.body.email).toBe(email);
+    expect(me.body.is_admin).toBe(true);
+    const created = await call(`${first.url}/workspaces`, "POST", { name: "Launcher test" });
+    expect(created.status, created.text).toBe(201);
+    const workspaceId: string = created.body.id;
+    // The generated instance key is kept, readable by its owner only; no bootstrap token file when one is given.
+    expect(fs.statSync(path.join(dataDir, "instance-secret-key")).mode & 0o777).toBe(0o600);
+    expect(fs.existsSync(path.join(dataDir, "bootstrap-token"))).toBe(false);
+    expect(launcher!.output()).not.toContain(token);
+
+    // A job that SQS had accepted when the launcher stopped: the in-memory local SQS forgets it, so the
+    // next start must send it again (local/services/requeue.ts). Simulated: marked sent, never queued.
+    const lostRunId = newId("arun");
+    const lostJobId = newId("job");
+    await withLauncherDb(async (db) => {
+      await db.insert(outboxJobs).values({ id: lostJobId, kind: "analytics.refresh", workspaceId, payload: { run_id: lostRunId }, sentAt: new Date() });
+      await db.insert(analyticsCollectionRuns).values({ id: lostRunId, workspaceId, jobId: lostJobId, status: "queued", accountsQueued: 0, requestedBy: me.body.id });
+    });
+
+    await stopAndCheckNothingIsLeft();
+
+    // Second start: same DATA_DIR, the workspace is still there.
+    const second = await start();
+    console.log(`launcher: listening after ${second.seconds.toFixed(1)} s (restart)`);
+    expect(second.seconds).toBeLessThan(60);
+    const listed = await call(`${second.url}/workspaces`, "GET");
+    expect(listed.status, listed.text).toBe(200);
+    expect(listed.body.map((w: { id: string }) => w.id)).toContain(workspaceId);
+
+    // A job end to end: the API records it in the outbox, it goes to SQS, the pumped consumer completes it.
+    const queuedAt = Date.now();
+    const refresh = await call(`${second.url}/analytics/refresh`, "POST", { workspace_id: workspaceId });
+    expect(refresh.status, refresh.text).toBe(202);
+    let statuses: string[] = [];
+    await withLauncherDb(async (db) => {
+      while (Date.now() - queuedAt < 30_000) {
+        const runs = await db.select().from(analyticsCollectionRuns).where(eq(analyticsCollectionRuns.workspaceId, workspaceId));
+        statuses = runs.map((r) => r.status);
+        if (runs.length === 2 && statuses.every((s) => s === "completed")) break;
+        await sleep(200);
+      }
+    });
+    // Both: the one queued through the API now, and the one lost with the previous run's SQS.
+    expect(statuses, launcher!.output()).toEqual(["completed", "completed"]);
+    expect(launcher!.output()).toContain("Re-queued 1 job");
+    console.log(`launcher: analytics jobs completed ${((Date.now() - queuedAt) / 1000).toFixed(1)} s after the API queued one`);
+
+    await stopAndCheckNothingIsLeft();
+  });
+});

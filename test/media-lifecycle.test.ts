@@ -1,0 +1,238 @@
+import { eq, inArray, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { auditEvents, media, mediaPurgedObjects, mediaUsages } from "../db/schema";
+import { openDb } from "../lib/db/client";
+import { purgeMedia, type PurgeOptions } from "../lib/media/purge";
+import { clearMediaUsages, replaceMediaUsages } from "../lib/media/usage";
+import purgeWorker from "../queues/media-purge";
+import { api, newUser, newWorkspace, slugOf, withDb } from "./helpers/harness";
+import { call, fixture, startMediaStorage, upload, type MediaStorage } from "./helpers/media";
+
+type User = Awaited<ReturnType<typeof newUser>>;
+let storage: MediaStorage;
+let owner: User;
+let editor: User;
+let viewer: User;
+let outsider: User;
+let ws: string;
+
+beforeAll(async () => {
+  storage = await startMediaStorage();
+  [owner, editor, viewer, outsider] = await Promise.all([newUser(), newUser(), newUser(), newUser()]);
+  ws = await newWorkspace(owner, [
+    { id: editor.id, role: "editor" },
+    { id: viewer.id, role: "viewer" },
+  ]);
+});
+afterAll(() => storage?.dispose());
+
+const put = async (name = "image-40x30.png", extra: { tags?: string; retentionClass?: string } = {}) => {
+  const res = await upload(storage.env, editor.token, { workspaceId: ws, bytes: fixture(name), filename: name, ...extra });
+  expect(res.status, res.text).toBe(201);
+  return res.body as { id: string; [k: string]: any };
+};
+const rowOf = async (id: string) => (await withDb((db) => db.select().from(media).where(eq(media.id, id))))[0];
+const stored = async (id: string, workspaceId = ws) => (await storage.bucket.head(`workspaces/${workspaceId}/media/${id}`)) !== null;
+const auditOf = (id: string) => withDb((db) => db.select().from(auditEvents).where(eq(auditEvents.targetId, id)).orderBy(auditEvents.seq));
+const setRow = (id: string, values: Partial<typeof media.$inferInsert>) => withDb((db) => db.update(media).set(values).where(eq(media.id, id)));
+const ago = (ms: number) => new Date(Date.now() - ms);
+/** One purge run with a database handle of its own, as the worker does. */
+async function purge(bucket: R2Bucket = storage.bucket, opts: PurgeOptions = {}) {
+  const handle = openDb(storage.env);
+  try {
+    return await purgeMedia(handle.db, bucket, opts);
+  } finally {
+    await handle.close();
+  }
+}
+const useBy = (ownerId: string, ids: string[]) =>
+  withDb((db) => db.transaction((tx) => replaceMediaUsages(tx, { workspaceId: ws, ownerType: "design", ownerId }, ids)));
+
+describe("PATCH /media/{id}", () => {
+  it("changes only what it is given; tags are normalised and searchable; audited", async () => {
+    const item = await put("photo-32x48.jpg", { tags: "old" });
+    const res = await api("PATCH", `/media/${item.id}`, { token: editor.token, json: { alt_text: "  A card ", tags: [" Red ", "red", "BLUE"], is_favorite: true } });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toMatchObject({ id: item.id, alt_text: "A card", tags: ["red", "blue"], is_favorite: true, width: 32, mime_type: "image/jpeg" });
+    expect(res.body.$schema).toMatch(/MediaItem\.json$/);
+
+    const only = await api("PATCH", `/media/${item.id}`, { token: editor.token, json: { is_favorite: false } });
+    expect(only.body).toMatchObject({ alt_text: "A card", tags: ["red", "blue"], is_favorite: false });
+    const cleared = await api("PATCH", `/media/${item.id}`, { token: editor.token, json: { alt_text: null } });
+    expect(cleared.body.alt_text).toBeNull();
+
+    const search = async (q: string) => (await api("GET", `/media?workspace_id=${ws}&search=${q}`, { token: viewer.token })).body.media.map((m: { id: string }) => m.id);
+    expect(await search("blue")).toContain(item.id);
+    expect(await search("old")).not.toContain(item.id);
+    expect((await auditOf(item.id)).filter((e) => e.action === "media.update")).toHaveLength(3);
+  });
+
+  it("moves an item between temporary and the library", async () => {
+    const item = await put("image-40x30.png", { retentionClass: "temporary" });
+    const kept = await api("PATCH", `/media/${item.id}`, { token: editor.token, json: { retention_class: "library" } });
+    expect(kept.body.retention_class).toBe("library");
+    expect((await rowOf(item.id)).expiresAt).toBeNull();
+  });
+
+  it("422 for nothing to change, bad tags or wrong types; 403 viewers; 404 strangers and unknown ids", async () => {
+    const item = await put();
+    const path = `/media/${item.id}`;
+    const empty = await api("PATCH", path, { token: editor.token, json: {} });
+    expect(empty.status).toBe(422);
+    expect(empty.body.errors[0].location).toBe("body");
+    expect((await api("PATCH", path, { token: editor.token, json: { tags: ["a,b"] } })).body.errors[0].location).toBe("body.tags[0]");
+    expect((await api("PATCH", path, { token: editor.token, json: { tags: ["x".repeat(60)] } })).status).toBe(422);
+    expect((await api("PATCH", path, { token: editor.token, json: { is_favorite: "yes" } })).body.errors[0].location).toBe("body.is_favorite");
+    expect((await api("PATCH", path, { token: editor.token, json: { alt_text: "x".repeat(1001) } })).body.errors[0].location).toBe("body.alt_text");
+    expect(slugOf((await api("PATCH", path, { token: viewer.token, json: { is_favorite: true } })).body)).toBe("forbidden");
+    expect((await api("PATCH", path, { token: outsider.token, json: { is_favorite: true } })).status).toBe(404);
+    expect((await api("PATCH", "/media/med_nosuch", { token: owner.token, json: { is_favorite: true } })).status).toBe(404);
+    expect((await api("GET", path, { token: outsider.token })).status).toBe(404);
+    expect((await api("GET", path, { token: viewer.token })).body.id).toBe(item.id);
+  });
+});
+
+describe("trash and restore", () => {
+  it("trash sets trashed_at, manual, purge_after 30 days on; listed under trash only; restore undoes it", async () => {
+    const item = await put();
+    const trashed = await api("POST", `/media/${item.id}/trash`, { token: editor.token });
+    expect(trashed.status, trashed.text).toBe(200);
+    expect(trashed.body.trash_reason).toBe("manual");
+    const days = (Date.parse(trashed.body.purge_after) - Date.parse(trashed.body.trashed_at)) / 86_400_000;
+    expect(days).toBe(30);
+    const ids = async (lifecycle: string) => (await api("GET", `/media?workspace_id=${ws}&lifecycle=${lifecycle}&limit=200`, { token: viewer.token })).body.media.map((m: { id: string }) => m.id);
+    expect(await ids("trash")).toContain(item.id);
+    expect(await ids("library")).not.toContain(item.id);
+
+    // Trashing again changes nothing (same trashed_at, one audit entry).
+    const again = await api("POST", `/media/${item.id}/trash`, { token: editor.token });
+    expect(again.body.trashed_at).toBe(trashed.body.trashed_at);
+    // The bytes can still be looked at while in the trash.
+    expect((await call(storage.env, "GET", `/media/${item.id}/file`, { token: viewer.token })).status).toBe(200);
+
+    const restored = await api("POST", `/media/${item.id}/restore`, { token: editor.token });
+    expect(restored.body).toMatchObject({ trashed_at: null, trash_reason: null, purge_after: null, retention_class: "library" });
+    expect(await ids("library")).toContain(item.id);
+    expect((await api("POST", `/media/${item.id}/restore`, { token: editor.token })).status).toBe(200);
+    expect((await auditOf(item.id)).map((e) => e.action)).toEqual(["media.upload", "media.trash", "media.restore"]);
+  });
+
+  it("403 for viewers, 404 for strangers", async () => {
+    const item = await put();
+    expect(slugOf((await api("POST", `/media/${item.id}/trash`, { token: viewer.token })).body)).toBe("forbidden");
+    expect((await api("POST", `/media/${item.id}/trash`, { token: outsider.token })).status).toBe(404);
+    expect((await api("POST", `/media/${item.id}/restore`, { token: outsider.token })).status).toBe(404);
+    expect((await rowOf(item.id)).trashedAt).toBeNull();
+  });
+});
+
+describe("usage", () => {
+  it("usage_count, last_used_at and can_delete follow media_usages", async () => {
+    const [a, b] = [await put(), await put()];
+    await useBy("dsg_usage_1", [a.id, b.id]);
+    await useBy("dsg_usage_2", [a.id]);
+    const get = async (id: string) => (await api("GET", `/media/${id}`, { token: viewer.token })).body;
+    expect(await get(a.id)).toMatchObject({ usage_count: 2, can_delete: false });
+    expect((await get(a.id)).last_used_at).not.toBeNull();
+    await useBy("dsg_usage_1", [b.id]); // design 1 no longer uses a
+    expect((await get(a.id)).usage_count).toBe(1);
+    await withDb((db) => db.transaction((tx) => clearMediaUsages(tx, "design", ["dsg_usage_1", "dsg_usage_2"])));
+    expect(await get(a.id)).toMatchObject({ usage_count: 0, can_delete: true, last_used_at: null });
+    expect(await get(b.id)).toMatchObject({ usage_count: 0, last_used_at: null });
+  });
+
+  it("counters stay exact under concurrent owners", async () => {
+    const item = await put();
+    const owners = Array.from({ length: 12 }, (_, i) => `dsg_race_${item.id}_${i}`);
+    await Promise.all(owners.map((o) => useBy(o, [item.id])));
+    await Promise.all(owners.slice(0, 5).map((o) => withDb((db) => db.transaction((tx) => clearMediaUsages(tx, "design", [o])))));
+    const [row] = await withDb((db) => db.select().from(media).where(eq(media.id, item.id)));
+    const [{ n }] = await withDb((db) => db.select({ n: sql<number>`count(*)::int` }).from(mediaUsages).where(eq(mediaUsages.mediaId, item.id)));
+    expect(n).toBe(7);
+    expect(row.usageCount).toBe(7);
+  });
+});
+
+describe("purge", () => {
+  it("removes trash past purge_after and expired temporary uploads, with their bytes; keeps the rest", async () => {
+    const [due, notYet, library, expired, fresh, restored] = [await put(), await put(), await put(), await put("image-40x30.png", { retentionClass: "temporary" }), await put("image-40x30.png", { retentionClass: "temporary" }), await put()];
+    for (const item of [due, notYet, restored]) await api("POST", `/media/${item.id}/trash`, { token: editor.token });
+    await setRow(due.id, { purgeAfter: ago(1000) });
+    await setRow(expired.id, { expiresAt: ago(1000) });
+    await setRow(restored.id, { purgeAfter: ago(1000) });
+    await api("POST", `/media/${restored.id}/restore`, { token: editor.token });
+
+    const report = await purge();
+    const purged = report.purged.map((p) => p.id);
+    expect(purged).toEqual(expect.arrayContaining([due.id, expired.id]));
+    expect(report.purged.find((p) => p.id === due.id)?.reason).toBe("trash");
+    expect(report.purged.find((p) => p.id === expired.id)?.reason).toBe("expired");
+    for (const item of [notYet, library, fresh, restored]) expect(purged).not.toContain(item.id);
+
+    for (const item of [due, expired]) {
+      expect(await rowOf(item.id)).toBeUndefined();
+      expect(await stored(item.id)).toBe(false);
+      expect((await api("GET", `/media/${item.id}`, { token: owner.token })).status).toBe(404);
+      const trail = (await auditOf(item.id)).filter((e) => e.action === "media.purge");
+      expect(trail).toEqual([expect.objectContaining({ actorUserId: null, workspaceId: ws })]);
+    }
+    for (const item of [notYet, library, fresh, restored]) {
+      expect(await rowOf(item.id)).toBeDefined();
+      expect(await stored(item.id)).toBe(true);
+    }
+    const tombstones = await withDb((db) => db.select().from(mediaPurgedObjects).where(inArray(mediaPurgedObjects.mediaId, [due.id, expired.id])));
+    expect(tombstones).toEqual([]);
+  });
+
+  it("never removes an item in use: keeps it, says why, and purges it once it is free", async () => {
+    const inUse = await put();
+    await useBy(`dsg_keep_${inUse.id}`, [inUse.id]);
+    const trashed = await api("POST", `/media/${inUse.id}/trash`, { token: editor.token });
+    expect(trashed.body).toMatchObject({ can_delete: false, usage_count: 1 });
+    await setRow(inUse.id, { purgeAfter: ago(1000) });
+
+    const first = await purge();
+    expect(first.purged.map((p) => p.id)).not.toContain(inUse.id);
+    expect(first.kept).toContainEqual({ id: inUse.id, workspaceId: ws, usages: 1 });
+    expect(await rowOf(inUse.id)).toMatchObject({ purgeBlockedReason: "in_use" });
+    expect(await stored(inUse.id)).toBe(true);
+    // Looked at again only later, not on every run.
+    expect((await purge()).kept.map((k) => k.id)).not.toContain(inUse.id);
+
+    await withDb((db) => db.transaction((tx) => clearMediaUsages(tx, "design", [`dsg_keep_${inUse.id}`])));
+    const later = await purge(storage.bucket, { recheckAfterMs: 0 });
+    expect(later.purged.map((p) => p.id)).toContain(inUse.id);
+    expect(await stored(inUse.id)).toBe(false);
+  });
+
+  it("bytes that could not be deleted stay recorded and go on a later run", async () => {
+    const item = await put();
+    await api("POST", `/media/${item.id}/trash`, { token: editor.token });
+    await setRow(item.id, { purgeAfter: ago(1000) });
+    const failing = { ...storage.bucket, delete: async () => { throw new Error("storage unavailable"); } } as unknown as R2Bucket;
+    const report = await purge(failing);
+    expect(report.purged.map((p) => p.id)).toContain(item.id);
+    expect(report.pendingObjects).toBeGreaterThanOrEqual(1);
+    expect(await rowOf(item.id)).toBeUndefined();
+    const [tombstone] = await withDb((db) => db.select().from(mediaPurgedObjects).where(eq(mediaPurgedObjects.mediaId, item.id)));
+    expect(tombstone).toMatchObject({ attempts: 1, lastError: "storage unavailable" });
+    expect(await stored(item.id)).toBe(true);
+
+    await purge();
+    expect(await stored(item.id)).toBe(false);
+    expect(await withDb((db) => db.select().from(mediaPurgedObjects).where(eq(mediaPurgedObjects.mediaId, item.id)))).toEqual([]);
+  });
+
+  it("the worker drains on POST /drain, and refuses to run without a bucket", async () => {
+    const item = await put();
+    await api("POST", `/media/${item.id}/trash`, { token: editor.token });
+    await setRow(item.id, { purgeAfter: ago(1000) });
+    const res = await purgeWorker.fetch(new Request("http://worker/drain", { method: "POST" }), storage.env);
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { purged: { id: string }[] }).purged.map((p) => p.id)).toContain(item.id);
+    expect(await stored(item.id)).toBe(false);
+    const { MEDIA_BUCKET: _, ...unbound } = storage.env;
+    expect((await purgeWorker.fetch(new Request("http://worker/drain", { method: "POST" }), unbound)).status).toBe(503);
+    expect((await purgeWorker.fetch(new Request("http://worker/other"), storage.env)).status).toBe(404);
+  });
+});

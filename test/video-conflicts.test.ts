@@ -1,0 +1,154 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { auditEvents, videoConflicts } from "../db/schema";
+import { sampleVideoDocument } from "../lib/video/sample";
+import { api, newUser, newWorkspace, slugOf, withDb, type ApiResponse } from "./helpers/harness";
+
+type User = Awaited<ReturnType<typeof newUser>>;
+
+const expectProblem = (res: ApiResponse, status: number, slug: string) => {
+  expect(res.status, res.text).toBe(status);
+  expect(res.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+  expect(slugOf(res.body)).toBe(slug);
+};
+
+async function setup() {
+  const owner = await newUser();
+  const viewer = await newUser();
+  const ws = await newWorkspace(owner, [{ id: viewer.id, role: "viewer" }]);
+  const created = await api("POST", "/video-projects", { token: owner.token, json: { workspace_id: ws, name: "Teaser", document: sampleVideoDocument() } });
+  expect(created.status, created.text).toBe(201);
+  return { owner, viewer, ws, id: created.body.id as string };
+}
+
+let seq = 0;
+const mutate = (user: User, ws: string, id: string, base: number, operations: unknown[], mutationId = `c-${Date.now()}-${seq++}`) =>
+  api("POST", `/video-projects/${id}/mutations`, { token: user.token, json: { workspace_id: ws, base_revision: base, mutation_id: mutationId, operations } });
+const resolve = (user: User, id: string, conflictId: string, resolution: string, expected: number) =>
+  api("POST", `/video-projects/${id}/conflicts/${conflictId}/resolve`, { token: user.token, json: { resolution, expected_revision: expected } });
+const listConflicts = (user: User, id: string, query = "") => api("GET", `/video-projects/${id}/conflicts${query}`, { token: user.token });
+
+describe("concurrent batches", () => {
+  it("20 batches on the same base: one applied, the rest rebased or conflict, nothing lost", async () => {
+    const { owner, ws, id } = await setup();
+    // Every batch writes its own key (disjoint); every fourth also renames the intro clip (those overlap each other).
+    const batches = Array.from({ length: 20 }, (_, i) => {
+      const ops: unknown[] = [{ kind: "set", target: "clip-title", path: `/meta/k${i}`, value: i }];
+      if (i % 4 === 0) ops.push({ kind: "set", target: "clip-intro", path: "/name", value: `name-${i}` });
+      return ops;
+    });
+    const results = await Promise.all(batches.map((ops, i) => mutate(owner, ws, id, 1, ops, `batch-${i}`)));
+    for (const r of results) expect(r.status, r.text).toBe(200);
+    const outcomes = results.map((r) => r.body.outcome as string);
+    const count = (o: string) => outcomes.filter((x) => x === o).length;
+    expect(count("applied")).toBe(1);
+    expect(count("applied") + count("rebased") + count("conflict")).toBe(20);
+    // Of the five renames exactly one got in (the first to run); the other four overlap it.
+    const renames = outcomes.filter((_, i) => i % 4 === 0);
+    expect(renames.filter((o) => o === "conflict")).toHaveLength(4);
+    expect(count("conflict")).toBe(4);
+
+    const final = (await api("GET", `/video-projects/${id}`, { token: owner.token })).body;
+    expect(final.head_revision).toBe(1 + count("applied") + count("rebased"));
+    const meta = final.document.clips["clip-title"].meta;
+    outcomes.forEach((o, i) => {
+      if (o === "conflict") expect(meta).not.toHaveProperty(`k${i}`);
+      else expect(meta[`k${i}`]).toBe(i);
+    });
+    const winner = outcomes.findIndex((o, i) => i % 4 === 0 && o !== "conflict");
+    expect(final.document.clips["clip-intro"].name).toBe(`name-${winner}`);
+    // Revisions are dense and each success reported its own.
+    const revisions = results.filter((r) => r.body.outcome !== "conflict").map((r) => r.body.revision).sort((a, b) => a - b);
+    expect(revisions).toEqual(Array.from({ length: 16 }, (_, i) => i + 2));
+    const branches = (await listConflicts(owner, id)).body;
+    expect(branches.map((b: { name: string }) => b.name).sort()).toEqual(["conflict-1", "conflict-2", "conflict-3", "conflict-4"]);
+  });
+
+  it("the same mutation_id sent concurrently takes effect once", async () => {
+    const { owner, ws, id } = await setup();
+    const ops = [{ kind: "set", target: "clip-title", path: "/name", value: "Once" }];
+    const results = await Promise.all(Array.from({ length: 5 }, () => mutate(owner, ws, id, 1, ops, "same-id")));
+    const outcomes = results.map((r) => r.body.outcome).sort();
+    expect(outcomes).toEqual(["applied", "duplicate", "duplicate", "duplicate", "duplicate"]);
+    expect(results.every((r) => r.body.revision === 2)).toBe(true);
+  });
+});
+
+describe("conflict branches", () => {
+  /** A project at revision 2 with one open branch (conflict-1) that would set the title clip's style. */
+  async function withConflict() {
+    const s = await setup();
+    await mutate(s.owner, s.ws, s.id, 1, [{ kind: "set", target: "clip-title", path: "/style/color", value: "#ff0000" }]);
+    const c = await mutate(s.owner, s.ws, s.id, 1, [{ kind: "set", target: "clip-title", path: "/style", value: { color: "#00ff00", size: 80 } }], "branch-batch");
+    expect(c.body.outcome).toBe("conflict");
+    return { ...s, conflictId: c.body.conflict_id as string };
+  }
+
+  it("lists branches with their batch, open first, to viewers too", async () => {
+    const { owner, viewer, ws, id, conflictId } = await withConflict();
+    const second = await mutate(owner, ws, id, 1, [{ kind: "remove", target: "clip-title", path: "/style/color" }]);
+    expect(second.body.conflict_name).toBe("conflict-2");
+    expect((await resolve(owner, id, conflictId, "keep_head", 2)).status).toBe(200);
+
+    const list = await listConflicts(viewer, id);
+    expect(list.status, list.text).toBe(200);
+    expect(list.body.map((b: { name: string; state: string }) => [b.name, b.state])).toEqual([["conflict-2", "open"], ["conflict-1", "resolved"]]);
+    expect(list.body[1]).toMatchObject({
+      $schema: expect.stringMatching(/VideoConflict\.json$/),
+      id: conflictId,
+      project_id: id,
+      mutation_id: "branch-batch",
+      base_revision: 1,
+      head_revision: 2,
+      operations: [{ kind: "set", target: "clip-title", path: "/style", value: { color: "#00ff00", size: 80 } }],
+      overlap_targets: ["clip-title"],
+      resolution: "keep_head",
+      resolved_revision: 2,
+      created_by_user_id: owner.id,
+      resolved_by_user_id: owner.id,
+    });
+    expect((await listConflicts(viewer, id, "?state=open")).body).toHaveLength(1);
+    const page = await listConflicts(viewer, id, "?limit=1");
+    expect(page.body).toHaveLength(1);
+    const next = /<([^>]+)>; rel="next"/.exec(page.headers.get("link") ?? "")?.[1];
+    expect(next).toBeDefined();
+    const rest = await api("GET", new URL(next!).pathname + new URL(next!).search, { token: viewer.token });
+    expect(rest.body.map((b: { name: string }) => b.name)).toEqual(["conflict-1"]);
+    expectProblem(await listConflicts(viewer, id, "?state=maybe"), 422, "validation-error");
+  });
+
+  it("keep_head leaves head as it is", async () => {
+    const { owner, id, conflictId } = await withConflict();
+    const res = await resolve(owner, id, conflictId, "keep_head", 2);
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toMatchObject({ $schema: expect.stringMatching(/ResolveVideoConflictResponse\.json$/), conflict: { state: "resolved", resolution: "keep_head", resolved_revision: 2 }, project: { head_revision: 2 } });
+    expect(res.body.project.document.clips["clip-title"].style).toEqual({ color: "#ff0000", size: 64 });
+    expectProblem(await resolve(owner, id, conflictId, "apply_branch", 2), 409, "not-editable");
+  });
+
+  it("apply_branch applies the batch on head as a new revision, with compare-and-set on expected_revision", async () => {
+    const { owner, id, conflictId } = await withConflict();
+    const stale = await resolve(owner, id, conflictId, "apply_branch", 1);
+    expectProblem(stale, 409, "revision-conflict");
+    expect(stale.body.current_revision).toBe(2);
+    const res = await resolve(owner, id, conflictId, "apply_branch", 2);
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toMatchObject({ conflict: { state: "resolved", resolution: "apply_branch", resolved_revision: 3 }, project: { head_revision: 3 } });
+    expect(res.body.project.document.clips["clip-title"].style).toEqual({ color: "#00ff00", size: 80 });
+    const audits = await withDb((db) => db.select().from(auditEvents).where(eq(auditEvents.targetId, conflictId)));
+    expect(audits.map((a) => a.action)).toEqual(["video_project.conflict.apply_branch"]);
+  });
+
+  it("409 when the branch no longer applies to head; 404 for a branch of another project", async () => {
+    const { owner, ws, id, conflictId } = await withConflict();
+    await mutate(owner, ws, id, 2, [{ kind: "remove", target: "clip-title", path: "" }]);
+    const res = await resolve(owner, id, conflictId, "apply_branch", 3);
+    expectProblem(res, 409, "not-editable");
+    expect(res.body.errors[0].location).toBe("conflict.operations[0].target");
+    const [row] = await withDb((db) => db.select().from(videoConflicts).where(eq(videoConflicts.id, conflictId)));
+    expect(row.state).toBe("open");
+    const other = await setup();
+    expectProblem(await resolve(other.owner, other.id, conflictId, "keep_head", 1), 404, "not-found");
+    expectProblem(await resolve(owner, id, conflictId, "merge", 3), 422, "validation-error");
+  });
+});
