@@ -128,8 +128,14 @@ describe("outbox → SQS → consumer", () => {
     expect(JSON.parse(dlq.Messages![0].Body!)).toMatchObject({ job_id: "job_poison", attempt: MAX_ATTEMPTS, last_error: "provider exploded" });
     const main = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: queueUrl(e, "analytics.refresh"), AttributeNames: ["ApproximateNumberOfMessages"] }));
     expect(Number(main.Attributes?.ApproximateNumberOfMessages)).toBe(0);
-    // Its failed attempts left no receipt: nothing was half-done.
-    expect(await withDb((db) => db.select().from(jobReceipts).where(eq(jobReceipts.jobId, "job_poison")))).toEqual([]);
+    // Given up, it is settled: a failed receipt, so a redelivery or a restart does not start it over.
+    expect(await withDb((db) => db.select().from(jobReceipts).where(eq(jobReceipts.jobId, "job_poison")))).toEqual([
+      expect.objectContaining({ state: "failed", attempts: MAX_ATTEMPTS, lastError: "provider exploded" }),
+    ]);
+    await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl(e, "analytics.refresh"), MessageBody: JSON.stringify({ job_id: "job_poison", kind: "analytics.refresh", workspace_id: null, payload: { n: 1 } }) }));
+    const again = await drainQueue(e, failing, { waitSeconds: 0, budgetMs: 2000, retryDelay: () => 0 });
+    expect(again.duplicates).toBe(1);
+    expect(attempts).toHaveLength(MAX_ATTEMPTS);
     sqs.destroy();
   });
 });

@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { auditEvents, videoProjectRevisions, videoRevisionTouches } from "../db/schema";
+import { auditEvents, media, mediaUsages, videoProjectRevisions, videoRevisionTouches } from "../db/schema";
 import { sampleVideoDocument } from "../lib/video/sample";
 import { api, newUser, newWorkspace, slugOf, withDb, type ApiResponse } from "./helpers/harness";
 
@@ -229,5 +229,23 @@ describe("the API description", () => {
     expect(schema.status, schema.text).toBe(200);
     expect(schema.body.properties).toHaveProperty("clips");
     expect((await api("GET", "/api/v1/schemas/VideoConflict.json")).status).toBe(200);
+  });
+});
+
+describe("media the clips show", () => {
+  it("counts as used by the project, so the library will not purge it", async () => {
+    const { owner, ws, project } = await setup();
+    const mediaId = `med_video_${Date.now()}`;
+    await withDb((db) => db.insert(media).values({ id: mediaId, workspaceId: ws, objectKey: `${ws}/${mediaId}`, mimeType: "video/mp4", mediaType: "video", size: 1000 }));
+    const usage = async () => (await withDb((db) => db.select({ n: media.usageCount }).from(media).where(eq(media.id, mediaId))))[0].n;
+    expect(await usage()).toBe(0);
+    const set = await mutate(owner, ws, project.id, 1, [{ kind: "set", target: "clip-intro", path: "/media_id", value: mediaId }]);
+    expect(set.status, set.text).toBe(200);
+    expect(await usage()).toBe(1);
+    const owners = await withDb((db) => db.select().from(mediaUsages).where(eq(mediaUsages.mediaId, mediaId)));
+    expect(owners).toEqual([expect.objectContaining({ ownerType: "video_project", ownerId: project.id })]);
+    const cleared = await mutate(owner, ws, project.id, 2, [{ kind: "set", target: "clip-intro", path: "/media_id", value: null }]);
+    expect(cleared.status, cleared.text).toBe(200);
+    expect(await usage()).toBe(0);
   });
 });

@@ -9,7 +9,7 @@ export const mediaUsages = pgTable(
   {
     mediaId: text("media_id").notNull(),
     workspaceId: text("workspace_id").notNull(),
-    ownerType: text("owner_type").$type<"publication" | "design" | "template">().notNull(),
+    ownerType: text("owner_type").$type<"publication" | "design" | "template" | "video_project">().notNull(),
     ownerId: text("owner_id").notNull(),
     usedAt: timestamp("used_at", { withTimezone: true, precision: 3 }).notNull().defaultNow(),
   },

@@ -1,3 +1,4 @@
+import { replaceMediaUsages } from "../../lib/media/usage";
 import { and, between, eq, gt, inArray, sql } from "drizzle-orm";
 import { videoConflicts, videoMutations, videoProjectRevisions, videoProjects, videoRevisionTouches } from "../../db/schema";
 import type { Queryable, Tx } from "../../lib/db/client";
@@ -95,6 +96,7 @@ export async function commitRevision(tx: Tx, project: ProjectRow, change: NewRev
     snapshot: keepsSnapshot(revision) ? change.document : null,
     createdBy: change.userId,
   });
+  await recordVideoMedia(tx, row.workspaceId, row.id, project.document as VideoDocument, change.document);
   const groups = groupForStorage(change.footprint);
   if (groups.length > 0) {
     await tx.insert(videoRevisionTouches).values(groups.map((g) => ({ projectId: project.id, target: g.target, revision, touches: g.touches })));
@@ -109,6 +111,7 @@ export async function createProject(tx: Tx, values: { workspaceId: string; name:
     .values({ id: newId("vpr"), workspaceId: values.workspaceId, name: values.name, document: values.document, createdBy: values.userId, updatedBy: values.userId })
     .returning();
   await tx.insert(videoProjectRevisions).values({ projectId: row.id, revision: 1, kind: "create", operations: [], inverse: [], snapshot: values.document, createdBy: values.userId });
+  await recordVideoMedia(tx, row.workspaceId, row.id, null, values.document);
   return row;
 }
 
@@ -168,4 +171,14 @@ export async function rememberMutation(
 export function invalidOperations(errors: OperationError[], prefix = "body.operations", detail = "The operations do not apply to the document"): ApiError {
   const located = errors.map((e) => ({ location: e.index === null ? prefix : `${prefix}[${e.index}]${e.field ? `.${e.field}` : ""}`, message: e.message }));
   return new ApiError("validation-error", { detail: `${detail}: ${located.map((e) => `${e.location}: ${e.message}`).join("; ")}`.slice(0, 2000), errors: located });
+}
+
+const clipMedia = (doc: VideoDocument | null) =>
+  [...new Set(Object.values(doc?.clips ?? {}).flatMap((clip) => (typeof clip.media_id === "string" ? [clip.media_id] : [])))].sort();
+
+/** The media library items the clips show count as used by the project (only written when that set changes). */
+async function recordVideoMedia(tx: Tx, workspaceId: string, projectId: string, before: VideoDocument | null, after: VideoDocument): Promise<void> {
+  const next = clipMedia(after);
+  if (before && clipMedia(before).join() === next.join()) return;
+  await replaceMediaUsages(tx, { workspaceId, ownerType: "video_project", ownerId: projectId }, next);
 }

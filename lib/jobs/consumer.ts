@@ -130,7 +130,16 @@ async function processOne<P>(db: Database, env: Env, consumer: ConsumerDefinitio
   } catch (err) {
     const error = String((err as Error)?.message ?? err).slice(0, 500);
     console.error(JSON.stringify({ msg: "job failed", kind: job.kind, jobId: job.job_id, attempt, error }));
-    if (attempt >= MAX_ATTEMPTS) await consumer.onGiveUp?.({ db, env, job, error: err }).catch(() => {});
+    if (attempt >= MAX_ATTEMPTS) {
+      await consumer.onGiveUp?.({ db, env, job, error: err }).catch(() => {});
+      // A receipt marks it settled, so a later redelivery or a restart's requeue does not start it over.
+      // (To retry it on purpose, delete the receipt and redrive the message from the dead-letter queue.)
+      await db
+        .insert(jobReceipts)
+        .values({ jobId: job.job_id, kind: job.kind, state: "failed", attempts: attempt, lastError: error })
+        .onConflictDoNothing()
+        .catch(() => {});
+    }
     return { kind: "failed", job, attempt, error };
   }
 }

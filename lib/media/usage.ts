@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, notInArray, sql } from "drizzle-orm";
 import { media, mediaUsages } from "../../db/schema";
 import type { Queryable } from "../db/client";
 
-export type MediaOwnerType = "publication" | "design" | "template";
+export type MediaOwnerType = "publication" | "design" | "template" | "video_project";
 
 /**
  * Lock the media rows whose use is about to change, in id order (so two owners changing overlapping
