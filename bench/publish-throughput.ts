@@ -3,7 +3,7 @@
 // throughput measured in the same run. Run: npx tsx bench/publish-throughput.ts [renditions] [consumers]
 import "../lib/db/node";
 import { DeleteMessageCommand, ReceiveMessageCommand, SendMessageCommand } from "@aws-sdk/client-sqs";
-import { inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import gateway from "../functions/gateway";
 import { publications } from "../db/schema";
 import { openDb } from "../lib/db/client";
@@ -30,9 +30,9 @@ try {
   const { db, close } = openDb(env);
 
   const started = performance.now();
-  for (let i = 0; i < ids.length; i += 20) {
+  for (let i = 0; i < ids.length; i += 10) {
     await Promise.all(
-      ids.slice(i, i + 20).map(async (id) => {
+      ids.slice(i, i + 10).map(async (id) => {
         const res = await gateway.request(`/publications/${id}/publish-now`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: '{"expected_revision":1}' }, env);
         if (res.status !== 202) throw new Error(`publish-now ${res.status} ${await res.text()}`);
       }),
@@ -41,7 +41,7 @@ try {
   const queuedAt = performance.now();
   let done = 0;
   const finished = async () => {
-    const [{ n }] = (await db.execute(sql`select count(*)::int as n from publications where status = 'published' and id = any(${ids})`)).rows as { n: number }[];
+    const [{ n }] = await db.select({ n: sql<number>`count(*)::int` }).from(publications).where(and(eq(publications.status, "published"), inArray(publications.id, ids)));
     done = n;
     return n === ids.length;
   };
@@ -51,7 +51,7 @@ try {
   });
   const relay = (async () => {
     while (!stop) {
-      await relayOutbox(db, env);
+      await relayOutbox(db, env).catch((err) => console.error("relay round failed:", err?.cause?.message ?? err?.message ?? err));
       await new Promise((r) => setTimeout(r, 200));
     }
   })();

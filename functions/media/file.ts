@@ -1,8 +1,12 @@
 import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
-import { currentUser, db, type AppEnv } from "../../lib/http/context";
-import { notFound } from "../../lib/http/errors";
+import { eq } from "drizzle-orm";
+import { media } from "../../db/schema";
+import { currentUser, db, type AppContext, type AppEnv } from "../../lib/http/context";
+import { ApiError, notFound } from "../../lib/http/errors";
 import { problems } from "../../lib/http/problem-schema";
+import type { MediaRow } from "../../lib/media/item";
 import { parseRange } from "../../lib/media/range";
+import { secondsLeft, verifyMediaSignature } from "../../lib/media/signed-url";
 import { loadMediaFor, mediaBucket } from "./lookup";
 import { MediaIdParams } from "./schemas";
 
@@ -13,8 +17,21 @@ export const route = createRoute({
   path: "/media/{id}/file",
   tags: ["media"],
   summary: "Download a media item's bytes (viewer or above)",
-  description: "Served with the detected Content-Type. A single `Range: bytes=…` is answered with 206 so players can seek.",
-  request: { params: MediaIdParams, headers: z.object({ range: z.string().max(200).optional() }) },
+  description:
+    "Served with the detected Content-Type. A single `Range: bytes=…` is answered with 206 so players can seek. " +
+    "Either with a bearer token (viewer or above), or without one through a signed URL (`expires` and `signature`, " +
+    "as Herald hands to platforms and webhook receivers for a publication's media): an invalid or expired signature " +
+    "answers 401, an item in the trash 404.",
+  // Bearer, or no token at all when the query carries a valid signature.
+  security: [{ Bearer: [] }, {} as Record<string, string[]>],
+  request: {
+    params: MediaIdParams,
+    query: z.object({
+      expires: z.string().max(20).optional().openapi({ description: "Signed URLs: when the URL stops working (Unix seconds)" }),
+      signature: z.string().max(200).optional().openapi({ description: "Signed URLs: the signature of the item id and `expires`" }),
+    }),
+    headers: z.object({ range: z.string().max(200).optional() }),
+  },
   responses: {
     200: { description: "The file", content: { "image/*": { schema: Bytes }, "video/*": { schema: Bytes }, "audio/*": { schema: Bytes } } },
     206: { description: "The requested byte range", content: { "video/*": { schema: Bytes }, "audio/*": { schema: Bytes } } },
@@ -29,8 +46,25 @@ function disposition(name: string | null): string {
   return `inline; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }
 
+/**
+ * The item a signed URL names. The signature is checked before the database is asked, so a guess learns
+ * nothing; items in the trash (or purged) are gone for signed access, whatever the signature says.
+ */
+async function loadSigned(c: AppContext, id: string, expires?: string, signature?: string): Promise<MediaRow> {
+  if (!(await verifyMediaSignature(c.env, id, expires, signature))) {
+    throw new ApiError("unauthorized", { detail: "The media URL's signature is invalid or has expired; ask for a new URL or send a bearer token." });
+  }
+  const [row] = await db(c).select().from(media).where(eq(media.id, id));
+  if (!row || row.trashedAt) throw notFound("media item");
+  return row;
+}
+
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
-  const row = await loadMediaFor(db(c), currentUser(c).id, c.req.valid("param").id, "viewer");
+  const { id } = c.req.valid("param");
+  const { expires, signature } = c.req.valid("query");
+  // lib/http/auth.ts lets a request through without a token only when it carries `signature`.
+  const signed = signature !== undefined;
+  const row = signed ? await loadSigned(c, id, expires, signature) : await loadMediaFor(db(c), currentUser(c).id, id, "viewer");
   const range = parseRange(c.req.valid("header").range, row.size);
   const object = await mediaBucket(c).get(row.objectKey, range ? { range } : undefined);
   if (!object) {
@@ -41,8 +75,8 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     "content-type": row.mimeType,
     "content-disposition": disposition(row.originalFilename),
     "accept-ranges": "bytes",
-    // An item's bytes never change, but only members may read them.
-    "cache-control": "private, max-age=31536000, immutable",
+    // An item's bytes never change, but only members may read them; a signed URL only until it expires.
+    "cache-control": signed ? `private, max-age=${secondsLeft(expires!)}` : "private, max-age=31536000, immutable",
     "x-content-type-options": "nosniff",
     "content-security-policy": "default-src 'none'; sandbox",
     etag: object.httpEtag,

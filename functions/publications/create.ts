@@ -8,7 +8,7 @@ import { withSchema } from "../../lib/http/schema-ref";
 import { requireRole } from "../../lib/http/workspace-guard";
 import { newId } from "../../lib/ids";
 import { attachMedia } from "../../lib/publishing/media";
-import { assertFutureSchedule, drawRunAt, planOrReject, platformsOf, writeRenditions } from "../../lib/publishing/save";
+import { assertFutureSchedule, assertMediaFits, drawRunAt, planOrReject, platformsOf, writeRenditions } from "../../lib/publishing/save";
 import { publicationResponses } from "../../lib/publishing/respond";
 import { publicBaseUrl } from "../../lib/env";
 import { WorkspaceIdField } from "../../lib/schemas/common";
@@ -48,6 +48,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     const title = body.title ?? null;
     const plans = await planOrReject(tx, body.workspace_id, { title, sourceText: body.source_text, destinations: body.destinations });
     const mediaIds = await attachMedia(tx, body.workspace_id, body.media_ids ?? [], "body.media_ids");
+    await assertMediaFits(tx, mediaIds, platformsOf(plans));
     const delay = body.random_delay_minutes ?? 0;
     const [row] = await tx
       .insert(publications)

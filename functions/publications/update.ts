@@ -14,7 +14,7 @@ import { publicationForCaller } from "../../lib/publishing/access";
 import { currentDestinations } from "../../lib/publishing/current-destinations";
 import { attachMedia } from "../../lib/publishing/media";
 import { publicationResponses } from "../../lib/publishing/respond";
-import { assertFutureSchedule, drawRunAt, planOrReject, platformsOf, writeRenditions } from "../../lib/publishing/save";
+import { assertFutureSchedule, assertMediaFits, drawRunAt, planOrReject, platformsOf, writeRenditions } from "../../lib/publishing/save";
 import { EDITABLE } from "../../lib/publishing/status";
 import { PublicationIdParams, UpdatePublicationRequest } from "./requests";
 import { PublicationResponse } from "./schemas";
@@ -60,6 +60,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     }
     const mediaIds = body.media_ids ? await attachMedia(tx, workspaceId, body.media_ids, "body.media_ids") : row.mediaIds;
     if (body.media_ids) await attachMedia.record(tx, workspaceId, id, mediaIds);
+    if (body.media_ids || contentChanged) await assertMediaFits(tx, mediaIds, platforms);
 
     // An old schedule that has passed does not count: without a future time the publication is a draft.
     let schedule = scheduledAt === undefined ? row.scheduledAt : scheduledAt;

@@ -34,8 +34,10 @@ export interface DbHandle {
 export function openDb(env: Pick<Env, "DATABASE_URL" | "NEON_WS_PROXY">): DbHandle {
   configureDriver(env);
   const pool = new Pool({ connectionString: env.DATABASE_URL, max: 5 });
-  // An idle client that loses its socket must not crash the isolate.
+  // A client that loses its socket (idle, or refused by a full server) must not crash the isolate:
+  // the query it was running rejects, and that is where the failure is handled.
   pool.on("error", () => {});
+  pool.on("connect", (client: { on(event: "error", listener: () => void): void }) => client.on("error", () => {}));
   return {
     db: drizzle({ client: pool, schema }),
     pool,

@@ -8,9 +8,16 @@ const PUBLIC = [/^\/healthz$/, /^\/openapi\.json$/, /^\/docs\/?$/, /^\/api\/v1\/
 
 export const isPublicPath = (path: string) => PUBLIC.some((re) => re.test(path));
 
+/**
+ * A media file requested with a signed URL (lib/media/signed-url.ts) carries no token: the route itself
+ * must verify the signature and answer 401 when it does not hold. Without `signature`, a token is needed.
+ */
+export const isSignedMediaRequest = (method: string, path: string, url: string) =>
+  (method === "GET" || method === "HEAD") && /^\/media\/[^/]+\/file$/.test(path) && new URL(url).searchParams.has("signature");
+
 /** Bearer-token authentication for every non-public path: 401 unauthorized with WWW-Authenticate otherwise. */
 export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
-  if (isPublicPath(c.req.path)) return next();
+  if (isPublicPath(c.req.path) || isSignedMediaRequest(c.req.method, c.req.path, c.req.url)) return next();
   const header = c.req.header("authorization");
   if (!header) throw new ApiError("unauthorized", { detail: "Send Authorization: Bearer <token>." });
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);

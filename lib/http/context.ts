@@ -32,7 +32,7 @@ export function db(c: Context<AppEnv>): Database {
 
 /** Work that may outlive the response (Workers `waitUntil`; plain promises where there is no execution context). */
 export function defer(c: Context, work: Promise<unknown>): void {
-  const guarded = work.catch((err) => console.error(JSON.stringify({ msg: "deferred work failed", error: String(err) })));
+  const guarded = work.catch((err) => console.error(JSON.stringify({ msg: "deferred work failed", error: String(err), cause: String((err as { cause?: unknown })?.cause ?? "") })));
   try {
     c.executionCtx.waitUntil(guarded);
   } catch {

@@ -128,7 +128,9 @@ async function processOne<P>(db: Database, env: Env, consumer: ConsumerDefinitio
     });
     return { kind };
   } catch (err) {
-    const error = String((err as Error)?.message ?? err).slice(0, 500);
+    // drizzle wraps driver errors: the cause says what actually went wrong.
+    const cause = (err as { cause?: Error })?.cause;
+    const error = String((err as Error)?.message ?? err).slice(0, 300) + (cause ? ` (${String(cause.message ?? cause).slice(0, 200)})` : "");
     console.error(JSON.stringify({ msg: "job failed", kind: job.kind, jobId: job.job_id, attempt, error }));
     if (attempt >= MAX_ATTEMPTS) {
       await consumer.onGiveUp?.({ db, env, job, error: err }).catch(() => {});

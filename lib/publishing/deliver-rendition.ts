@@ -8,6 +8,7 @@ import { retryDelaySeconds } from "../jobs/consumer";
 import { accountContext } from "../providers/account-context";
 import { adapterFor } from "../providers/registry";
 import { ProviderError, type PostRef, type RenditionToPublish } from "../providers/types";
+import { deliveryMedia } from "./delivery-media";
 import type { RenditionRow } from "./load";
 import { decideAfterFailure } from "./status";
 
@@ -57,7 +58,7 @@ export async function deliverRendition(db: Database, env: Env, renditionId: stri
   const [[account], segments, [publication]] = await Promise.all([
     db.select().from(socialAccounts).where(eq(socialAccounts.id, rendition.socialAccountId)),
     db.select().from(renditionSegments).where(eq(renditionSegments.renditionId, renditionId)).orderBy(asc(renditionSegments.position)),
-    db.select({ id: publications.id }).from(publications).where(eq(publications.id, rendition.publicationId)),
+    db.select({ id: publications.id, mediaIds: publications.mediaIds }).from(publications).where(eq(publications.id, rendition.publicationId)),
   ]);
   const adapter = adapterFor(rendition.platform as Platform);
   const request: RenditionToPublish = {
@@ -86,6 +87,10 @@ export async function deliverRendition(db: Database, env: Env, renditionId: stri
       }
       await db.update(renditions).set({ lastReconciledAt: sql`now()` }).where(eq(renditions.id, renditionId));
     }
+    // The publication's media go out on the opening post (a thread carries them on its first post);
+    // once that post is out they are not needed again.
+    const opening = request.segments[0];
+    if (opening && !posted.has(opening.position)) opening.media = await deliveryMedia(db, env, publication.mediaIds);
     const result = await adapter.publish(context, request, {
       posted,
       onPosted: async (position, ref) => {

@@ -1,10 +1,12 @@
 import { and, eq, inArray, isNull } from "drizzle-orm";
 import { publications, publicationSegments, renditions, renditionSegments, socialAccounts } from "../../db/schema";
-import type { Platform } from "../../db/schema/accounts";
+import { PLATFORMS, type Platform } from "../../db/schema/accounts";
 import type { Tx } from "../db/client";
 import { ApiError, type FieldError } from "../http/errors";
 import { newId } from "../ids";
 import { segmentLimit, type SegmentLimit } from "./limits";
+import { loadMedia } from "./media";
+import { mediaProblems } from "./media-rules";
 import { planRenditions, type DestinationInput, type PlannedRendition } from "./plan";
 
 export interface PublicationContent {
@@ -37,6 +39,26 @@ export async function planOrReject(tx: Tx, workspaceId: string, content: Publica
     throw new ApiError("validation-error", { detail: errors.map((e) => `${e.location}: ${e.message}`).join("; "), errors });
   }
   return plans;
+}
+
+/**
+ * 422 naming `body.media_ids` when the attached media (already checked to be in the library) can never
+ * go out on one post of a destination platform: too many, a kind or size the platform refuses.
+ */
+export async function assertMediaFits(tx: Tx, mediaIds: string[], platformNames: readonly string[]): Promise<void> {
+  // `publications.platforms` is text[]: only the platforms Herald knows have rules.
+  const platforms = platformNames.filter((p): p is Platform => (PLATFORMS as readonly string[]).includes(p));
+  if (mediaIds.length === 0 || platforms.length === 0) return;
+  const rows = await loadMedia(tx, mediaIds);
+  const facts = mediaIds.flatMap((id) => {
+    const m = rows.get(id);
+    return m ? [{ mediaType: m.mediaType, mimeType: m.mimeType, size: m.size }] : [];
+  });
+  const problems = mediaProblems(platforms, facts);
+  if (problems.length) {
+    const errors: FieldError[] = problems.map((p) => ({ location: `body.${p.field}`, message: p.message }));
+    throw new ApiError("validation-error", { detail: errors.map((e) => `${e.location}: ${e.message}`).join("; "), errors });
+  }
 }
 
 /**

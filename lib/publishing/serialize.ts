@@ -72,6 +72,13 @@ function toRenditionSegment(s: RenditionSegmentRow) {
   };
 }
 
+/**
+ * A publication's media are delivered on the opening post of each rendition (a thread carries them on
+ * its first post), so segment 0 shows them and later segments none; `media_inherited` stays true, as
+ * no segment has media of its own.
+ */
+const openingMedia = (position: number, media: unknown[]) => (position === 0 ? media : []);
+
 export function toRendition(r: RenditionRow, segments: RenditionSegmentRow[], media: unknown[]) {
   return {
     id: r.id,
@@ -88,7 +95,7 @@ export function toRendition(r: RenditionRow, segments: RenditionSegmentRow[], me
     schedule_override: null,
     format_locked: r.formatLocked,
     media,
-    segments: segments.map((s) => ({ ...toRenditionSegment(s), media })),
+    segments: segments.map((s) => ({ ...toRenditionSegment(s), media: openingMedia(s.position, media) })),
     settings: {},
     delivery: toDelivery(r),
     external_id: r.externalId,
@@ -122,7 +129,7 @@ export function toPublicationResponse(loaded: LoadedPublication, media: unknown[
     social_set_id: null,
     metadata: p.metadata,
     media,
-    segments: loaded.segments.map((s) => ({ id: s.id, position: s.position, title: s.title, body: s.body, description: null, url: s.url, media, settings: {} })),
+    segments: loaded.segments.map((s) => ({ id: s.id, position: s.position, title: s.title, body: s.body, description: null, url: s.url, media: openingMedia(s.position, media), settings: {} })),
     renditions: loaded.renditions.map(({ rendition, segments }) => toRendition(rendition, segments, media)),
     repost_override: { mode: "inherit", rule: null, target_account_ids: [] },
     random_delay_inherited: false,

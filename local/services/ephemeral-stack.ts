@@ -23,7 +23,9 @@ export async function startEphemeralStack(label = "herald-test"): Promise<Epheme
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `${label}-`));
   // Postgres runs as the OS user `postgres` when we are root: it must be able to enter the folder.
   fs.chmodSync(dir, 0o755);
-  const pg = await startEmbeddedPostgres({ dir: path.join(dir, "pg"), port: await freePort(), forTests: true });
+  // HERALD_PG_LOG=<file> keeps the server's log, for looking into a failure.
+  const logFile = process.env.HERALD_PG_LOG;
+  const pg = await startEmbeddedPostgres({ dir: path.join(dir, "pg"), port: await freePort(), forTests: true, log: logFile ? (line) => fs.appendFileSync(logFile, line + "\n") : undefined });
   const relay = await startWsRelay({ port: await freePort(), allowed: [`${pg.host}:${pg.port}`] });
   const sqsPort = await freePort();
   const sqs = await startLocalSqs(sqsPort);

@@ -28,7 +28,7 @@ export async function startEmbeddedPostgres(opts: { dir: string; port: number; f
     password,
     persistent: true,
     createPostgresUser: process.getuid?.() === 0,
-    postgresFlags: ["-c", "listen_addresses=127.0.0.1", ...(opts.forTests ? ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"] : [])],
+    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "max_connections=300", ...(opts.forTests ? ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"] : [])],
     onLog: (m) => opts.log?.(String(m)),
     onError: (m) => opts.log?.(String(m)),
   });

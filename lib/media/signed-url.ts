@@ -1,0 +1,56 @@
+import { fromBase64Url, toBase64Url } from "../crypto";
+import type { Env } from "../env";
+import { mediaFileUrl } from "./item";
+
+/**
+ * Signed media file URLs: `GET /media/{id}/file?expires=…&signature=…` serves the bytes without a
+ * token, so a platform (Bluesky, Mastodon) or a webhook receiver can fetch what a publication carries.
+ * The signature is HMAC-SHA256 over `media-file:{id}:{expires}` under a key derived from
+ * INSTANCE_SECRET_KEY with its own label, so it is never the key that encrypts secrets at rest.
+ */
+
+const encoder = new TextEncoder();
+
+/** A delivery may be retried for hours and webhook receivers fetch later: a day covers both. */
+export const DEFAULT_MEDIA_URL_TTL_SECONDS = 24 * 60 * 60;
+
+/**
+ * Expiry is rounded up to the hour, so every attempt within the same hour signs the same URL (a retried
+ * webhook carries the same body); a URL is then valid for between `ttl` and `ttl` + 1 h.
+ */
+const EXPIRY_GRANULARITY_SECONDS = 60 * 60;
+
+async function signingKey(env: Pick<Env, "INSTANCE_SECRET_KEY">): Promise<CryptoKey> {
+  const secret = env.INSTANCE_SECRET_KEY;
+  if (!secret || secret.length < 16) throw new Error("INSTANCE_SECRET_KEY is missing or too short");
+  const material = await crypto.subtle.digest("SHA-256", encoder.encode(`herald-media-url-v1:${secret}`));
+  return crypto.subtle.importKey("raw", material, { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]);
+}
+
+const message = (id: string, expires: number) => encoder.encode(`media-file:${id}:${expires}`);
+
+export async function signedMediaUrl(env: Pick<Env, "INSTANCE_SECRET_KEY">, baseUrl: string, mediaId: string, ttlSeconds = DEFAULT_MEDIA_URL_TTL_SECONDS, now = Date.now()): Promise<string> {
+  const expires = Math.ceil((Math.floor(now / 1000) + ttlSeconds) / EXPIRY_GRANULARITY_SECONDS) * EXPIRY_GRANULARITY_SECONDS;
+  const mac = new Uint8Array(await crypto.subtle.sign("HMAC", await signingKey(env), message(mediaId, expires)));
+  return `${mediaFileUrl(baseUrl.replace(/\/+$/, ""), encodeURIComponent(mediaId))}?expires=${expires}&signature=${toBase64Url(mac)}`;
+}
+
+/**
+ * True only for an unexpired signature made by this instance for this item. The comparison is
+ * crypto.subtle.verify's, which does not leak how much of a guess was right.
+ */
+export async function verifyMediaSignature(env: Pick<Env, "INSTANCE_SECRET_KEY">, id: string, expires: string | undefined, signature: string | undefined, now = Date.now()): Promise<boolean> {
+  if (!expires || !signature || !/^[1-9]\d{0,11}$/.test(expires) || !/^[A-Za-z0-9_-]{43}$/.test(signature)) return false;
+  const at = Number(expires);
+  if (at * 1000 <= now) return false;
+  let key: CryptoKey;
+  try {
+    key = await signingKey(env);
+  } catch {
+    return false; // no instance secret: nothing can have been signed
+  }
+  return crypto.subtle.verify("HMAC", key, fromBase64Url(signature), message(id, at));
+}
+
+/** Seconds until a signed URL expires (for Cache-Control), never negative. */
+export const secondsLeft = (expires: string, now = Date.now()) => Math.max(0, Number(expires) - Math.floor(now / 1000));
