@@ -76,7 +76,8 @@ export const inboundMessages = pgTable(
   (t) => [
     uniqueIndex("inbound_messages_account_external_key").on(t.socialAccountId, t.externalId),
     // GET /messages: newest first within a workspace, optionally one account.
-    index("inbound_messages_workspace_idx").on(t.workspaceId, t.sentAt.desc(), t.id.desc()),
-    index("inbound_messages_account_idx").on(t.socialAccountId, t.sentAt.desc(), t.id.desc()),
+    // Ascending: scanned backwards for newest first (a DESC NULLS LAST index would not match ORDER BY … DESC).
+    index("inbound_messages_workspace_idx").on(t.workspaceId, t.sentAt, t.id),
+    index("inbound_messages_account_idx").on(t.socialAccountId, t.sentAt, t.id),
   ],
 );

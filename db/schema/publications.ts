@@ -35,9 +35,11 @@ export const publications = pgTable(
     updatedAt: ts("updated_at").notNull().defaultNow(),
   },
   (t) => [
-    index("publications_workspace_created_idx").on(t.workspaceId, t.createdAt.desc(), t.id.desc()),
-    index("publications_workspace_status_idx").on(t.workspaceId, t.status, t.createdAt.desc()),
-    index("publications_workspace_profile_idx").on(t.workspaceId, t.contentProfile, t.createdAt.desc()),
+    // Ascending on purpose: scanned backwards they give ORDER BY created_at DESC, id DESC (NULLS FIRST);
+    // a DESC NULLS LAST index would not match that order and the planner would sort instead.
+    index("publications_workspace_created_idx").on(t.workspaceId, t.createdAt, t.id),
+    index("publications_workspace_status_idx").on(t.workspaceId, t.status, t.createdAt, t.id),
+    index("publications_workspace_profile_idx").on(t.workspaceId, t.contentProfile, t.createdAt, t.id),
     index("publications_workspace_calendar_idx").on(t.workspaceId, t.calendarAt),
     index("publications_platforms_idx").using("gin", t.platforms),
     // ILIKE '%term%' on title or source text is served by this trigram index (pg_trgm).
