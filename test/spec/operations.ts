@@ -1,7 +1,7 @@
 /**
  * SPEC.md part 4: the 21 operations, each with its success status and the response component it
- * returns (`array` when the body is a bare array of that component). `built` marks the ones already
- * implemented; every other one answers 501 not-implemented for now.
+ * returns (`array` when the body is a bare array of that component). Which are built is read from the
+ * document itself (test/not-implemented.test.ts: a route that still declares 501 is not built).
  */
 export interface SpecOperation {
   method: "get" | "post" | "put" | "patch" | "delete";
@@ -9,7 +9,6 @@ export interface SpecOperation {
   status: 200 | 201 | 202;
   component: string;
   array?: boolean;
-  built?: boolean;
 }
 
 export const OPERATIONS: SpecOperation[] = [
@@ -26,10 +25,10 @@ export const OPERATIONS: SpecOperation[] = [
   { method: "get", path: "/publication-builds/{id}", status: 200, component: "Build" },
   { method: "post", path: "/publication-opportunities/discover", status: 200, component: "DiscoveryResult" },
   { method: "get", path: "/analytics", status: 200, component: "Overview" },
-  { method: "post", path: "/analytics/refresh", status: 202, component: "RefreshAnalyticsOutputBody", built: true },
-  { method: "get", path: "/accounts/providers", status: 200, component: "Provider", array: true, built: true },
-  { method: "post", path: "/accounts/{account_id}/refresh-metadata", status: 200, component: "AccountResponse", built: true },
-  { method: "post", path: "/messages/refresh", status: 202, component: "RefreshCapabilityOutcome", built: true },
+  { method: "post", path: "/analytics/refresh", status: 202, component: "RefreshAnalyticsOutputBody" },
+  { method: "get", path: "/accounts/providers", status: 200, component: "Provider", array: true },
+  { method: "post", path: "/accounts/{account_id}/refresh-metadata", status: 200, component: "AccountResponse" },
+  { method: "post", path: "/messages/refresh", status: 202, component: "RefreshCapabilityOutcome" },
   { method: "get", path: "/media", status: 200, component: "ListMediaOutputBody" },
   { method: "get", path: "/repost-automation", status: 200, component: "SettingsResponse" },
   { method: "get", path: "/billing/status", status: 200, component: "BillingStatusResponse" },
