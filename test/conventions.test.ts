@@ -74,6 +74,17 @@ describe("bad input", () => {
     expect((await api("POST", "/workspaces", { token, body: tricky, headers: { "content-type": "application/json" } })).status).toBe(201);
   });
 
+  it("422 for NUL characters in the path, the query or the body (Postgres text cannot hold them)", async () => {
+    const { token } = await newUser();
+    const inPath = await api("DELETE", "/auth/tokens/%00", { token });
+    expectProblem(inPath, 422, "validation-error");
+    expect(inPath.body.errors[0].location).toBe("path");
+    expect((await api("GET", "/workspaces?cursor=%00", { token })).body.errors[0].location).toBe("query.cursor");
+    const inBody = await api("POST", "/workspaces", { token, json: { name: "a\u0000b" } });
+    expectProblem(inBody, 422, "validation-error");
+    expect(inBody.body.errors[0].location).toBe("body.name");
+  });
+
   it("413 for a body over the limit", async () => {
     const { token } = await newUser();
     const big = JSON.stringify({ name: "y".repeat(2 * 1024 * 1024) });

@@ -1,7 +1,7 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import { authenticate } from "./auth";
-import { jsonBodyLimit, requireJsonBody } from "./body-gate";
+import { jsonBodyLimit, rejectNulInUrl, requireJsonBody } from "./body-gate";
 import type { AppEnv } from "./context";
 import { defer } from "./context";
 import { ApiError } from "./errors";
@@ -39,7 +39,7 @@ export interface WorkerAppOptions {
  */
 export function createWorkerApp(groups: GroupApp[], options: WorkerAppOptions): GroupApp {
   const app = createGroupApp();
-  app.use("*", requestContext, jsonBodyLimit, authenticate, requireJsonBody);
+  app.use("*", requestContext, jsonBodyLimit, authenticate, rejectNulInUrl, requireJsonBody);
   mountMeta(app, options);
   for (const group of groups) app.route("/", group);
   app.notFound((c) => problemResponse(c, new ApiError("not-found", { detail: `No operation at ${c.req.method} ${c.req.path}.` })));

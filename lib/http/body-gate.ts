@@ -39,6 +39,44 @@ export const jsonBodyLimit: MiddlewareHandler<AppEnv> = async (c, next) => {
   })(c, next);
 };
 
+/** Where a NUL character hides in a parsed JSON value (Postgres text cannot hold one), or null. */
+function nulLocation(value: unknown): string | null {
+  const stack: [unknown, string][] = [[value, "body"]];
+  while (stack.length) {
+    const [v, loc] = stack.pop()!;
+    if (typeof v === "string") {
+      if (v.includes("\0")) return loc;
+    } else if (Array.isArray(v)) v.forEach((item, i) => stack.push([item, `${loc}[${i}]`]));
+    else if (v && typeof v === "object") {
+      for (const [k, item] of Object.entries(v)) {
+        if (k.includes("\0")) return loc;
+        stack.push([item, `${loc}.${k}`]);
+      }
+    }
+  }
+  return null;
+}
+
+const nulError = (location: string) =>
+  new ApiError("validation-error", {
+    detail: `${location} contains a NUL character, which Herald cannot store.`,
+    errors: [{ location, message: "NUL characters are not allowed" }],
+  });
+
+/** Path segments and query values must not carry NUL characters either. */
+export const rejectNulInUrl: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const url = new URL(c.req.url);
+  let path = url.pathname;
+  try {
+    path = decodeURIComponent(url.pathname);
+  } catch {
+    throw new ApiError("bad-request", { detail: "The request path is not valid percent-encoding." });
+  }
+  if (path.includes("\0")) throw nulError("path");
+  for (const [key, value] of url.searchParams) if (value.includes("\0") || key.includes("\0")) throw nulError(`query.${key.replace(/\0/g, "")}`);
+  return next();
+};
+
 /**
  * A body, when present, must be JSON (or multipart where a route accepts uploads) and must parse:
  * otherwise 400 bad-request before any route logic runs.
@@ -58,6 +96,8 @@ export const requireJsonBody: MiddlewareHandler<AppEnv> = async (c, next) => {
     if (jsonDepth(text) > MAX_JSON_DEPTH) {
       throw new ApiError("bad-request", { detail: `The request body nests deeper than ${MAX_JSON_DEPTH} levels.` });
     }
+    const nul = nulLocation(JSON.parse(text));
+    if (nul) throw nulError(nul);
     return next();
   }
   if (text.length > 0) {

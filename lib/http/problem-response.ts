@@ -43,6 +43,11 @@ export function handleError(err: unknown, c: Context): Response {
     const slug = HTTP_EXCEPTION_SLUGS[err.status] ?? "bad-request";
     return problemResponse(c, new ApiError(slug, { detail: err.message || undefined }));
   }
+  // Backstop for values Postgres refuses as text (NUL, invalid encodings): the client's input, not our bug.
+  const code = (err as { cause?: { code?: string } })?.cause?.code;
+  if (code === "22021" || code === "22P05" || code === "54000") {
+    return problemResponse(c, new ApiError("validation-error", { detail: "A value in the request cannot be stored as text (a NUL character or an invalid encoding)." }));
+  }
   const requestId = c.get("requestId");
   // Log the failure without request content: bodies may hold secrets.
   console.error(JSON.stringify({ msg: "unhandled error", requestId, path: c.req.path, error: String((err as Error)?.stack ?? err) }));
