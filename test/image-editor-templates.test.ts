@@ -2,25 +2,11 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { auditEvents, mediaUsages } from "../db/schema";
 import { BUILT_IN_TEMPLATES } from "../lib/image-editor/built-in-templates";
-import { api, newUser, newWorkspace, slugOf, withDb, type ApiResponse } from "./helpers/harness";
+import { api, newWorkspace, withDb } from "./helpers/harness";
 import { sampleDocument } from "./image-editor-fixtures";
+import { expectProblem, newTeam, type User } from "./helpers/team";
 
-type User = Awaited<ReturnType<typeof newUser>>;
-
-const expectProblem = (res: ApiResponse, status: number, slug: string) => {
-  expect(res.status, res.text).toBe(status);
-  expect(res.headers.get("content-type")).toMatch(/^application\/problem\+json/);
-  expect(slugOf(res.body)).toBe(slug);
-};
-
-async function team() {
-  const [owner, editor, viewer, outsider] = await Promise.all([newUser(), newUser(), newUser(), newUser()]);
-  const ws = await newWorkspace(owner, [
-    { id: editor.id, role: "editor" },
-    { id: viewer.id, role: "viewer" },
-  ]);
-  return { owner, editor, viewer, outsider, ws };
-}
+const team = newTeam;
 
 const createTemplate = (user: User, ws: string, extra: Record<string, unknown> = {}) =>
   api("POST", "/image-editor/templates", { token: user.token, json: { workspace_id: ws, name: "Event promo", category: "social_post", document: sampleDocument(), ...extra } });

@@ -1,5 +1,5 @@
 import { and, eq, inArray, isNull } from "drizzle-orm";
-import { publications, publicationSegments, renditions, renditionSegments, socialAccounts } from "../../db/schema";
+import { publicationSegments, renditions, renditionSegments, socialAccounts } from "../../db/schema";
 import { PLATFORMS, type Platform } from "../../db/schema/accounts";
 import type { Tx } from "../db/client";
 import { ApiError, type FieldError } from "../http/errors";
