@@ -28,14 +28,15 @@ import path from "node:path";
 import { JOB_KINDS, queueUrlVar, type JobKind } from "../lib/jobs/kinds";
 import { ensureBootstrapAdmin } from "./services/bootstrap";
 import { applyMigrations } from "./services/migrate";
+import { takeOverDataDir } from "./services/data-dir";
 import { freePort, portIsFree } from "./services/ports";
 import { embeddedPostgresUrl, startEmbeddedPostgres } from "./services/postgres";
-import { processInfo, sleep, stopProcess, stopProcessGroup } from "./services/processes";
+import { processInfo, sleep, stopProcessGroup } from "./services/processes";
 import { startPump, type Pump } from "./services/pump";
 import { requeueUnfinishedJobs } from "./services/requeue";
 import { bootstrapToken, instanceSecretKey } from "./services/secrets";
 import { ensureQueues, startLocalSqs } from "./services/sqs";
-import { dotenvLine, spawnWrangler, WRANGLER_CONFIG } from "./services/wrangler";
+import { dotenvLine, forwardOutput, spawnWrangler, WRANGLER_CONFIG } from "./services/wrangler";
 import { startWsRelay } from "./services/ws-relay";
 
 // The AWS SDK's notice about future Node versions is not for people running Herald locally.
@@ -51,11 +52,6 @@ function shown(p: string): string {
   const rel = path.relative(process.cwd(), p);
   return rel && !rel.startsWith("..") && !path.isAbsolute(rel) ? rel : p;
 }
-
-/** wrangler's start-up chatter that says nothing the launcher does not (the variables are ours). */
-const WRANGLER_NOISE = [/^Using (secrets|vars) defined in /, /^Your Worker has access to the following bindings/, /^Binding\s+Resource/, /^env\.\w+ \(/, /Starting local server/, /\bReady on https?:/, /Logs were written to/];
-// eslint-disable-next-line no-control-regex
-const ANSI = /\x1b\[[0-9;]*m/g;
 
 function portVar(name: string): number | undefined {
   const raw = process.env[name];
@@ -171,23 +167,8 @@ function runWranglerDev(label: string, args: string[], logFile: string, stateDir
   log.write(`\n---- ${new Date().toISOString()} wrangler ${args.join(" ")}\n`);
   const child = spawnWrangler(args, { stateDir, guard: true });
   children.push(child);
-  const forward = (stream: NodeJS.ReadableStream, out: (line: string) => void) => {
-    let buffer = "";
-    stream.on("data", (chunk: Buffer) => {
-      log.write(chunk);
-      buffer += chunk.toString("utf8");
-      let nl: number;
-      while ((nl = buffer.indexOf("\n")) >= 0) {
-        let line = buffer.slice(0, nl).replace(/\s+$/, "");
-        if (!process.stdout.isTTY) line = line.replace(ANSI, "");
-        buffer = buffer.slice(nl + 1);
-        if (!line.trim() || quietLine?.test(line) || WRANGLER_NOISE.some((re) => re.test(line.trim()))) continue;
-        out(`[${label}] ${line}`);
-      }
-    });
-  };
-  forward(child.stdout!, say);
-  forward(child.stderr!, warn);
+  forwardOutput(child.stdout!, log, label, say, quietLine);
+  forwardOutput(child.stderr!, log, label, warn, quietLine);
   child.on("exit", (code, signal) => {
     log.end();
     if (!stopping) {
@@ -196,37 +177,6 @@ function runWranglerDev(label: string, args: string[], logFile: string, stateDir
     }
   });
   return child;
-}
-
-/**
- * One launcher per DATA_DIR. A lock file names the running launcher; one left by a launcher that died
- * hard is taken over, and the Postgres that launcher left running on this DATA_DIR is stopped first
- * (wrangler needs no such care: its guard stops it when the launcher dies).
- */
-async function takeOverDataDir(dataDir: string): Promise<void> {
-  const lock = path.join(dataDir, "launcher.pid");
-  if (fs.existsSync(lock)) {
-    const pid = Number(fs.readFileSync(lock, "utf8").trim());
-    const holder = pid !== process.pid ? processInfo(pid) : undefined;
-    if (holder && /start\.ts/.test(holder.cmdline)) throw new StartError(`Herald already runs with DATA_DIR ${shown(dataDir)} (process ${pid}); stop it first, or use another DATA_DIR`);
-  }
-  fs.writeFileSync(lock, `${process.pid}\n`);
-  process.on("exit", () => {
-    try {
-      if (fs.readFileSync(lock, "utf8").trim() === String(process.pid)) fs.rmSync(lock);
-    } catch {}
-  });
-  const pgDir = path.join(dataDir, "pg");
-  const pidFile = path.join(pgDir, "postmaster.pid");
-  if (fs.existsSync(pidFile)) {
-    const pid = Number(fs.readFileSync(pidFile, "utf8").split("\n")[0]);
-    const leftover = processInfo(pid);
-    if (leftover && leftover.cmdline.includes(pgDir)) {
-      say("Stopping the Postgres that an earlier start left running…");
-      // SIGINT: Postgres's fast shutdown (roll back open transactions, then stop cleanly).
-      await stopProcess(pid, "SIGINT", 15_000);
-    }
-  }
 }
 
 async function waitForHttp(url: string, ok: (res: Response) => boolean, opts: { child: ChildProcess; label: string; slowAfterMs: number }): Promise<Response> {
@@ -263,7 +213,10 @@ async function main(): Promise<void> {
   // Postgres runs as the OS user `postgres` when we are root: it must be able to enter the folder.
   fs.chmodSync(dataDir, 0o755);
   const logsDir = path.join(dataDir, "logs");
-  await takeOverDataDir(dataDir);
+  await takeOverDataDir(dataDir, {
+    say,
+    inUse: (pid) => new StartError(`Herald already runs with DATA_DIR ${shown(dataDir)} (process ${pid}); stop it first, or use another DATA_DIR`),
+  });
   // How long each step took, for whoever wonders why a start (or a stop) was slow.
   timings = fs.createWriteStream(path.join(logsDir, "launcher.log"), { flags: "a" });
   phase(`start (pid ${process.pid})`);

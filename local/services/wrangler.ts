@@ -61,3 +61,25 @@ export function dotenvLine(key: string, value: string): string {
   if (!quote) throw new Error(`${key} contains every kind of quote; it cannot be passed to wrangler`);
   return `${key}=${quote}${value.replace(/\$/g, "\\$")}${quote}`;
 }
+
+/** wrangler's start-up chatter that says nothing the launcher does not (the variables are ours). */
+const WRANGLER_NOISE = [/^Using (secrets|vars) defined in /, /^Your Worker has access to the following bindings/, /^Binding\s+Resource/, /^env\.\w+ \(/, /Starting local server/, /\bReady on https?:/, /Logs were written to/];
+// eslint-disable-next-line no-control-regex
+const ANSI = /\x1b\[[0-9;]*m/g;
+
+/** Copy a wrangler stream to its log file whole, and to the terminal line by line without the chatter. */
+export function forwardOutput(stream: NodeJS.ReadableStream, log: NodeJS.WritableStream, label: string, out: (line: string) => void, quietLine?: RegExp): void {
+  let buffer = "";
+  stream.on("data", (chunk: Buffer) => {
+    log.write(chunk);
+    buffer += chunk.toString("utf8");
+    let nl: number;
+    while ((nl = buffer.indexOf("\n")) >= 0) {
+      let line = buffer.slice(0, nl).replace(/\s+$/, "");
+      if (!process.stdout.isTTY) line = line.replace(ANSI, "");
+      buffer = buffer.slice(nl + 1);
+      if (!line.trim() || quietLine?.test(line) || WRANGLER_NOISE.some((re) => re.test(line.trim()))) continue;
+      out(`[${label}] ${line}`);
+    }
+  });
+}
