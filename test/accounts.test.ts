@@ -7,7 +7,7 @@ import gateway from "../functions/gateway";
 import { newId } from "../lib/ids";
 import { freePort } from "../local/services/ports";
 import { decryptJson } from "../lib/secrets";
-import { api, env, newUser, newWorkspace, slugOf, withDb, type ApiResponse } from "./helpers/harness";
+import { api, env, newUser, newWorkspace, withDb, type ApiResponse, expectProblem } from "./helpers/harness";
 import { startPds, type PdsAccount, type PdsPeer } from "./peers/bluesky-pds";
 import { startMastodon, type MastodonPeer } from "./peers/mastodon-server";
 import { startWebhookReceiver, type WebhookPeer } from "./peers/webhook-receiver";
@@ -64,11 +64,6 @@ async function call(method: string, path: string, user: User | undefined, json?:
 
 const connect = (body: Record<string, unknown>, user: User = admin, envOverride?: Record<string, string>) => call("POST", "/accounts", user, { workspace_id: ws, ...body }, envOverride);
 
-function expectProblem(res: ApiResponse, status: number, slug: string) {
-  expect(res.status, res.text).toBe(status);
-  expect(res.headers.get("content-type")).toMatch(/^application\/problem\+json/);
-  expect(slugOf(res.body)).toBe(slug);
-}
 
 const storedRow = (id: string) => withDb(async (db) => (await db.select().from(socialAccounts).where(eq(socialAccounts.id, id)))[0]);
 

@@ -2,15 +2,8 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { idempotencyKeys, workspaces } from "../db/schema";
 import { canonicalJson, sha256Hex } from "../lib/crypto";
-import { api, newUser, newWorkspace, slugOf, withDb, type ApiResponse } from "./helpers/harness";
+import { api, newUser, newWorkspace, withDb, type ApiResponse, expectProblem } from "./helpers/harness";
 
-const expectProblem = (res: { status: number; headers: Headers; body: any; text: string }, status: number, slug: string) => {
-  expect(res.status, res.text).toBe(status);
-  expect(res.headers.get("content-type")).toMatch(/^application\/problem\+json/);
-  expect(res.body).toMatchObject({ status, title: expect.any(String), detail: expect.any(String) });
-  expect(res.body.$schema).toMatch(/\/api\/v1\/schemas\/Problem\.json$/);
-  expect(slugOf(res.body)).toBe(slug);
-};
 
 describe("authentication", () => {
   it("401 for a missing, malformed, unknown or revoked token", async () => {

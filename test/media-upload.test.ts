@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditEvents, media } from "../db/schema";
-import { newUser, newWorkspace, slugOf, withDb } from "./helpers/harness";
+import { newUser, newWorkspace, withDb, expectProblem } from "./helpers/harness";
 import { call, fixture, startMediaStorage, upload, uploadForm, type MediaStorage } from "./helpers/media";
 
 type User = Awaited<ReturnType<typeof newUser>>;
@@ -18,11 +18,6 @@ beforeAll(async () => {
 });
 afterAll(() => storage?.dispose());
 
-const expectProblem = (res: { status: number; headers: Headers; body: any; text: string }, status: number, slug: string) => {
-  expect(res.status, res.text).toBe(status);
-  expect(res.headers.get("content-type")).toMatch(/^application\/problem\+json/);
-  expect(slugOf(res.body)).toBe(slug);
-};
 
 const rowsOf = (workspaceId: string) => withDb((db) => db.select().from(media).where(eq(media.workspaceId, workspaceId)));
 const objectsOf = async (workspaceId: string) => (await storage.bucket.list({ prefix: `workspaces/${workspaceId}/` })).objects;

@@ -2,15 +2,10 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { auditEvents, media, mediaUsages, videoProjectRevisions, videoRevisionTouches } from "../db/schema";
 import { sampleVideoDocument } from "../lib/video/sample";
-import { api, newUser, newWorkspace, slugOf, withDb, type ApiResponse } from "./helpers/harness";
+import { api, newUser, newWorkspace, withDb, type ApiResponse, expectProblem } from "./helpers/harness";
 
 type User = Awaited<ReturnType<typeof newUser>>;
 
-const expectProblem = (res: ApiResponse, status: number, slug: string) => {
-  expect(res.status, res.text).toBe(status);
-  expect(res.headers.get("content-type")).toMatch(/^application\/problem\+json/);
-  expect(slugOf(res.body)).toBe(slug);
-};
 const locations = (res: ApiResponse) => (res.body.errors ?? []).map((e: { location: string }) => e.location);
 
 async function setup() {

@@ -1,15 +1,10 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { auditEvents, voiceProfiles } from "../db/schema";
-import { api, newUser, newWorkspace, slugOf, withDb, type ApiResponse } from "./helpers/harness";
+import { api, newUser, newWorkspace, withDb, expectProblem } from "./helpers/harness";
 
 type User = Awaited<ReturnType<typeof newUser>>;
 
-const expectProblem = (res: ApiResponse, status: number, slug: string) => {
-  expect(res.status, res.text).toBe(status);
-  expect(res.headers.get("content-type")).toMatch(/^application\/problem\+json/);
-  expect(slugOf(res.body)).toBe(slug);
-};
 
 async function team() {
   const [owner, admin, editor, viewer, outsider] = await Promise.all([newUser(), newUser(), newUser(), newUser(), newUser()]);

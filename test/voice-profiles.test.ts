@@ -3,15 +3,10 @@ import { describe, expect, it } from "vitest";
 import { auditEvents, socialAccounts } from "../db/schema";
 import { newId } from "../lib/ids";
 import { voicesForAccounts } from "../lib/voice/store";
-import { api, newUser, newWorkspace, slugOf, withDb, type ApiResponse } from "./helpers/harness";
+import { api, newUser, newWorkspace, slugOf, withDb, expectProblem } from "./helpers/harness";
 
 type User = Awaited<ReturnType<typeof newUser>>;
 
-const expectProblem = (res: ApiResponse, status: number, slug: string) => {
-  expect(res.status, res.text).toBe(status);
-  expect(res.headers.get("content-type")).toMatch(/^application\/problem\+json/);
-  expect(slugOf(res.body)).toBe(slug);
-};
 
 const definition = {
   traits: ["warm", "direct"],

@@ -2,6 +2,7 @@ import { and, eq, inArray, isNull } from "drizzle-orm";
 import { media } from "../../db/schema";
 import type { Queryable, Tx } from "../db/client";
 import { ApiError } from "../http/errors";
+import { mediaFileUrl } from "../media/item";
 import { replaceMediaUsages } from "../media/usage";
 
 type MediaRow = typeof media.$inferSelect;
@@ -47,7 +48,7 @@ export function toPublicationMedia(baseUrl: string, ids: string[], rows: Map<str
   return ids.flatMap((id, order) => {
     const m = rows.get(id);
     if (!m) return [];
-    const url = `${baseUrl}/media/${m.id}/file`;
+    const url = mediaFileUrl(baseUrl, m.id);
     return [
       {
         id: m.id,
@@ -69,7 +70,7 @@ export function toPublicationMedia(baseUrl: string, ids: string[], rows: Map<str
         frame_rate: m.frameRate,
         analysis_status: null,
         analysis_error: null,
-        // Herald serves files only to authenticated callers, so no platform can fetch this URL.
+        // This `url` needs a bearer token; platforms get signed URLs at delivery (lib/publishing/delivery-media.ts).
         public_url_ready: false,
         public_url_status: null,
         public_url_error: null,

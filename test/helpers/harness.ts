@@ -1,4 +1,4 @@
-import { inject } from "vitest";
+import { expect, inject } from "vitest";
 import gateway from "../../functions/gateway";
 import { workspaceMembers, workspaces, type Role } from "../../db/schema";
 import { issueToken } from "../../lib/auth/tokens";
@@ -67,3 +67,12 @@ export async function newWorkspace(owner: { id: string }, members: { id: string;
 
 /** Assert-friendly: the problem's slug (last segment of `type`). */
 export const slugOf = (body: { type?: string }) => body?.type?.split("/").pop();
+
+/** An RFC 9457 problem+json answer with this status and slug, naming its JSON Schema. */
+export function expectProblem(res: Pick<ApiResponse, "status" | "headers" | "body" | "text">, status: number, slug: string): void {
+  expect(res.status, res.text).toBe(status);
+  expect(res.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+  expect(res.body).toMatchObject({ status, title: expect.any(String), detail: expect.any(String) });
+  expect(res.body.$schema).toMatch(/\/api\/v1\/schemas\/Problem\.json$/);
+  expect(slugOf(res.body)).toBe(slug);
+}
