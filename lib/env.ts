@@ -5,6 +5,8 @@ export interface Env {
   NEON_WS_PROXY?: string;
   PUBLIC_BASE_URL?: string;
   INSTANCE_SECRET_KEY?: string;
+  /** The key INSTANCE_SECRET_KEY replaced, while secrets sealed by it are re-saved (lib/settings/secret-box.ts). */
+  INSTANCE_SECRET_KEY_PREVIOUS?: string;
   /** Largest accepted JSON request body in bytes (default 1 MiB). */
   MAX_BODY_BYTES?: string;
   ALLOW_PRIVATE_URLS?: string;

@@ -22,6 +22,7 @@
  * machine misses, and a SIGKILLed launcher cannot stop Postgres. (If it happens anyway, wrangler's
  * guard stops wrangler, and the next start stops the Postgres left behind.)
  */
+import { envVarOf, SETTINGS } from "../lib/settings/catalogue";
 import type { ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -227,7 +228,10 @@ async function main(): Promise<void> {
     ALLOW_PRIVATE_URLS: process.env.ALLOW_PRIVATE_URLS || "true",
   };
   // Optional settings of lib/env.ts, passed on when given.
-  for (const name of ["MAX_BODY_BYTES", "MEDIA_MAX_BYTES"]) if (process.env[name]) vars[name] = process.env[name]!;
+  // Instance settings given as environment variables (lib/settings) win over saved ones, so they are passed on too.
+  for (const name of ["MAX_BODY_BYTES", "MEDIA_MAX_BYTES", "INSTANCE_SECRET_KEY_PREVIOUS", ...SETTINGS.map((s) => envVarOf(s.key))]) {
+    if (process.env[name] && !(name in vars)) vars[name] = process.env[name]!;
+  }
 
   // The bootstrap administrator: checked before anything starts.
   const adminEmail = process.env.BOOTSTRAP_ADMIN_EMAIL || "admin@localhost";

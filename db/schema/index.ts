@@ -8,3 +8,4 @@ export * from "./voice";
 export * from "./image-editor";
 export * from "./media";
 export * from "./video";
+export * from "./security";

@@ -15,8 +15,17 @@ export const auditEvents = pgTable(
     action: text("action").notNull(),
     targetType: text("target_type").notNull(),
     targetId: text("target_id").notNull(),
+    /** `success` or `denied` (a refused attempt worth keeping, e.g. a failed sign-in). */
+    outcome: text("outcome").notNull().default("success"),
+    /** How the actor was authenticated: user, token, session, or system (no person). */
+    actorKind: text("actor_kind").notNull().default("user"),
+    requestId: text("request_id"),
   },
-  (t) => [index("audit_events_workspace_idx").on(t.workspaceId, t.seq)],
+  (t) => [
+    index("audit_events_workspace_idx").on(t.workspaceId, t.seq),
+    index("audit_events_actor_idx").on(t.actorUserId, t.seq),
+    index("audit_events_action_idx").on(t.action, t.seq),
+  ],
 );
 
 /** Idempotency-Key store (CONTRACT.md §2): scoped to caller, workspace and operation; kept 24 h. */

@@ -1,10 +1,12 @@
 import { createGroupApp } from "../../lib/http/app";
 import * as createUser from "./create-user";
+import * as getInstanceSettings from "./get-instance-settings";
 import * as updateInstanceSettings from "./update-instance-settings";
 
 /** Instance administration (instance administrators only). */
 const app = createGroupApp();
 app.openapi(createUser.route, createUser.handler);
+app.openapi(getInstanceSettings.route, getInstanceSettings.handler);
 app.openapi(updateInstanceSettings.route, updateInstanceSettings.handler);
 
 export default app;

@@ -254,7 +254,8 @@ export const CASES: Case[] = [
   {
     op: "PUT /admin/instance-settings",
     adminOnly: true,
-    valid: () => ({ method: "PUT", path: "/admin/instance-settings", json: { settings: [{ key: "ai_model", value: "small" }] } }),
+    // Clearing a key no other test uses: valid, and harmless to the shared database once built.
+    valid: () => ({ method: "PUT", path: "/admin/instance-settings", json: { settings: [{ key: "ai_base_url", value: "" }] } }),
     invalid: [
       { name: "value a number", req: () => ({ method: "PUT", path: "/admin/instance-settings", json: { settings: [{ key: "ai_model", value: 5 }] } }), location: "body.settings[0].value" },
       { name: "100 KB value", req: () => ({ method: "PUT", path: "/admin/instance-settings", json: { settings: [{ key: "ai_model", value: BIG }] } }), location: "body.settings[0].value" },

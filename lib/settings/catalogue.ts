@@ -1,0 +1,157 @@
+/**
+ * Every instance setting Herald knows (CONTRACT.md §6, SPEC.md 2.11). Plain data and pure checks: no HTTP,
+ * no database. The environment variable of a setting is its key in upper case and always wins over a saved
+ * value, so a deployment can pin anything.
+ */
+export type SettingType = "string" | "url" | "integer" | "boolean" | "secret";
+
+export interface SettingDefinition {
+  key: string;
+  label: string;
+  description: string;
+  group: "general" | "media" | "ai" | "billing";
+  type: SettingType;
+  secret: boolean;
+  /** Allowed values for enumerated settings (booleans: `true` / `false`). */
+  options: { label: string; value: string }[];
+  /** Why a value is refused, or null when it is fine. Never quotes the value (it may be a secret). */
+  check(value: string): string | null;
+}
+
+const MAX_VALUE = 2000;
+const BOOLEAN_OPTIONS = [
+  { label: "On", value: "true" },
+  { label: "Off", value: "false" },
+];
+
+function httpUrl(value: string, opts: { pathAllowed: boolean }): string | null {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return "Must be an absolute http(s) URL";
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") return "Must use http or https";
+  if (url.username || url.password) return "Must not carry a user name or password";
+  if (url.search || url.hash) return "Must not carry a query or fragment";
+  if (!opts.pathAllowed && url.pathname !== "/") return "Must be an origin only (no path)";
+  return null;
+}
+
+const integer = (min: number, max: number) => (value: string) =>
+  /^\d{1,16}$/.test(value) && Number(value) >= min && Number(value) <= max ? null : `Must be a whole number from ${min} to ${max}`;
+
+const prefixed = (prefixes: string[], what: string) => (value: string) =>
+  prefixes.some((p) => value.startsWith(p)) && /^[\x21-\x7e]{8,500}$/.test(value) ? null : `Must be a ${what} (starting with ${prefixes.join(" or ")})`;
+
+
+export const SETTINGS: readonly SettingDefinition[] = [
+  {
+    key: "public_base_url",
+    label: "Public base URL",
+    description: "Origin people and providers use to reach Herald: `$schema` URLs, links, and the passkey relying party (its host is the WebAuthn RP ID).",
+    group: "general",
+    type: "url",
+    secret: false,
+    options: [],
+    check: (v) => httpUrl(v, { pathAllowed: false }),
+  },
+  {
+    key: "media_max_bytes",
+    label: "Largest media upload (bytes)",
+    description: "Uploads beyond this size are refused with 413.",
+    group: "media",
+    type: "integer",
+    secret: false,
+    options: [],
+    check: integer(1, 5 * 1024 ** 3),
+  },
+  {
+    key: "ai_base_url",
+    label: "AI provider base URL",
+    description: "OpenAI-compatible API used for publication builds and discovery.",
+    group: "ai",
+    type: "url",
+    secret: false,
+    options: [],
+    check: (v) => httpUrl(v, { pathAllowed: true }),
+  },
+  {
+    key: "ai_model",
+    label: "AI model",
+    description: "Model name sent to the AI provider.",
+    group: "ai",
+    type: "string",
+    secret: false,
+    options: [],
+    check: (v) => (/^[\w.:/@+-]{1,200}$/.test(v) ? null : "Letters, digits and . : / @ + - _ only, at most 200"),
+  },
+  {
+    key: "ai_api_key",
+    label: "AI provider API key",
+    description: "Bearer key for the AI provider. Stored encrypted; never shown again.",
+    group: "ai",
+    type: "secret",
+    secret: true,
+    options: [],
+    check: (v) => (/^[\x21-\x7e]{8,500}$/.test(v) ? null : "8 to 500 printable characters without spaces"),
+  },
+  {
+    key: "billing_enabled",
+    label: "Billing",
+    description: "Turns plans and limits on. Off (self-hosted): every organization is on the unlimited `self_hosted` plan.",
+    group: "billing",
+    type: "boolean",
+    secret: false,
+    options: BOOLEAN_OPTIONS,
+    check: (v) => (v === "true" || v === "false" ? null : "Must be `true` or `false`"),
+  },
+  {
+    key: "stripe_secret_key",
+    label: "Stripe secret key",
+    description: "Secret or restricted API key of the Stripe account. Stored encrypted; never shown again.",
+    group: "billing",
+    type: "secret",
+    secret: true,
+    options: [],
+    check: prefixed(["sk_", "rk_"], "Stripe secret or restricted key"),
+  },
+  {
+    key: "stripe_webhook_secret",
+    label: "Stripe webhook signing secret",
+    description: "Verifies POST /billing/webhooks/stripe. Stored encrypted; never shown again.",
+    group: "billing",
+    type: "secret",
+    secret: true,
+    options: [],
+    check: prefixed(["whsec_"], "Stripe webhook signing secret"),
+  },
+  {
+    key: "stripe_api_base",
+    label: "Stripe API base URL",
+    description: "Where Stripe's API is reached (default https://api.stripe.com).",
+    group: "billing",
+    type: "url",
+    secret: false,
+    options: [],
+    check: (v) => httpUrl(v, { pathAllowed: true }),
+  },
+];
+
+export type SettingKey = (typeof SETTINGS)[number]["key"];
+
+const BY_KEY = new Map(SETTINGS.map((s) => [s.key, s]));
+
+export const findSetting = (key: string): SettingDefinition | undefined => BY_KEY.get(key);
+
+/** The environment variable that sets a key (and wins over a saved value). */
+export const envVarOf = (key: string) => key.toUpperCase();
+
+/** Why this value is refused for this setting, or null. `""` always passes: it clears the saved value. */
+export function checkValue(def: SettingDefinition, value: string): string | null {
+  if (value === "") return null;
+  if (value.length > MAX_VALUE) return `At most ${MAX_VALUE} characters`;
+  if (/[\u0000-\u001f\u007f]/.test(value)) return "Control characters are not allowed";
+  if (value.trim() !== value) return "Leading or trailing spaces are not allowed";
+  return def.check(value);
+}
