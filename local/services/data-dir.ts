@@ -25,7 +25,8 @@ export async function takeOverDataDir(dataDir: string, opts: { say: (line: strin
   if (fs.existsSync(pidFile)) {
     const pid = Number(fs.readFileSync(pidFile, "utf8").split("\n")[0]);
     const leftover = processInfo(pid);
-    if (leftover && leftover.cmdline.includes(pgDir)) {
+    // As root DATA_DIR/pg may be a link to where Postgres really keeps the data (postgres-os-user.ts).
+    if (leftover && leftover.cmdline.includes(fs.realpathSync(pgDir))) {
       opts.say("Stopping the Postgres that an earlier start left running…");
       // SIGINT: Postgres's fast shutdown (roll back open transactions, then stop cleanly).
       await stopProcess(pid, "SIGINT", 15_000);

@@ -21,11 +21,12 @@ export interface EphemeralStack {
  */
 export async function startEphemeralStack(label = "herald-test"): Promise<EphemeralStack> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `${label}-`));
-  // Postgres runs as the OS user `postgres` when we are root: it must be able to enter the folder.
+  // Postgres runs as the OS user `postgres` when we are root: let it enter the folder if the way is open
+  // (if not, postgres-os-user.ts keeps the data elsewhere).
   fs.chmodSync(dir, 0o755);
   // HERALD_PG_LOG=<file> keeps the server's log, for looking into a failure.
   const logFile = process.env.HERALD_PG_LOG;
-  const pg = await startEmbeddedPostgres({ dir: path.join(dir, "pg"), port: await freePort(), forTests: true, log: logFile ? (line) => fs.appendFileSync(logFile, line + "\n") : undefined });
+  const pg = await startEmbeddedPostgres({ dir: path.join(dir, "pg"), port: await freePort(), password: randomBytes(18).toString("base64url"), forTests: true, log: logFile ? (line) => fs.appendFileSync(logFile, line + "\n") : undefined });
   const relay = await startWsRelay({ port: await freePort(), allowed: [`${pg.host}:${pg.port}`] });
   const sqsPort = await freePort();
   const sqs = await startLocalSqs(sqsPort);
@@ -50,6 +51,7 @@ export async function startEphemeralStack(label = "herald-test"): Promise<Epheme
       await sqs.close();
       await relay.close();
       await pg.stop();
+      fs.rmSync(pg.dataDir, { recursive: true, force: true });
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };

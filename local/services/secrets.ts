@@ -31,3 +31,9 @@ export function bootstrapToken(dataDir: string): { value: string; created: boole
   const file = path.join(dataDir, "bootstrap-token");
   return { ...keptSecret(file, () => `hld_${randomText(40)}`), file };
 }
+
+/** The embedded Postgres's superuser password: random per DATA_DIR, kept in DATA_DIR/postgres-password. */
+export function postgresPassword(dataDir: string): { value: string; created: boolean; file: string } {
+  const file = path.join(dataDir, "postgres-password");
+  return { ...keptSecret(file, () => crypto.randomBytes(24).toString("base64url")), file };
+}

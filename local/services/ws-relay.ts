@@ -5,13 +5,20 @@ import { WebSocketServer } from "ws";
 /**
  * The Neon driver speaks the Postgres wire protocol inside WebSocket frames. This relay unwraps them
  * onto a TCP connection so the same driver (in Node and in workerd) reaches a plain local Postgres.
- * Only the configured address may be reached: it is not an open proxy.
+ * Only the configured address may be reached: it is not an open proxy. A web page the user happens to
+ * visit could still open a WebSocket to 127.0.0.1; browsers always say where it comes from (`Origin`),
+ * the database drivers never do, so a request with an Origin that is not in `origins` is refused.
  */
-export async function startWsRelay(opts: { port: number; allowed: string[] }): Promise<{ port: number; close(): Promise<void> }> {
+export async function startWsRelay(opts: { port: number; allowed: string[]; origins?: string[] }): Promise<{ port: number; close(): Promise<void> }> {
   const server = http.createServer((_req, res) => {
     res.writeHead(426).end("WebSocket only");
   });
-  const wss = new WebSocketServer({ server, path: "/v2" });
+  const origins = new Set((opts.origins ?? []).map((o) => new URL(o).origin));
+  const wss = new WebSocketServer({
+    server,
+    path: "/v2",
+    verifyClient: ({ req }: { req: http.IncomingMessage }) => req.headers.origin === undefined || origins.has(req.headers.origin),
+  });
   wss.on("connection", (socket, req) => {
     const address = new URL(req.url ?? "", "http://relay").searchParams.get("address") ?? "";
     if (!opts.allowed.includes(address)) {
