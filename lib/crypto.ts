@@ -29,3 +29,15 @@ export function canonicalJson(value: unknown): string {
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
 }
+
+/**
+ * Whether two secrets are equal, in time that does not depend on where they differ: both are hashed
+ * first, so the comparison always runs over 32 bytes whatever their lengths.
+ */
+export async function secretsEqual(given: string, expected: string): Promise<boolean> {
+  const [a, b] = await Promise.all([given, expected].map((s) => crypto.subtle.digest("SHA-256", encoder.encode(s))));
+  const [x, y] = [new Uint8Array(a), new Uint8Array(b)];
+  let diff = 0;
+  for (let i = 0; i < x.length; i++) diff |= x[i] ^ y[i];
+  return diff === 0;
+}

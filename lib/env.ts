@@ -14,6 +14,8 @@ export interface Env {
   MEDIA_BUCKET?: R2Bucket;
   /** Largest accepted media upload in bytes (default in lib/media/limits.ts). */
   MEDIA_MAX_BYTES?: string;
+  /** Shared secret for consumer Workers' `POST /drain` (lib/jobs/drain-auth.ts); unset = endpoint off. */
+  DRAIN_SECRET?: string;
   SQS_ENDPOINT?: string;
   SQS_REGION?: string;
   SQS_ACCESS_KEY_ID?: string;

@@ -33,6 +33,8 @@ import { takeOverDataDir } from "./services/data-dir";
 import { freePort, portIsFree } from "./services/ports";
 import { embeddedPostgresUrl, startEmbeddedPostgres } from "./services/postgres";
 import { processInfo, sleep, stopProcessGroup } from "./services/processes";
+import { randomText } from "../lib/ids";
+import { drainHeaders } from "../lib/jobs/drain-auth";
 import { startPump, type Pump } from "./services/pump";
 import { requeueUnfinishedJobs } from "./services/requeue";
 import { bootstrapToken, instanceSecretKey, postgresPassword } from "./services/secrets";
@@ -180,7 +182,7 @@ function runWranglerDev(label: string, args: string[], logFile: string, stateDir
   return child;
 }
 
-async function waitForHttp(url: string, ok: (res: Response) => boolean, opts: { child: ChildProcess; label: string; slowAfterMs: number }): Promise<Response> {
+async function waitForHttp(url: string, ok: (res: Response) => boolean, opts: { child: ChildProcess; label: string; slowAfterMs: number; headers?: Record<string, string> }): Promise<Response> {
   const started = Date.now();
   let warned = false;
   for (;;) {
@@ -189,7 +191,7 @@ async function waitForHttp(url: string, ok: (res: Response) => boolean, opts: { 
     try {
       // Generous: the first request makes workerd compile the Worker, which takes seconds on a busy machine;
       // abandoning it would only start that over.
-      const res = await fetch(url, { signal: AbortSignal.timeout(30_000) });
+      const res = await fetch(url, { headers: opts.headers, signal: AbortSignal.timeout(30_000) });
       if (ok(res)) return res;
       await res.body?.cancel();
     } catch {}
@@ -245,6 +247,8 @@ async function main(): Promise<void> {
     throw new StartError("BOOTSTRAP_ADMIN_TOKEN may contain only letters, digits and _ - . ~ + / = (at most 512 characters)");
   }
   vars.INSTANCE_SECRET_KEY = process.env.INSTANCE_SECRET_KEY || instanceSecretKey(dataDir).value;
+  // Only holders of this drive the consumers' POST /drain (the pump, the API's nudge): new each start.
+  vars.DRAIN_SECRET = randomText(48);
 
   // -- SQS: the given one, or the embedded (in-memory) one
   const givenQueueUrls = Object.fromEntries(Object.entries(process.env).filter(([k, v]) => k.startsWith("SQS_QUEUE_URL_") && v)) as Record<string, string>;
@@ -370,10 +374,10 @@ async function main(): Promise<void> {
   }
   say(`API reference: ${vars.PUBLIC_BASE_URL}/docs · data in ${relDataDir} · logs in ${shown(logsDir)} · started in ${((Date.now() - t0) / 1000).toFixed(1)} s · Ctrl-C stops`);
 
-  const listing = await waitForHttp(`http://127.0.0.1:${consumersPort}/`, (res) => res.ok, { child: consumers, label: "the consumers", slowAfterMs: 30_000 });
+  const listing = await waitForHttp(`http://127.0.0.1:${consumersPort}/`, (res) => res.ok, { child: consumers, label: "the consumers", slowAfterMs: 30_000, headers: drainHeaders(vars.DRAIN_SECRET) });
   const { consumers: list } = (await listing.json()) as { consumers: { name: string; everySeconds?: number }[] };
   phase(`consumers ready: ${list.map((c) => c.name).join(", ")}`);
-  if (!stopping) pump = startPump({ baseUrl: `http://127.0.0.1:${consumersPort}`, consumers: list, log: warn });
+  if (!stopping) pump = startPump({ baseUrl: `http://127.0.0.1:${consumersPort}`, headers: drainHeaders(vars.DRAIN_SECRET), consumers: list, log: warn });
 }
 
 /** With an external SQS that does not answer yet, wait for it instead of giving up (Ctrl-C ends the wait). */

@@ -17,8 +17,11 @@ const DEFAULT_VARS = ['ALLOW_PRIVATE_URLS = "false"', 'SQS_REGION = "us-east-1"'
 /** Bindings every Worker gets (the top level's, repeated: environments do not inherit bindings). */
 const BINDINGS = ['r2_buckets = [{ binding = "MEDIA_BUCKET", bucket_name = "herald-media" }]'];
 
+/** Consumers are reached only by their cron and service bindings, never from the internet. */
+const NOT_PUBLIC = ["workers_dev = false", "preview_urls = false"];
+
 export function envSection(name: string, main: string, cron: boolean): string {
-  return [`[env.${name}]`, `main = "${main}"`, ...(cron ? ['triggers = { crons = ["* * * * *"] }'] : []), ...BINDINGS, `[env.${name}.vars]`, ...DEFAULT_VARS, ""].join("\n");
+  return [`[env.${name}]`, `main = "${main}"`, ...(cron ? ['triggers = { crons = ["* * * * *"] }', ...NOT_PUBLIC] : []), ...BINDINGS, `[env.${name}.vars]`, ...DEFAULT_VARS, ""].join("\n");
 }
 
 export function workerEntrySource(name: string): string {

@@ -1,4 +1,5 @@
 import type { Env } from "../lib/env";
+import { drainRefusal } from "../lib/jobs/drain-auth";
 
 /**
  * Every queue consumer in one Worker, for `npm start` only (each file under queues/ stays deployable on
@@ -44,6 +45,9 @@ async function runScheduled(worker: ConsumerWorker, env: Env, ctx: ExecutionCont
 export default {
   async fetch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
     const url = new URL(request.url);
+    // Only the launcher (holding DRAIN_SECRET) drives it: a web page open on this machine cannot.
+    const refused = await drainRefusal(request, env);
+    if (refused) return refused;
     if (request.method === "GET" && url.pathname === "/") {
       const consumers = Object.entries(CONSUMERS).map(([name, entry]) => ({ name, everySeconds: "load" in entry ? entry.everySeconds : 1 }));
       return Response.json({ consumers });

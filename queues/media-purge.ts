@@ -1,5 +1,6 @@
 import { openDb } from "../lib/db/client";
 import type { Env } from "../lib/env";
+import { drainRefusal } from "../lib/jobs/drain-auth";
 import { purgeMedia, type PurgeReport } from "../lib/media/purge";
 
 /**
@@ -20,6 +21,8 @@ async function run(env: Env): Promise<PurgeReport | { error: string }> {
 export default {
   async fetch(request: Request, env: Env): Promise<Response> {
     if (request.method === "POST" && new URL(request.url).pathname === "/drain") {
+      const refused = await drainRefusal(request, env);
+      if (refused) return refused;
       const result = await run(env);
       return Response.json(result, { status: "error" in result ? 503 : 200 });
     }

@@ -1,5 +1,6 @@
 import { openDb } from "../lib/db/client";
 import type { Env } from "../lib/env";
+import { drainRefusal } from "../lib/jobs/drain-auth";
 import { relayOutbox } from "../lib/jobs/outbox";
 
 /** Sends outbox rows that the request fast path could not (SQS down, crash before send). */
@@ -22,7 +23,7 @@ async function relay(env: Env, budgetMs: number) {
 
 export default {
   async fetch(request: Request, env: Env): Promise<Response> {
-    if (request.method === "POST" && new URL(request.url).pathname === "/drain") return Response.json(await relay(env, 10_000));
+    if (request.method === "POST" && new URL(request.url).pathname === "/drain") return (await drainRefusal(request, env)) ?? Response.json(await relay(env, 10_000));
     return new Response("Not found", { status: 404 });
   },
   async scheduled(_event: ScheduledController, env: Env, ctx: ExecutionContext): Promise<void> {

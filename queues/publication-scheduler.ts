@@ -1,9 +1,10 @@
 import { openDb } from "../lib/db/client";
 import type { Env } from "../lib/env";
+import { drainRefusal } from "../lib/jobs/drain-auth";
 import { relayOutbox } from "../lib/jobs/outbox";
 import { startDuePublications } from "../lib/publishing/schedule";
 
-/** Queues due scheduled publications (cron each minute; `POST /drain` on demand, as the local launcher does). */
+/** Queues due scheduled publications (cron each minute; `POST /drain` on demand with DRAIN_SECRET, as the local launcher does). */
 async function run(env: Env): Promise<{ started: number }> {
   const { db, close } = openDb(env);
   try {
@@ -17,7 +18,7 @@ async function run(env: Env): Promise<{ started: number }> {
 
 export default {
   async fetch(request: Request, env: Env): Promise<Response> {
-    if (request.method === "POST" && new URL(request.url).pathname === "/drain") return Response.json(await run(env));
+    if (request.method === "POST" && new URL(request.url).pathname === "/drain") return (await drainRefusal(request, env)) ?? Response.json(await run(env));
     return new Response("Not found", { status: 404 });
   },
   async scheduled(_event: ScheduledController, env: Env, ctx: ExecutionContext): Promise<void> {

@@ -227,12 +227,14 @@ describe("purge", () => {
     const item = await put();
     await api("POST", `/media/${item.id}/trash`, { token: editor.token });
     await setRow(item.id, { purgeAfter: ago(1000) });
-    const res = await purgeWorker.fetch(new Request("http://worker/drain", { method: "POST" }), storage.env);
+    const secret = "drain-secret-for-tests-0123456789abcdefghijklmnop";
+    const drain = () => new Request("http://worker/drain", { method: "POST", headers: { authorization: `Bearer ${secret}` } });
+    const res = await purgeWorker.fetch(drain(), { ...storage.env, DRAIN_SECRET: secret });
     expect(res.status).toBe(200);
     expect(((await res.json()) as { purged: { id: string }[] }).purged.map((p) => p.id)).toContain(item.id);
     expect(await stored(item.id)).toBe(false);
     const { MEDIA_BUCKET: _, ...unbound } = storage.env;
-    expect((await purgeWorker.fetch(new Request("http://worker/drain", { method: "POST" }), unbound)).status).toBe(503);
+    expect((await purgeWorker.fetch(drain(), { ...unbound, DRAIN_SECRET: secret })).status).toBe(503);
     expect((await purgeWorker.fetch(new Request("http://worker/other"), storage.env)).status).toBe(404);
   });
 });

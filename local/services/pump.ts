@@ -13,7 +13,7 @@ export interface Pump {
  * Failures (SQS or the database down, the consumers Worker restarting) never end the loop: it logs,
  * backs off (1 s doubling to 30 s) and tries again, and says when the consumer recovers.
  */
-export function startPump(opts: { baseUrl: string; consumers: { name: string; everySeconds?: number }[]; waitSeconds?: number; log: (line: string) => void }): Pump {
+export function startPump(opts: { baseUrl: string; headers?: Record<string, string>; consumers: { name: string; everySeconds?: number }[]; waitSeconds?: number; log: (line: string) => void }): Pump {
   const controller = new AbortController();
   const { signal } = controller;
   const wait = opts.waitSeconds ?? 10;
@@ -23,7 +23,7 @@ export function startPump(opts: { baseUrl: string; consumers: { name: string; ev
     while (!signal.aborted) {
       const started = Date.now();
       try {
-        const res = await fetch(`${opts.baseUrl}/${name}/drain?wait=${wait}`, { method: "POST", signal });
+        const res = await fetch(`${opts.baseUrl}/${name}/drain?wait=${wait}`, { method: "POST", headers: opts.headers, signal });
         const text = await res.text();
         if (!res.ok) throw new Error(`HTTP ${res.status} ${text.slice(0, 300)}`);
         if (failures > 0) opts.log(`[pump] ${name}: recovered`);
