@@ -365,7 +365,10 @@ async function main(): Promise<void> {
   say(`Herald API listening on ${apiUrl}`);
   phase("listening");
 
-  if (tokenFile) {
+  if (admin.revoked) {
+    const fix = tokenFile ? `delete ${shown(tokenFile)} and start again for a new one` : "set a new BOOTSTRAP_ADMIN_TOKEN";
+    warn(`The bootstrap administrator's token was revoked and stays revoked; ${fix}.`);
+  } else if (tokenFile) {
     const relToken = shown(tokenFile);
     say(admin.createdToken ? `Created the administrator ${adminEmail}; its API token is in ${relToken} (readable by you only).` : `Administrator: ${adminEmail}, API token in ${relToken}.`);
     say(`  Try: curl -H "Authorization: Bearer $(cat ${/\s/.test(relToken) ? JSON.stringify(relToken) : relToken})" ${apiUrl}/auth/me`);

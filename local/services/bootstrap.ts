@@ -9,9 +9,15 @@ import { newId } from "../../lib/ids";
 
 /**
  * CONTRACT.md §3: ensure an instance administrator with this e-mail exists and that `token`
- * authenticates as them (stored hashed). Returns whether anything was created.
+ * authenticates as them (stored hashed). Returns whether anything was created, and whether the token
+ * was revoked: a revocation is final (it is how someone shuts out a leaked token), so a restart never
+ * brings it back; the operator sets a new BOOTSTRAP_ADMIN_TOKEN (or deletes the generated token file).
  */
-export async function ensureBootstrapAdmin(env: Pick<Env, "DATABASE_URL" | "NEON_WS_PROXY">, email: string, token: string): Promise<{ createdUser: boolean; createdToken: boolean }> {
+export async function ensureBootstrapAdmin(
+  env: Pick<Env, "DATABASE_URL" | "NEON_WS_PROXY">,
+  email: string,
+  token: string,
+): Promise<{ createdUser: boolean; createdToken: boolean; revoked: boolean }> {
   if (token.length < 32) throw new Error("BOOTSTRAP_ADMIN_TOKEN must be at least 32 characters");
   const { db, close } = openDb(env);
   try {
@@ -29,16 +35,14 @@ export async function ensureBootstrapAdmin(env: Pick<Env, "DATABASE_URL" | "NEON
       const [existing] = await tx.select().from(apiTokens).where(eq(apiTokens.tokenHash, tokenHash));
       if (existing && existing.userId !== user.id) throw new Error("BOOTSTRAP_ADMIN_TOKEN already belongs to another user");
       let createdToken = false;
+      const revoked = Boolean(existing?.revokedAt);
       if (!existing) {
         const id = newId("tok");
         await tx.insert(apiTokens).values({ id, userId: user.id, name: "bootstrap", tokenHash });
         await audit(tx, { actorUserId: null, action: "token.bootstrap", targetType: "token", targetId: id });
         createdToken = true;
-      } else if (existing.revokedAt) {
-        // The operator asked for this token to work: configuration wins over an earlier revocation.
-        await tx.update(apiTokens).set({ revokedAt: null }).where(eq(apiTokens.id, existing.id));
       }
-      return { createdUser, createdToken };
+      return { createdUser, createdToken, revoked };
     });
   } finally {
     await close();
