@@ -1,5 +1,6 @@
 import type { Env } from "../lib/env";
 import { drainRefusal } from "../lib/jobs/drain-auth";
+import { errorFields } from "../lib/log";
 
 /**
  * Every queue consumer in one Worker, for `npm start` only (each file under queues/ stays deployable on
@@ -66,7 +67,7 @@ export default {
       return new Response("Not found", { status: 404 });
     } catch (error) {
       // SQS or the database unreachable: report it to the pump, which backs off and tries again.
-      return Response.json({ consumer: match[1], error: String((error as Error)?.message ?? error) }, { status: 503 });
+      return Response.json({ consumer: match[1], ...errorFields(error) }, { status: 503 });
     }
   },
 };

@@ -1,5 +1,6 @@
 import { openDb } from "../lib/db/client";
 import type { Env } from "../lib/env";
+import { logEvent } from "../lib/log";
 import { drainRefusal } from "../lib/jobs/drain-auth";
 import { purgeMedia, type PurgeReport } from "../lib/media/purge";
 
@@ -31,7 +32,7 @@ export default {
   async scheduled(_event: ScheduledController, env: Env, ctx: ExecutionContext): Promise<void> {
     ctx.waitUntil(
       run(env).then((result) => {
-        if ("error" in result) console.error(JSON.stringify({ msg: "media purge did not run", error: result.error }));
+        if ("error" in result) logEvent("error", "media purge did not run", { code: "media-bucket-unbound" });
       }),
     );
   },

@@ -1,5 +1,6 @@
 import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
 import { eq } from "drizzle-orm";
+import { logEvent } from "../../lib/log";
 import { media } from "../../db/schema";
 import { currentUser, db, type AppContext, type AppEnv } from "../../lib/http/context";
 import { ApiError, notFound } from "../../lib/http/errors";
@@ -68,7 +69,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const range = parseRange(c.req.valid("header").range, row.size);
   const object = await mediaBucket(c).get(row.objectKey, range ? { range } : undefined);
   if (!object) {
-    console.error(JSON.stringify({ msg: "media bytes missing from storage", media_id: row.id, object_key: row.objectKey }));
+    logEvent("error", "media bytes missing from storage", { media_id: row.id, object_key: row.objectKey });
     throw notFound("media file");
   }
   const headers = new Headers({

@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import { openDb, type Database, type DbHandle } from "../db/client";
+import { errorFields, logEvent } from "../log";
 import type { Env } from "../env";
 
 export interface AuthUser {
@@ -32,7 +33,7 @@ export function db(c: Context<AppEnv>): Database {
 
 /** Work that may outlive the response (Workers `waitUntil`; plain promises where there is no execution context). */
 export function defer(c: Context, work: Promise<unknown>): void {
-  const guarded = work.catch((err) => console.error(JSON.stringify({ msg: "deferred work failed", error: String(err), cause: String((err as { cause?: unknown })?.cause ?? "") })));
+  const guarded = work.catch((err) => logEvent("error", "deferred work failed", { request_id: c.get("requestId"), ...errorFields(err) }));
   try {
     c.executionCtx.waitUntil(guarded);
   } catch {

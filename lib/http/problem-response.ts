@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { publicBaseUrl } from "../env";
+import { errorFields, logEvent } from "../log";
 import { ApiError } from "./errors";
 import { PROBLEMS, type ProblemSlug } from "./problems";
 import { schemaUrl } from "./schema-ref";
@@ -49,8 +50,8 @@ export function handleError(err: unknown, c: Context): Response {
     return problemResponse(c, new ApiError("validation-error", { detail: "A value in the request cannot be stored as text (a NUL character or an invalid encoding)." }));
   }
   const requestId = c.get("requestId");
-  // Log the failure without request content: bodies may hold secrets.
-  console.error(JSON.stringify({ msg: "unhandled error", requestId, path: c.req.path, error: String((err as Error)?.stack ?? err) }));
+  // The route's pattern, not the path or its query; the error's codes, not its message or stack.
+  logEvent("error", "unhandled error", { request_id: requestId, method: c.req.method, route: c.req.routePath, ...errorFields(err) });
   if (isUnavailable(err)) {
     return problemResponse(c, new ApiError("service-unavailable", { detail: "A dependency did not answer; try again shortly.", headers: { "retry-after": "5" } }));
   }

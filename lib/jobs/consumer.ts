@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import { jobReceipts } from "../../db/schema";
 import { openDb, type Database, type Tx } from "../db/client";
 import type { Env } from "../env";
+import { errorFields, logEvent } from "../log";
 import { isJobKind, type JobKind, type JobMessage } from "./kinds";
 import { deadLetterUrl, queueUrl, sqsClient } from "./sqs";
 
@@ -110,7 +111,7 @@ function attemptOf(job: JobMessage, message: Message): number {
 async function processOne<P>(db: Database, env: Env, consumer: ConsumerDefinition<P>, message: Message): Promise<Outcome> {
   const job = parseMessage(message, consumer.kind) as JobMessage<P> | null;
   if (!job) {
-    console.error(JSON.stringify({ msg: "unreadable job message", kind: consumer.kind, messageId: message.MessageId }));
+    logEvent("error", "unreadable job message", { kind: consumer.kind, message_id: message.MessageId, size: message.Body?.length ?? 0 });
     return { kind: "failed", job: null, attempt: MAX_ATTEMPTS, error: "unreadable message" };
   }
   const attempt = attemptOf(job, message);
@@ -131,7 +132,8 @@ async function processOne<P>(db: Database, env: Env, consumer: ConsumerDefinitio
     // drizzle wraps driver errors: the cause says what actually went wrong.
     const cause = (err as { cause?: Error })?.cause;
     const error = String((err as Error)?.message ?? err).slice(0, 300) + (cause ? ` (${String(cause.message ?? cause).slice(0, 200)})` : "");
-    console.error(JSON.stringify({ msg: "job failed", kind: job.kind, jobId: job.job_id, attempt, error }));
+    // The message (kept with the job for administrators) may quote content: the log gets codes only.
+    logEvent("error", "job failed", { kind: job.kind, job_id: job.job_id, attempt, ...errorFields(err) });
     if (attempt >= MAX_ATTEMPTS) {
       await consumer.onGiveUp?.({ db, env, job, error: err }).catch(() => {});
       // A receipt marks it settled, so a later redelivery or a restart's requeue does not start it over.

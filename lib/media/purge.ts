@@ -1,5 +1,6 @@
 import { and, asc, eq, isNotNull, isNull, lt, lte, or, sql } from "drizzle-orm";
 import { media, mediaPurgedObjects, mediaUsages } from "../../db/schema";
+import { logEvent, type LogValue } from "../log";
 import { audit } from "../audit";
 import type { Database } from "../db/client";
 
@@ -21,7 +22,7 @@ export interface PurgeReport {
 
 const HOUR_MS = 60 * 60 * 1000;
 
-const log = (fields: Record<string, unknown>) => console.warn(JSON.stringify(fields));
+const log = ({ msg, ...fields }: { msg: string } & Record<string, LogValue>) => logEvent("warn", msg, fields);
 
 /** Remove stored bytes of rows already deleted; a tombstone stays (with the error) until this succeeds. */
 async function removeObjects(db: Database, bucket: R2Bucket, keys: string[]): Promise<number> {

@@ -1,5 +1,6 @@
 import { and, asc, eq, isNull, lt, notInArray, or, sql } from "drizzle-orm";
 import { deliveryAttempts, publications, renditions, renditionSegments, socialAccounts } from "../../db/schema";
+import { errorFields as loggableError, logEvent } from "../log";
 import type { Platform } from "../../db/schema/accounts";
 import type { Database } from "../db/client";
 import type { Env } from "../env";
@@ -127,7 +128,7 @@ export async function deliverRendition(db: Database, env: Env, renditionId: stri
   } catch (err) {
     const info = err instanceof ProviderError ? err.info : { kind: "unknown" as const, code: "internal", retryable: true, outcomeUnknown: true };
     const message = err instanceof ProviderError ? err.message : "Herald failed while delivering; it will check with the platform and try again.";
-    if (!(err instanceof ProviderError)) console.error(JSON.stringify({ msg: "delivery crashed", renditionId, error: String((err as Error)?.message ?? err) }));
+    if (!(err instanceof ProviderError)) logEvent("error", "delivery crashed", { rendition_id: renditionId, ...loggableError(err) });
     const decision = decideAfterFailure(info, number);
     const retryAt = decision.status === "failed" ? null : info.retryAt ?? new Date(Date.now() + retryDelaySeconds(number) * 1000);
     const failedPosition = segments.find((s) => !posted.has(s.position))?.position;

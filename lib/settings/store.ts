@@ -1,5 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import { instanceSettings } from "../../db/schema";
+import { logEvent } from "../log";
 import type { Queryable } from "../db/client";
 import { findSetting } from "./catalogue";
 import { open, seal, type KeyRing } from "./secret-box";
@@ -21,7 +22,7 @@ export async function loadSaved(q: Queryable, ring: KeyRing): Promise<Map<string
     let value = row.value;
     if (def.secret) {
       value = row.ciphertext ? await open(ring, { ciphertext: row.ciphertext, keyId: row.keyId }) : null;
-      if (value === null) console.warn(JSON.stringify({ msg: "secret setting cannot be opened with the current keys", key: row.key, key_id: row.keyId }));
+      if (value === null) logEvent("warn", "secret setting cannot be opened with the current keys", { key: row.key, key_id: row.keyId });
     }
     saved.set(row.key, { key: row.key, value, updatedAt: row.updatedAt });
   }

@@ -67,19 +67,32 @@ const WRANGLER_NOISE = [/^Using (secrets|vars) defined in /, /^Your Worker has a
 // eslint-disable-next-line no-control-regex
 const ANSI = /\x1b\[[0-9;]*m/g;
 
-/** Copy a wrangler stream to its log file whole, and to the terminal line by line without the chatter. */
+/**
+ * A request line's query string (`GET /messages?q=… 200`) may carry tokens, e-mail addresses or
+ * content: the log and the terminal keep the path only.
+ */
+export const withoutQueries = (line: string) => line.replace(/(\/[^\s?#]*)\?[^\s#]*/g, "$1?…");
+
+/**
+ * Copy a wrangler stream to its log file (queries removed) and to the terminal line by line without
+ * the chatter.
+ */
 export function forwardOutput(stream: NodeJS.ReadableStream, log: NodeJS.WritableStream, label: string, out: (line: string) => void, quietLine?: RegExp): void {
   let buffer = "";
   stream.on("data", (chunk: Buffer) => {
-    log.write(chunk);
     buffer += chunk.toString("utf8");
     let nl: number;
     while ((nl = buffer.indexOf("\n")) >= 0) {
-      let line = buffer.slice(0, nl).replace(/\s+$/, "");
-      if (!process.stdout.isTTY) line = line.replace(ANSI, "");
+      const raw = withoutQueries(buffer.slice(0, nl));
       buffer = buffer.slice(nl + 1);
+      log.write(raw + "\n");
+      let line = raw.replace(/\s+$/, "");
+      if (!process.stdout.isTTY) line = line.replace(ANSI, "");
       if (!line.trim() || quietLine?.test(line) || WRANGLER_NOISE.some((re) => re.test(line.trim()))) continue;
       out(`[${label}] ${line}`);
     }
+  });
+  stream.on("end", () => {
+    if (buffer) log.write(withoutQueries(buffer));
   });
 }
