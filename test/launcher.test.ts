@@ -206,6 +206,13 @@ describe("npm start (local/start.ts)", () => {
       await fixed.close().catch(() => {});
 
       await stopAndCheckNothingIsLeft(data);
+      // Its logs hold neither the password nor the administrator's token.
+      const password = fs.readFileSync(path.join(data, "postgres-password"), "utf8").trim();
+      for (const file of fs.readdirSync(path.join(data, "logs"))) {
+        const text = fs.readFileSync(path.join(data, "logs", file), "utf8");
+        expect(text, file).not.toContain(password);
+        expect(text, file).not.toContain(token);
+      }
     } finally {
       killLauncher();
       // As root the data may live outside the clone (DATA_DIR/pg links to it): remove it with the clone.
