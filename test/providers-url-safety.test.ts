@@ -34,6 +34,28 @@ describe("outbound URL policy", () => {
     "https://2130706433/", // 127.0.0.1 as one decimal number
     "https://0x7f.1/", // 127.0.0.1 in hex shorthand
     "https://017700000001/", // octal
+    // Translators and tunnels to IPv4 (issue 8): NAT64, local-use NAT64, 6to4, Teredo, whatever they embed.
+    "https://[64:ff9b::808:808]/",
+    "https://[64:ff9b::7f00:1]/",
+    "https://[64:ff9b:1::a00:1]/",
+    "https://[64:ff9b:1:abcd::1]/",
+    "https://[2002:c0a8:101::1]/",
+    "https://[2002:808:808::1]/",
+    "https://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/",
+    "https://[2001::1]/",
+    "https://[::ffff:0:7f00:1]/", // IPv4-translated
+    "https://[100::1]/", // discard-only
+    // Trailing dots, one or more (the URL parser keeps all but one of them on names).
+    "https://localhost./",
+    "https://localhost../",
+    "https://localhost.../hook",
+    "https://127.0.0.1../",
+    "https://10.0.0.1.../",
+    "https://0x7f.1../",
+    "https://2130706433../",
+    "https://printer.local../",
+    "https://intranet../",
+    "https://a..example.com/",
   ];
 
   it.each(refused)("refuses %s without ALLOW_PRIVATE_URLS, allows it with", (url) => {
@@ -43,7 +65,7 @@ describe("outbound URL policy", () => {
     expect(checkOutboundUrl(url, true).ok).toBe(true);
   });
 
-  it.each(["https://example.com/hook", "https://8.8.8.8/", "https://172.32.0.1/", "https://[2606:4700::1111]/", "https://mastodon.social"])("accepts the public %s", (url) => {
+  it.each(["https://example.com/hook", "https://8.8.8.8/", "https://172.32.0.1/", "https://[2606:4700::1111]/", "https://mastodon.social", "https://example.com./", "https://[2001:4860:4860::8888]/", "https://[2003::1]/"])("accepts the public %s", (url) => {
     expect(checkOutboundUrl(url, false).ok).toBe(true);
   });
 

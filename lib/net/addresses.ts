@@ -82,7 +82,17 @@ export function isPrivateIPv6(g: number[]): boolean {
   const v4 = g[6] * 65536 + g[7];
   if (zeroPrefix(5) && g[5] === 0xffff) return isPrivateIPv4(v4); // IPv4-mapped ::ffff:a.b.c.d
   if (zeroPrefix(6)) return isPrivateIPv4(v4); // deprecated IPv4-compatible ::a.b.c.d
-  if (g[0] === 0x64 && g[1] === 0xff9b && g.slice(2, 6).every((x) => x === 0)) return isPrivateIPv4(v4); // NAT64 64:ff9b::/96
+  if (zeroPrefix(4) && g[4] === 0xffff && g[5] === 0) return isPrivateIPv4(v4); // IPv4-translated ::ffff:0:a.b.c.d
+  // Addresses that carry or reach an IPv4 address through a translator or tunnel: a NAT64 gateway, a 6to4
+  // or Teredo relay may sit inside the operator's network, and no public service needs to be named this way.
+  if (g[0] === 0x64 && g[1] === 0xff9b && g.slice(2, 6).every((x) => x === 0)) return true; // NAT64 64:ff9b::/96
+  if (g[0] === 0x64 && g[1] === 0xff9b && g[2] === 1) return true; // local-use NAT64 64:ff9b:1::/48
+  if (g[0] === 0x2002) return true; // 6to4 2002::/16
+  if (g[0] === 0x2001 && g[1] === 0) return true; // Teredo 2001::/32
+  if (g[0] === 0x100 && g.slice(1, 4).every((x) => x === 0)) return true; // discard-only 100::/64
+  if (g[0] === 0x2001 && g[1] === 2 && g[2] === 0) return true; // benchmarking 2001:2::/48
+  if (g[0] === 0x2001 && (g[1] & 0xffe0) === 0x20) return true; // ORCHIDv2 2001:20::/28
+  if (g[0] === 0x2001 && (g[1] & 0xfff0) === 0x10) return true; // ORCHID 2001:10::/28
   if ((g[0] & 0xfe00) === 0xfc00) return true; // fc00::/7 unique local
   if ((g[0] & 0xffc0) === 0xfe80) return true; // fe80::/10 link-local
   if ((g[0] & 0xffc0) === 0xfec0) return true; // fec0::/10 site-local (deprecated)
@@ -93,7 +103,18 @@ export function isPrivateIPv6(g: number[]): boolean {
 
 /** Whether `host` (URL.hostname) names a loopback, private or otherwise non-public destination. */
 export function isLocalHost(hostname: string): boolean {
-  const host = hostname.toLowerCase().replace(/\.$/, "");
+  // "localhost." and "localhost.." are localhost (a final dot only says "fully qualified"); a name with
+  // an empty label anywhere else ("a..b") is not a name any resolver will treat as public.
+  let host = hostname.toLowerCase().replace(/\.+$/, "");
+  if (host.startsWith(".") || host.includes("..")) return true;
+  if (host !== hostname.toLowerCase() && !host.startsWith("[")) {
+    // The URL parser leaves "0x7f.1.." alone (not an IPv4 form with the extra dots); without them it is 127.0.0.1.
+    try {
+      host = new URL(`http://${host}/`).hostname;
+    } catch {
+      return true;
+    }
+  }
   if (host.startsWith("[") && host.endsWith("]")) {
     const groups = parseIPv6(host.slice(1, -1));
     return groups === null ? true : isPrivateIPv6(groups);
@@ -106,3 +127,15 @@ export function isLocalHost(hostname: string): boolean {
   if (!host.includes(".")) return true;
   return false;
 }
+
+/** Whether a resolved address (dotted IPv4 or IPv6 text, as DNS answers give them) is not a public destination. */
+export function isPrivateAddress(address: string): boolean {
+  const v4 = parseIPv4(address);
+  if (v4 !== null) return isPrivateIPv4(v4);
+  const v6 = parseIPv6(address.replace(/^\[|\]$/g, ""));
+  // Anything that is not an address at all is not one we will connect to.
+  return v6 === null ? true : isPrivateIPv6(v6);
+}
+
+/** Whether the host is an address literal (then there is nothing to resolve). */
+export const isAddressLiteral = (hostname: string) => hostname.startsWith("[") || parseIPv4(hostname) !== null;

@@ -1,4 +1,5 @@
 import { checkOutboundUrl } from "../net/outbound-url";
+import { checkResolvedHost, defaultResolver, type Resolver } from "../net/resolve";
 import { ProviderError, type ProviderErrorKind } from "./types";
 
 /**
@@ -16,6 +17,8 @@ export interface ProviderRequest extends RequestInit {
    * after sending then leaves the outcome unknown, which the pipeline reconciles instead of repeating.
    */
   mutating?: boolean;
+  /** How names are resolved for the send-time check (lib/net/resolve.ts); DNS over HTTPS by default. */
+  resolve?: Resolver;
 }
 
 /** Connection failures that happen before a request is sent: safe to repeat, nothing was posted. */
@@ -33,7 +36,14 @@ export async function providerFetch(url: string, init: ProviderRequest): Promise
   if (!verdict.ok) {
     throw new ProviderError(`The provider URL ${verdict.reason}.`, { kind: "configuration", code: "url_refused", retryable: false });
   }
-  const { allowPrivateUrls: _a, timeoutMs, mutating, ...rest } = init;
+  if (!init.allowPrivateUrls) {
+    // At send time, every address the name has now must be public (CONTRACT.md §6).
+    const host = await checkResolvedHost(verdict.url!.hostname, init.resolve ?? defaultResolver());
+    if (!host.ok && host.code === "url_refused") throw new ProviderError(`The provider URL ${host.reason}.`, { kind: "configuration", code: "url_refused", retryable: false });
+    // Nothing was sent: safe to try again later (a name that does not exist yet may be fixed by its owner).
+    if (!host.ok) throw new ProviderError(`The provider URL ${host.reason}.`, { kind: "network", code: host.code, retryable: true });
+  }
+  const { allowPrivateUrls: _a, timeoutMs, mutating, resolve: _r, ...rest } = init;
   try {
     return await fetch(verdict.url!, { ...rest, redirect: "manual", signal: AbortSignal.timeout(timeoutMs ?? DEFAULT_TIMEOUT_MS) });
   } catch (err) {
