@@ -2,18 +2,32 @@ import { openDb } from "../lib/db/client";
 import type { Env } from "../lib/env";
 import { drainRefusal } from "../lib/jobs/drain-auth";
 import { relayOutbox } from "../lib/jobs/outbox";
+import { sweepRetention, type SweepResult } from "../lib/jobs/retention";
+import { errorFields, logEvent } from "../lib/log";
 
-/** Sends outbox rows that the request fast path could not (SQS down, crash before send). */
+/** Retention sweeps run at most this often per isolate (the local pump calls /drain every second). */
+const SWEEP_EVERY_MS = 60_000;
+let lastSweep = 0;
+
+/**
+ * Sends outbox rows that the request fast path could not (SQS down, crash before send), and once a
+ * minute removes bookkeeping past its retention (lib/jobs/retention.ts), in bounded batches.
+ */
 async function relay(env: Env, budgetMs: number) {
   const deadline = Date.now() + budgetMs;
   const { db, close } = openDb(env);
-  const total = { sent: 0, failed: 0 };
+  const total: { sent: number; failed: number; swept?: SweepResult } = { sent: 0, failed: 0 };
   try {
     while (Date.now() < deadline) {
       const { sent, failed } = await relayOutbox(db, env);
       total.sent += sent;
       total.failed += failed;
       if (sent === 0) break;
+    }
+    if (Date.now() - lastSweep >= SWEEP_EVERY_MS) {
+      lastSweep = Date.now();
+      // A failed sweep must not fail the relay: the next one catches up.
+      total.swept = await sweepRetention(db).catch((err) => (logEvent("error", "retention sweep failed", errorFields(err)), undefined));
     }
     return total;
   } finally {
@@ -27,6 +41,7 @@ export default {
     return new Response("Not found", { status: 404 });
   },
   async scheduled(_event: ScheduledController, env: Env, ctx: ExecutionContext): Promise<void> {
+    lastSweep = 0; // the cron is the sweep's schedule
     ctx.waitUntil(relay(env, 50_000));
   },
 };

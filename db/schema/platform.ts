@@ -64,17 +64,40 @@ export const outboxJobs = pgTable(
     sentAt: ts("sent_at"),
     sendAttempts: integer("send_attempts").notNull().default(0),
     nextAttemptAt: ts("next_attempt_at").notNull().defaultNow(),
+    /** Why the last send to SQS failed (the relay's error). */
     lastError: text("last_error"),
+    /**
+     * Where the job is, as its consumer last said: `pending` (not sent yet), `queued` (sent), `retrying`
+     * (an attempt failed, another is scheduled), `done`, `dead` (given up; see the dead-letter queue).
+     */
+    state: text("state").$type<JobState>().notNull().default("pending"),
+    /** Consumer attempts so far. */
+    attempts: integer("attempts").notNull().default(0),
+    /** Why the consumer's last attempt failed (for administrators: GET /admin/jobs). */
+    jobError: text("job_error"),
+    updatedAt: ts("updated_at").notNull().defaultNow(),
+    /** When it reached `done` or `dead`; the retention sweep removes finished rows some days later. */
+    finishedAt: ts("finished_at"),
   },
-  (t) => [index("outbox_jobs_pending_idx").on(t.nextAttemptAt).where(sql`${t.sentAt} is null`)],
+  (t) => [
+    index("outbox_jobs_pending_idx").on(t.nextAttemptAt).where(sql`${t.sentAt} is null`),
+    index("outbox_jobs_state_idx").on(t.state, t.createdAt, t.id),
+    index("outbox_jobs_finished_idx").on(t.finishedAt).where(sql`${t.finishedAt} is not null`),
+  ],
 );
 
+export type JobState = "pending" | "queued" | "retrying" | "done" | "dead";
+
 /** What consumers have done with each job id, so a redelivered message is recognised. */
-export const jobReceipts = pgTable("job_receipts", {
-  jobId: text("job_id").primaryKey(),
-  kind: text("kind").notNull(),
-  state: text("state").$type<"done" | "failed">().notNull(),
-  attempts: integer("attempts").notNull().default(1),
-  completedAt: ts("completed_at").notNull().defaultNow(),
-  lastError: text("last_error"),
-});
+export const jobReceipts = pgTable(
+  "job_receipts",
+  {
+    jobId: text("job_id").primaryKey(),
+    kind: text("kind").notNull(),
+    state: text("state").$type<"done" | "failed">().notNull(),
+    attempts: integer("attempts").notNull().default(1),
+    completedAt: ts("completed_at").notNull().defaultNow(),
+    lastError: text("last_error"),
+  },
+  (t) => [index("job_receipts_completed_idx").on(t.completedAt)],
+);

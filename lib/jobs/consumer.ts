@@ -4,6 +4,7 @@ import { jobReceipts } from "../../db/schema";
 import { openDb, type Database, type Tx } from "../db/client";
 import type { Env } from "../env";
 import { errorFields, logEvent } from "../log";
+import { recordJobState } from "./job-state";
 import { isJobKind, type JobKind, type JobMessage } from "./kinds";
 import { deadLetterUrl, queueUrl, sqsClient } from "./sqs";
 
@@ -125,6 +126,7 @@ async function processOne<P>(db: Database, env: Env, consumer: ConsumerDefinitio
         .returning({ jobId: jobReceipts.jobId });
       if (claimed.length === 0) return "duplicates" as const;
       await consumer.handle({ tx, db, env, job, attempt });
+      await recordJobState(tx, job.job_id, "done", attempt);
       return "processed" as const;
     });
     return { kind };
@@ -134,8 +136,10 @@ async function processOne<P>(db: Database, env: Env, consumer: ConsumerDefinitio
     const error = String((err as Error)?.message ?? err).slice(0, 300) + (cause ? ` (${String(cause.message ?? cause).slice(0, 200)})` : "");
     // The message (kept with the job for administrators) may quote content: the log gets codes only.
     logEvent("error", "job failed", { kind: job.kind, job_id: job.job_id, attempt, ...errorFields(err) });
+    if (attempt < MAX_ATTEMPTS) await recordJobState(db, job.job_id, "retrying", attempt, error).catch(() => {});
     if (attempt >= MAX_ATTEMPTS) {
       await consumer.onGiveUp?.({ db, env, job, error: err }).catch(() => {});
+      await recordJobState(db, job.job_id, "dead", attempt, error).catch(() => {});
       // A receipt marks it settled, so a later redelivery or a restart's requeue does not start it over.
       // (To retry it on purpose, delete the receipt and redrive the message from the dead-letter queue.)
       await db
@@ -153,6 +157,7 @@ async function runSteps<P>(db: Database, env: Env, consumer: ConsumerDefinition<
   if (seen) return "duplicates";
   await consumer.handle({ tx: db, db, env, job, attempt });
   await db.insert(jobReceipts).values({ jobId: job.job_id, kind: job.kind, state: "done", attempts: attempt }).onConflictDoNothing();
+  await recordJobState(db, job.job_id, "done", attempt);
   return "processed";
 }
 

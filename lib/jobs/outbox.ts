@@ -60,7 +60,11 @@ export async function relayOutbox(database: Database, env: Env, opts: { ids?: st
         try {
           const url = job.deadLetter ? deadLetterUrl(env, job.kind as JobKind) : queueUrl(env, job.kind as JobKind);
           await sqs.send(new SendMessageCommand({ QueueUrl: url, MessageBody: JSON.stringify(message) }));
-          await tx.update(outboxJobs).set({ sentAt: sql`now()`, sendAttempts: job.sendAttempts + 1, lastError: null }).where(eq(outboxJobs.id, job.id));
+          await tx
+            .update(outboxJobs)
+            // A dead-letter record is finished once it is in the dead-letter queue.
+            .set({ sentAt: sql`now()`, sendAttempts: job.sendAttempts + 1, lastError: null, updatedAt: sql`now()`, ...(job.deadLetter ? { state: "dead", finishedAt: sql`now()` } : { state: "queued" }) })
+            .where(eq(outboxJobs.id, job.id));
           sent++;
         } catch (err) {
           const attempts = job.sendAttempts + 1;

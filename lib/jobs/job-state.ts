@@ -1,0 +1,21 @@
+import { eq, sql } from "drizzle-orm";
+import { outboxJobs, type JobState } from "../../db/schema";
+import type { Queryable } from "../db/client";
+
+/**
+ * Records where a job is on its outbox row (what GET /admin/jobs shows). Bookkeeping only: whether a job
+ * may run again is decided by `job_receipts`, never by this.
+ */
+export async function recordJobState(q: Queryable, jobId: string, state: Exclude<JobState, "pending" | "queued">, attempt: number, error?: string): Promise<void> {
+  const finished = state === "done" || state === "dead";
+  await q
+    .update(outboxJobs)
+    .set({
+      state,
+      attempts: attempt,
+      updatedAt: sql`now()`,
+      ...(error !== undefined ? { jobError: error.slice(0, 1000) } : {}),
+      ...(finished ? { finishedAt: sql`now()` } : {}),
+    })
+    .where(eq(outboxJobs.id, jobId));
+}
