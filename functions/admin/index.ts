@@ -1,6 +1,8 @@
 import { createGroupApp } from "../../lib/http/app";
 import * as createUser from "./create-user";
 import * as getInstanceSettings from "./get-instance-settings";
+import * as listJobs from "./list-jobs";
+import * as redriveJob from "./redrive-job";
 import * as updateInstanceSettings from "./update-instance-settings";
 
 /** Instance administration (instance administrators only). */
@@ -8,5 +10,7 @@ const app = createGroupApp();
 app.openapi(createUser.route, createUser.handler);
 app.openapi(getInstanceSettings.route, getInstanceSettings.handler);
 app.openapi(updateInstanceSettings.route, updateInstanceSettings.handler);
+app.openapi(listJobs.route, listJobs.handler);
+app.openapi(redriveJob.route, redriveJob.handler);
 
 export default app;

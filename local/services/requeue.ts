@@ -20,7 +20,7 @@ export async function requeueUnfinishedJobs(env: Pick<Env, "DATABASE_URL" | "NEO
       update outbox_jobs o
          set sent_at = null, next_attempt_at = now(), state = 'pending', updated_at = now()
        where o.sent_at is not null
-         and o.state in ('queued', 'retrying')
+         and o.state not in ('done', 'dead')
          and not exists (select 1 from job_receipts r where r.job_id = o.id)`);
     return result.rowCount ?? 0;
   } finally {

@@ -1,0 +1,138 @@
+import { SendMessageCommand } from "@aws-sdk/client-sqs";
+import { eq } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { jobReceipts, outboxJobs } from "../db/schema";
+import gateway from "../functions/gateway";
+import type { Env } from "../lib/env";
+import { drainQueue, MAX_ATTEMPTS, type ConsumerDefinition } from "../lib/jobs/consumer";
+import { enqueueJob, relayOutbox } from "../lib/jobs/outbox";
+import { queueUrl, sqsClient } from "../lib/jobs/sqs";
+import { ensureQueues } from "../local/services/sqs";
+import { env, newUser, withDb } from "./helpers/harness";
+
+/**
+ * GET /admin/jobs and POST /admin/jobs/{id}/redrive over real jobs: outbox → local SQS → a consumer
+ * (a test consumer of the analytics kind on queues of its own, so that it can be made to fail).
+ */
+let e: Env;
+let admin: { token: string };
+let member: { token: string };
+beforeAll(async () => {
+  e = { ...env, ...(await ensureQueues(env, `adminjobs-${Date.now()}-`)) } as Env;
+  [admin, member] = await Promise.all([newUser({ isAdmin: true }), newUser()]);
+});
+
+async function call(method: string, path: string, token?: string) {
+  const res = await gateway.request(path, { method, headers: token ? { authorization: `Bearer ${token}` } : {} }, e);
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, text, body: text ? JSON.parse(text) : null };
+}
+
+let fail = true;
+const handled: string[] = [];
+const consumer: ConsumerDefinition<{ n: number }> = {
+  kind: "analytics.refresh",
+  async handle({ job }) {
+    if (fail) throw new Error("the provider is down");
+    handled.push(job.job_id);
+  },
+};
+let retryDelay = 0;
+const drain = () => drainQueue(e, consumer, { waitSeconds: 0, budgetMs: 2000, retryDelay: () => retryDelay });
+
+async function newJob(): Promise<string> {
+  const id = await withDb((db) => db.transaction((tx) => enqueueJob(tx, "analytics.refresh", null, { n: 1 })));
+  await withDb((db) => relayOutbox(db, e, { ids: [id] }));
+  return id;
+}
+const row = (id: string) => withDb(async (db) => (await db.select().from(outboxJobs).where(eq(outboxJobs.id, id)))[0]);
+
+describe("administrators' view of jobs", () => {
+  it("only instance administrators may look or redrive", async () => {
+    expect((await call("GET", "/admin/jobs")).status).toBe(401);
+    expect((await call("GET", "/admin/jobs", member.token)).status).toBe(403);
+    expect((await call("POST", "/admin/jobs/job_x/redrive", member.token)).status).toBe(403);
+  });
+
+  it("shows a failing job retrying then dead with its last error; redrive runs it once; never twice", async () => {
+    fail = true;
+    const id = await newJob();
+    expect((await row(id)).state).toBe("queued");
+    // One failed attempt, the next one 1 s later (so this drain stops there).
+    retryDelay = 1;
+    await drain();
+    retryDelay = 0;
+    const retrying = await call("GET", "/admin/jobs?state=retrying&kind=analytics.refresh&limit=200", admin.token);
+    expect(retrying.status, retrying.text).toBe(200);
+    expect(retrying.body.find((j: { id: string }) => j.id === id)).toMatchObject({
+      $schema: expect.stringMatching(/\/api\/v1\/schemas\/AdminJob\.json$/),
+      kind: "analytics.refresh",
+      state: "retrying",
+      attempts: 1,
+      last_error: "the provider is down",
+      dead_letter_record: false,
+      finished_at: null,
+    });
+    await new Promise((r) => setTimeout(r, 1100));
+    for (let i = 1; i < MAX_ATTEMPTS + 1 && (await row(id)).state !== "dead"; i++) await drain();
+    const dead = await call("GET", "/admin/jobs?state=dead&limit=200", admin.token);
+    expect(dead.body.find((j: { id: string }) => j.id === id)).toMatchObject({ state: "dead", attempts: MAX_ATTEMPTS, last_error: "the provider is down", finished_at: expect.any(String) });
+
+    // The cause is fixed; redrive. Same job id, fresh attempts, sent at once.
+    fail = false;
+    const redriven = await call("POST", `/admin/jobs/${id}/redrive`, admin.token);
+    expect(redriven.status, redriven.text).toBe(202);
+    expect(redriven.body).toMatchObject({ id, state: "pending", attempts: 0 });
+    for (let i = 0; i < 100 && (await row(id)).sentAt === null; i++) await new Promise((r) => setTimeout(r, 20));
+    for (let i = 0; i < 10 && (await row(id)).state !== "done"; i++) await drain();
+    expect(await row(id)).toMatchObject({ state: "done", attempts: 1 });
+    expect(handled.filter((h) => h === id)).toHaveLength(1);
+    expect(await withDb((db) => db.select().from(jobReceipts).where(eq(jobReceipts.jobId, id)))).toEqual([expect.objectContaining({ state: "done" })]);
+
+    // Done: a second redrive is refused, and a stray redelivery of the message does nothing.
+    const again = await call("POST", `/admin/jobs/${id}/redrive`, admin.token);
+    expect(again.status).toBe(409);
+    expect(again.body.type).toMatch(/not-editable$/);
+    const sqs = sqsClient(e);
+    await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl(e, "analytics.refresh"), MessageBody: JSON.stringify({ job_id: id, kind: "analytics.refresh", workspace_id: null, payload: { n: 1 } }) }));
+    sqs.destroy();
+    expect((await drain()).duplicates).toBeGreaterThanOrEqual(1);
+    expect(handled.filter((h) => h === id)).toHaveLength(1);
+  });
+
+  it("refuses to redrive a job that is not dead, a dead-letter record, or one that does not exist", async () => {
+    fail = false;
+    const queued = await newJob();
+    expect((await call("POST", `/admin/jobs/${queued}/redrive`, admin.token)).status).toBe(409);
+    const record = await withDb((db) => db.transaction((tx) => enqueueJob(tx, "publication.publish", null, { publication_id: "pub_x" }, { deadLetter: true })));
+    await withDb((db) => db.update(outboxJobs).set({ state: "dead" }).where(eq(outboxJobs.id, record)));
+    const refused = await call("POST", `/admin/jobs/${record}/redrive`, admin.token);
+    expect(refused.status).toBe(409);
+    expect(refused.body.detail).toMatch(/publish the publication again/);
+    await withDb((db) => db.delete(outboxJobs).where(eq(outboxJobs.id, record)));
+    expect((await call("POST", "/admin/jobs/job_nope/redrive", admin.token)).status).toBe(404);
+    await drain();
+  });
+
+  it("pages with a cursor, filters, and refuses forged cursors and unknown states", async () => {
+    const ids = [await newJob(), await newJob(), await newJob()];
+    const seen: string[] = [];
+    let next: string | null = "/admin/jobs?state=queued&kind=analytics.refresh&limit=1";
+    for (let pages = 0; next && pages < 500; pages++) {
+      const page = await call("GET", next, admin.token);
+      expect(page.status, page.text).toBe(200);
+      expect(page.body.length).toBeLessThanOrEqual(1);
+      seen.push(...page.body.map((j: { id: string; state: string }) => (expect(j.state).toBe("queued"), j.id)));
+      const link = page.headers.get("link");
+      next = link ? new URL(/<([^>]+)>/.exec(link)![1]).pathname + new URL(/<([^>]+)>/.exec(link)![1]).search : null;
+      if (ids.every((id) => seen.includes(id))) break;
+    }
+    expect(ids.every((id) => seen.includes(id))).toBe(true);
+    expect(new Set(seen).size).toBe(seen.length);
+    const forged = Buffer.from(JSON.stringify({ v: 1, p: ["not a date", "x"] })).toString("base64url");
+    expect((await call("GET", `/admin/jobs?cursor=${forged}`, admin.token)).status).toBe(422);
+    expect((await call("GET", "/admin/jobs?state=exploded", admin.token)).status).toBe(422);
+    expect((await call("GET", "/admin/jobs?limit=201", admin.token)).status).toBe(422);
+    await drain();
+  });
+});
