@@ -16,6 +16,10 @@ export interface Env {
   MEDIA_MAX_BYTES?: string;
   /** Shared secret for consumer Workers' `POST /drain` (lib/jobs/drain-auth.ts); unset = endpoint off. */
   DRAIN_SECRET?: string;
+  /** Service bindings to consumer Workers, nudged after a commit (lib/jobs/nudge.ts): NUDGE_PUBLISH, … */
+  [nudge: `NUDGE_${string}`]: Fetcher | undefined;
+  /** Local only: the all-in-one consumers Worker, nudged when there is no service binding. */
+  CONSUMERS_URL?: string;
   SQS_ENDPOINT?: string;
   SQS_REGION?: string;
   SQS_ACCESS_KEY_ID?: string;

@@ -296,11 +296,13 @@ async function main(): Promise<void> {
   //    DATA_DIR (not on command lines, not in the repo)
   const wranglerDir = path.join(dataDir, "wrangler");
   fs.mkdirSync(wranglerDir, { recursive: true });
+  const consumersPort = await portFor("CONSUMERS_PORT");
+  // The API nudges the consumers after a commit (lib/jobs/nudge.ts); the service bindings lead nowhere locally.
+  vars.CONSUMERS_URL = `http://127.0.0.1:${consumersPort}`;
   const varsFile = path.join(wranglerDir, "vars.env");
   fs.writeFileSync(varsFile, Object.entries(vars).map(([k, v]) => dotenvLine(k, v)).join("\n") + "\n", { mode: 0o600 });
   fs.chmodSync(varsFile, 0o600);
 
-  const consumersPort = await portFor("CONSUMERS_PORT");
   const [apiInspector, consumersInspector] = [await freePort(), await freePort()];
   const common = (inspector: number) => [
     "--config", WRANGLER_CONFIG,

@@ -15,7 +15,11 @@ const CONSUMERS_MARKER = "# ---- Queue consumers (queues/) ----";
 const DEFAULT_VARS = ['ALLOW_PRIVATE_URLS = "false"', 'SQS_REGION = "us-east-1"'];
 
 /** Bindings every Worker gets (the top level's, repeated: environments do not inherit bindings). */
-const BINDINGS = ['r2_buckets = [{ binding = "MEDIA_BUCKET", bucket_name = "herald-media" }]'];
+const BINDINGS = [
+  'r2_buckets = [{ binding = "MEDIA_BUCKET", bucket_name = "herald-media" }]',
+  // lib/jobs/nudge.ts: the consumers each Worker may nudge after a commit.
+  'services = [{ binding = "NUDGE_PUBLISH", service = "herald-publish" }, { binding = "NUDGE_ANALYTICS", service = "herald-analytics-refresh" }, { binding = "NUDGE_MESSAGES", service = "herald-messages-refresh" }]',
+];
 
 /** Consumers are reached only by their cron and service bindings, never from the internet. */
 const NOT_PUBLIC = ["workers_dev = false", "preview_urls = false"];

@@ -1,7 +1,9 @@
 import { openDb } from "../lib/db/client";
 import type { Env } from "../lib/env";
 import { drainRefusal } from "../lib/jobs/drain-auth";
+import { nudgeConsumers } from "../lib/jobs/nudge";
 import { relayOutbox } from "../lib/jobs/outbox";
+import type { JobKind } from "../lib/jobs/kinds";
 import { sweepRetention, type SweepResult } from "../lib/jobs/retention";
 import { errorFields, logEvent } from "../lib/log";
 
@@ -17,13 +19,16 @@ async function relay(env: Env, budgetMs: number) {
   const deadline = Date.now() + budgetMs;
   const { db, close } = openDb(env);
   const total: { sent: number; failed: number; swept?: SweepResult } = { sent: 0, failed: 0 };
+  const kinds = new Set<JobKind>();
   try {
     while (Date.now() < deadline) {
-      const { sent, failed } = await relayOutbox(db, env);
+      const { sent, failed, kinds: sentKinds } = await relayOutbox(db, env);
       total.sent += sent;
       total.failed += failed;
+      for (const kind of sentKinds) kinds.add(kind);
       if (sent === 0) break;
     }
+    await nudgeConsumers(env, kinds);
     if (Date.now() - lastSweep >= SWEEP_EVERY_MS) {
       lastSweep = Date.now();
       // A failed sweep must not fail the relay: the next one catches up.

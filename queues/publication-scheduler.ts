@@ -1,6 +1,7 @@
 import { openDb } from "../lib/db/client";
 import type { Env } from "../lib/env";
 import { drainRefusal } from "../lib/jobs/drain-auth";
+import { nudgeConsumers } from "../lib/jobs/nudge";
 import { relayOutbox } from "../lib/jobs/outbox";
 import { startDuePublications } from "../lib/publishing/schedule";
 
@@ -9,7 +10,8 @@ async function run(env: Env): Promise<{ started: number }> {
   const { db, close } = openDb(env);
   try {
     const jobIds = await startDuePublications(db);
-    if (jobIds.length) await relayOutbox(db, env, { ids: jobIds });
+    // Sent and nudged now: the publish consumer's own cron may have run already this minute.
+    if (jobIds.length) await nudgeConsumers(env, (await relayOutbox(db, env, { ids: jobIds })).kinds);
     return { started: jobIds.length };
   } finally {
     await close();

@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import { openDb } from "../db/client";
 import type { Env } from "../env";
 import { defer } from "../http/context";
+import { nudgeConsumers } from "./nudge";
 import { relayOutbox } from "./outbox";
 
 /**
@@ -12,5 +13,6 @@ import { relayOutbox } from "./outbox";
 export function dispatchAfterCommit(c: Context<any>, jobIds: string[]): void {
   if (jobIds.length === 0) return;
   const { db, close } = openDb(c.env as Env);
-  defer(c, relayOutbox(db, c.env, { ids: jobIds }).finally(close));
+  // Then nudge their consumers, so the work starts now rather than at the next cron (lib/jobs/nudge.ts).
+  defer(c, relayOutbox(db, c.env, { ids: jobIds }).finally(close).then((sent) => nudgeConsumers(c.env, sent.kinds)));
 }

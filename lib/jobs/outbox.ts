@@ -30,6 +30,8 @@ export function relayBackoffMs(attempts: number, random = Math.random()): number
 export interface RelayResult {
   sent: number;
   failed: number;
+  /** Kinds of the jobs sent to their work queues (whose consumers may be nudged). */
+  kinds: JobKind[];
 }
 
 /**
@@ -55,6 +57,7 @@ export async function relayOutbox(database: Database, env: Env, opts: { ids?: st
         .for("update", { skipLocked: true });
       let sent = 0;
       let failed = 0;
+      const kinds = new Set<JobKind>();
       for (const job of due) {
         const message: JobMessage = { job_id: job.id, kind: job.kind as JobKind, workspace_id: job.workspaceId, payload: job.payload };
         try {
@@ -66,6 +69,7 @@ export async function relayOutbox(database: Database, env: Env, opts: { ids?: st
             .set({ sentAt: sql`now()`, sendAttempts: job.sendAttempts + 1, lastError: null, updatedAt: sql`now()`, ...(job.deadLetter ? { state: "dead", finishedAt: sql`now()` } : { state: "queued" }) })
             .where(eq(outboxJobs.id, job.id));
           sent++;
+          if (!job.deadLetter) kinds.add(job.kind as JobKind);
         } catch (err) {
           const attempts = job.sendAttempts + 1;
           await tx
@@ -81,7 +85,7 @@ export async function relayOutbox(database: Database, env: Env, opts: { ids?: st
           break;
         }
       }
-      return { sent, failed };
+      return { sent, failed, kinds: [...kinds] };
     });
   } finally {
     sqs.destroy();
