@@ -20,7 +20,6 @@ beforeAll(async () => {
 });
 afterAll(() => receiver.stop());
 
-const ctx = { waitUntil() {}, passThroughOnException() {}, props: {} } as unknown as ExecutionContext;
 
 function envWithBinding(calls: string[]): Env {
   const e: Env = { ...env, DRAIN_SECRET };
