@@ -6,7 +6,8 @@ import path from "node:path";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import { analyticsCollectionRuns, outboxJobs } from "../db/schema";
+import { analyticsCollectionRuns, apiTokens, outboxJobs } from "../db/schema";
+import { hashToken } from "../lib/auth/tokens";
 import { openDb, type Database } from "../lib/db/client";
 import { newId, randomText } from "../lib/ids";
 import { freePort, portIsFree } from "../local/services/ports";
@@ -180,7 +181,7 @@ describe("npm start (local/start.ts)", () => {
     await stopAndCheckNothingIsLeft();
   });
 
-  it("starts as root from a clone inside a folder only root may enter, with its own Postgres password", { timeout: 180_000 }, async () => {
+  it("starts as root from a clone inside a folder only root may enter, with its own Postgres password; a revoked bootstrap token stays revoked after a restart", { timeout: 180_000 }, async () => {
     ports = { PORT: await freePort(), CONSUMERS_PORT: await freePort(), PG_PORT: await freePort(), WS_RELAY_PORT: await freePort(), SQS_PORT: await freePort() };
     // mktemp -d: mode 0700. As root, the OS user Postgres runs as can enter neither the clone's
     // node_modules (initdb) nor its .data. (As an ordinary user this is the plain case.)
@@ -204,6 +205,18 @@ describe("npm start (local/start.ts)", () => {
       const refused = await fixed.db.execute(sql`select 1`).then(() => undefined, (error: Error & { cause?: Error }) => error.cause?.message ?? error.message);
       expect(refused).toMatch(/password authentication failed/);
       await fixed.close().catch(() => {});
+
+      // The bootstrap token leaked: its owner revokes it. It must stay revoked at the next start.
+      let tokenId = "";
+      await withLauncherDb(async (db) => {
+        [{ id: tokenId }] = await db.select({ id: apiTokens.id }).from(apiTokens).where(eq(apiTokens.tokenHash, await hashToken(token)));
+      }, data);
+      expect((await call(`${url}/auth/tokens/${tokenId}`, "DELETE")).status).toBe(204);
+      expect((await call(`${url}/auth/me`, "GET")).status).toBe(401);
+      await stopAndCheckNothingIsLeft(data);
+      const again = await start({ cwd: clone, dataDir: null });
+      expect((await call(`${again.url}/auth/me`, "GET")).status).toBe(401);
+      expect(launcher!.output()).toMatch(/token was revoked and stays revoked/);
 
       await stopAndCheckNothingIsLeft(data);
       // Its logs hold neither the password nor the administrator's token.
