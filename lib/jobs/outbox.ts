@@ -39,7 +39,12 @@ export interface RelayResult {
  * same row at once; a failed send is rescheduled. A row can still be sent twice if the process dies
  * between SQS accepting it and the commit; consumers de-duplicate on the job id for exactly that reason.
  */
-export async function relayOutbox(database: Database, env: Env, opts: { ids?: string[]; limit?: number } = {}): Promise<RelayResult> {
+export async function relayOutbox(
+  database: Database,
+  env: Env,
+  /** `ids`: these rows, due or not (just committed), unless `due` says otherwise; else every due row (of `kinds`). */
+  opts: { ids?: string[]; kinds?: JobKind[]; due?: boolean; limit?: number } = {},
+): Promise<RelayResult> {
   const sqs = sqsClient(env);
   try {
     return await database.transaction(async (tx) => {
@@ -49,7 +54,9 @@ export async function relayOutbox(database: Database, env: Env, opts: { ids?: st
         .where(
           and(
             isNull(outboxJobs.sentAt),
-            opts.ids ? inArray(outboxJobs.id, opts.ids) : lte(outboxJobs.nextAttemptAt, sql`now()`),
+            opts.ids ? inArray(outboxJobs.id, opts.ids) : undefined,
+            (opts.due ?? !opts.ids) ? lte(outboxJobs.nextAttemptAt, sql`now()`) : undefined,
+            opts.kinds ? inArray(outboxJobs.kind, opts.kinds) : undefined,
           ),
         )
         .orderBy(outboxJobs.createdAt)

@@ -14,7 +14,8 @@ export async function runPipeline(publicationId: string, opts: { until?: (status
   const until = opts.until ?? ((s: string) => s !== "publishing");
   const deadline = Date.now() + (opts.timeoutMs ?? 20_000);
   for (;;) {
-    await withDb((db) => relayOutbox(db, e));
+    // Publish jobs only: other test files run their own kinds on queues of their own.
+    await withDb((db) => relayOutbox(db, e, { kinds: ["publication.publish"] }));
     await drainQueue(e, publish, { waitSeconds: 0, budgetMs: 2000 });
     const status = await publicationStatus(publicationId);
     if (until(status)) return status;
