@@ -39,6 +39,7 @@ describe("npm start (local/start.ts)", () => {
 
   afterAll(async () => {
     killLauncher();
+    removeLinkedData(path.join(dataDir, "pg"), root);
     fs.rmSync(root, { recursive: true, force: true });
   });
 
@@ -228,14 +229,19 @@ describe("npm start (local/start.ts)", () => {
       }
     } finally {
       killLauncher();
-      // As root the data may live outside the clone (DATA_DIR/pg links to it): remove it with the clone.
-      const pg = path.join(data, "pg");
-      const real = fs.existsSync(pg) ? fs.realpathSync(pg) : undefined;
-      if (real && !real.startsWith(outer + path.sep)) fs.rmSync(real, { recursive: true, force: true });
+      removeLinkedData(path.join(data, "pg"), outer);
       fs.rmSync(outer, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
     }
   });
 });
+
+/** As root the data may live outside the folder (DATA_DIR/pg links to it): remove it with the folder. */
+function removeLinkedData(pg: string, folder: string): void {
+  const real = fs.existsSync(pg) ? fs.realpathSync(pg) : undefined;
+  if (!real || real.startsWith(folder + path.sep)) return;
+  fs.rmSync(real, { recursive: true, force: true });
+  fs.rmSync(`${real}.owner`, { force: true });
+}
 
 /**
  * A clone of this working tree at `to`: the repository's files, and a node_modules that links to the

@@ -140,8 +140,11 @@ export function reachableDataDir(dir: string, runAs: RunAs | undefined, opts: { 
     try {
       fs.mkdirSync(base, { recursive: true, mode: 0o755 });
       if (!trusted(base) || !canEnter(runAs, base)) continue;
+      removeOrphans(base);
       const target = path.join(base, name);
       fs.rmSync(target, { recursive: true, force: true });
+      // Which DATA_DIR/pg this belongs to, so that removing that DATA_DIR lets a later start remove this too.
+      fs.writeFileSync(`${target}.owner`, path.resolve(dir) + "\n", { mode: 0o644 });
       fs.mkdirSync(target, { mode: 0o700 });
       fs.chownSync(target, runAs.uid, runAs.gid);
       fs.symlinkSync(target, dir);
@@ -151,6 +154,53 @@ export function reachableDataDir(dir: string, runAs: RunAs | undefined, opts: { 
     }
   }
   throw new Error(`the OS user "${USER}" cannot reach ${dir}, and ${bases.join(" or ")} could not hold its data instead`);
+}
+
+/** Orphans younger than this are left alone (a start elsewhere may be between creating one and linking it). */
+const ORPHAN_GRACE_MS = 60 * 60 * 1000;
+
+/**
+ * Data folders under `base` whose DATA_DIR/pg no longer links to them (the DATA_DIR, a clone or a temporary
+ * folder, was deleted) and whose Postgres is not running: removed, so deleted clones do not leave their
+ * databases behind for ever.
+ */
+export function removeOrphans(base: string, now = Date.now()): string[] {
+  const removed: string[] = [];
+  for (const entry of fs.readdirSync(base)) {
+    if (!entry.endsWith(".owner")) continue;
+    const ownerFile = path.join(base, entry);
+    const target = path.join(base, entry.slice(0, -".owner".length));
+    try {
+      if (now - fs.statSync(ownerFile).mtimeMs < ORPHAN_GRACE_MS) continue;
+      const owner = fs.readFileSync(ownerFile, "utf8").trim();
+      const link = fs.lstatSync(owner, { throwIfNoEntry: false });
+      if (link?.isSymbolicLink() && fs.readlinkSync(owner) === target) continue;
+      if (postgresRunningIn(target)) continue;
+      fs.rmSync(target, { recursive: true, force: true });
+      fs.rmSync(ownerFile, { force: true });
+      removed.push(target);
+    } catch {
+      // Unreadable pieces: left for a later start.
+    }
+  }
+  return removed;
+}
+
+/** Whether a Postgres runs on `dataDir` (its postmaster.pid names a live process). */
+function postgresRunningIn(dataDir: string): boolean {
+  const pidFile = path.join(dataDir, "postmaster.pid");
+  if (!fs.existsSync(pidFile)) return false;
+  const pid = Number(fs.readFileSync(pidFile, "utf8").split("\n")[0]);
+  return Number.isInteger(pid) && pid > 0 && isAlive(pid);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**
