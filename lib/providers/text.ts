@@ -1,16 +1,10 @@
 import type { SegmentToPublish } from "./types";
 
-/** Text measuring shared by the adapters. Pure functions; Intl.Segmenter exists in Node and Workers. */
+/** Text measuring shared by the adapters. Pure functions, each linear in its input. */
 
-const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 const encoder = new TextEncoder();
 
-/** User-perceived characters: 👍🏽 or a family emoji count as one. */
-export function graphemeLength(text: string): number {
-  let n = 0;
-  for (const _ of segmenter.segment(text)) n++;
-  return n;
-}
+export { graphemeLength } from "../text/graphemes";
 
 export const utf8Length = (text: string) => encoder.encode(text).length;
 
@@ -21,13 +15,30 @@ export const utf8Length = (text: string) => encoder.encode(text).length;
 export function findUrls(text: string): { url: string; start: number; end: number }[] {
   const out: { url: string; start: number; end: number }[] = [];
   for (const match of text.matchAll(/https?:\/\/[^\s<>"]+/gi)) {
-    let url = match[0];
-    while (/[.,;:!?'"]$/.test(url) || (url.endsWith(")") && (url.match(/\(/g)?.length ?? 0) < (url.match(/\)/g)?.length ?? 0))) {
-      url = url.slice(0, -1);
-    }
+    const url = match[0].slice(0, urlEnd(match[0]));
     if (/^https?:\/\/[^/?#]+/i.test(url)) out.push({ url, start: match.index!, end: match.index! + url.length });
   }
   return out;
+}
+
+/** Where a URL candidate really ends, in one backward pass (counting brackets once, not per character). */
+function urlEnd(candidate: string): number {
+  let open = 0;
+  let close = 0;
+  for (const ch of candidate) {
+    if (ch === "(") open++;
+    else if (ch === ")") close++;
+  }
+  let end = candidate.length;
+  while (end > 0) {
+    const ch = candidate[end - 1];
+    if (`.,;:!?'"`.includes(ch)) end--;
+    else if (ch === ")" && open < close) {
+      end--;
+      close--;
+    } else break;
+  }
+  return end;
 }
 
 /** UTF-8 byte offset of a UTF-16 index (AT Protocol facets index bytes). */
@@ -52,19 +63,58 @@ export async function digest(...parts: (string | number)[]): Promise<Uint8Array>
 
 export const hex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 
-/** Mastodon-style HTML content to plain text: paragraphs and <br> become newlines, tags go, entities decode. */
+/**
+ * Mastodon-style HTML content to plain text: paragraphs and <br> become newlines, tags go, entities decode.
+ * One forward scan (regular expressions over hostile HTML, such as "<" repeated, backtrack quadratically).
+ */
 export function htmlToText(html: string): string {
-  const withBreaks = html
-    .replace(/<br\s*\/?>/gi, "\n")
-    .replace(/<\/p>\s*<p[^>]*>/gi, "\n\n")
-    .replace(/<[^>]+>/g, "");
-  return withBreaks
-    .replace(/&lt;/g, "<")
-    .replace(/&gt;/g, ">")
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;|&apos;/g, "'")
-    .replace(/&#(\d+);/g, (_, n) => String.fromCodePoint(Number(n)))
-    .replace(/&#x([0-9a-f]+);/gi, (_, n) => String.fromCodePoint(parseInt(n, 16)))
-    .replace(/&amp;/g, "&")
-    .trim();
+  let out = "";
+  let i = 0;
+  let tagsLeft = true; // once a "<" has no ">" after it, no later one has either
+  let semicolon = -2; // the next ";" at or after i (-1: none left), found once and reused
+  while (i < html.length) {
+    const ch = html[i];
+    if (ch === "<" && tagsLeft) {
+      const close = html.indexOf(">", i + 1);
+      if (close === -1) tagsLeft = false;
+      else if (close > i + 1) {
+        const tag = html.slice(i + 1, close).toLowerCase();
+        i = close + 1;
+        if (/^br\s*\/?$/.test(tag)) out += "\n";
+        else if (tag === "/p") i = paragraphBreak(html, i, (text) => (out += text));
+        continue;
+      }
+    } else if (ch === "&") {
+      if (semicolon !== -1 && semicolon <= i) semicolon = html.indexOf(";", i + 1);
+      const end = semicolon;
+      const decoded = end !== -1 && end - i <= 10 ? decodeEntity(html.slice(i + 1, end)) : undefined;
+      if (decoded !== undefined) {
+        out += decoded;
+        i = end + 1;
+        continue;
+      }
+    }
+    out += ch;
+    i++;
+  }
+  return out.trim();
+}
+
+/** After "</p>": whitespace and a "<p…>" make a blank line; returns where to go on. */
+function paragraphBreak(html: string, from: number, emit: (text: string) => void): number {
+  let j = from;
+  while (j < html.length && /\s/.test(html[j])) j++;
+  if (html.slice(j, j + 2).toLowerCase() !== "<p") return from;
+  const close = html.indexOf(">", j + 2);
+  if (close === -1) return from;
+  emit("\n\n");
+  return close + 1;
+}
+
+const NAMED: Record<string, string> = { lt: "<", gt: ">", quot: '"', apos: "'", amp: "&", "#39": "'" };
+
+function decodeEntity(name: string): string | undefined {
+  if (NAMED[name]) return NAMED[name];
+  const code = /^#\d{1,7}$/.test(name) ? Number(name.slice(1)) : /^#x[0-9a-f]{1,6}$/i.test(name) ? parseInt(name.slice(2), 16) : NaN;
+  return code >= 0 && code <= 0x10ffff ? String.fromCodePoint(code) : undefined;
 }
