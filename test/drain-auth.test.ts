@@ -33,6 +33,7 @@ describe("consumer Workers' POST /drain", () => {
     expect((await worker.fetch(drain(drainHeaders(SECRET.slice(0, -1) + "X")), configured, ctx)).status).toBe(401);
     expect((await worker.fetch(drain(drainHeaders(SECRET + "X")), configured, ctx)).status).toBe(401);
     expect((await worker.fetch(drain({ authorization: SECRET }), configured, ctx)).status).toBe(401);
+    expect((await worker.fetch(new Request("http://worker/drain?wait=0&detach=1", { method: "POST" }), configured, ctx)).status).toBe(401);
   });
 
   it("runs the consumer for the holder of the secret", async () => {

@@ -47,11 +47,17 @@ export async function drainForMinute<P>(
  */
 export function createConsumerWorker<P>(consumer: ConsumerDefinition<P>) {
   return {
-    async fetch(request: Request, env: Env): Promise<Response> {
+    async fetch(request: Request, env: Env, ctx?: ExecutionContext): Promise<Response> {
       const url = new URL(request.url);
       if (request.method === "POST" && url.pathname === "/drain") {
         const refused = await drainRefusal(request, env);
         if (refused) return refused;
+        if (url.searchParams.get("detach") === "1" && ctx) {
+          // A nudge: answer at once and work on in this Worker's own waitUntil (the caller's would cap it at 30 s
+          // from its own response, and cut the work off when it ends).
+          ctx.waitUntil(drainQueue(env, consumer, { waitSeconds: 0, budgetMs: 25_000 }));
+          return Response.json({ kind: consumer.kind, detached: true }, { status: 202 });
+        }
         const wait = Math.min(20, Math.max(0, Number(url.searchParams.get("wait") ?? 0) || 0));
         const result = await drainQueue(env, consumer, { waitSeconds: wait, budgetMs: (wait + 5) * 1000 });
         return Response.json({ kind: consumer.kind, ...result });

@@ -30,9 +30,9 @@ export async function nudgeConsumers(env: Env, kinds: Iterable<JobKind>): Promis
     try {
       // Locally the bindings exist but lead nowhere (one Worker runs every consumer): CONSUMERS_URL first.
       const res = env.CONSUMERS_URL
-        ? await fetch(`${env.CONSUMERS_URL.replace(/\/+$/, "")}/${consumer}/drain?wait=0`, init)
+        ? await fetch(`${env.CONSUMERS_URL.replace(/\/+$/, "")}/${consumer}/drain?wait=0&detach=1`, init)
         : binding
-          ? await binding.fetch("https://consumer/drain?wait=0", init)
+          ? await binding.fetch("https://consumer/drain?wait=0&detach=1", init)
           : undefined;
       await res?.body?.cancel();
       if (res && !res.ok) logEvent("warn", "nudge refused", { kind, status: res.status });
