@@ -1,0 +1,24 @@
+import { SegmentationError, splitIntoSegments, type Measure } from "../publishing/segment";
+
+export type FitResult =
+  | { ok: true; segments: string[]; shortened: boolean }
+  /** A URL is longer than a whole segment: it can be neither cut nor posted. */
+  | { ok: false; reason: string };
+
+/**
+ * Segments of `text` for one output profile: split by the publishing segmenter (paragraphs, then
+ * sentences, then words; a URL never cut) and, when more than `maxSegments` come out, only the first
+ * `maxSegments` kept and `shortened` set so the plan flags it. Empty text gives no segments.
+ */
+export function fitSegments(text: string, limit: number, maxSegments: number, measure: Measure): FitResult {
+  if (text.trim() === "") return { ok: true, segments: [], shortened: false };
+  let segments: string[];
+  try {
+    segments = splitIntoSegments(text, limit, measure);
+  } catch (err) {
+    if (err instanceof SegmentationError) return { ok: false, reason: err.message };
+    throw err;
+  }
+  if (segments.length <= maxSegments) return { ok: true, segments, shortened: false };
+  return { ok: true, segments: segments.slice(0, Math.max(0, maxSegments)), shortened: true };
+}

@@ -1,0 +1,48 @@
+import { PLATFORMS, type Platform } from "../../db/schema/accounts";
+import { BLUESKY_MAX_IMAGES } from "../providers/bluesky-media";
+import { MASTODON_MAX_MEDIA } from "../providers/mastodon-media";
+import { segmentLimit } from "../publishing/limits";
+import type { Measure } from "../publishing/segment";
+import type { OutputProfile } from "./plan-types";
+
+/**
+ * The output profiles a destination allows (Build.input.destinations[].allowed_output_profiles), from
+ * its platform and the limit its server announced. Every profile is something Herald's adapters can
+ * deliver as planned: the text limit is the adapter's, media counts and types are what one post of
+ * that platform carries (lib/publishing/media-rules.ts), and a thread has at most MAX_THREAD segments
+ * because a longer thread is a different piece of writing, not a longer post.
+ */
+
+export const MAX_THREAD = 10;
+/** Webhooks carry any number of segments; a plan still keeps to a readable length. */
+const WEBHOOK_MAX_SEGMENTS = 20;
+const WEBHOOK_MAX_MEDIA = 10;
+
+const IMAGES = ["image/jpeg", "image/png", "image/gif", "image/webp"];
+const VIDEO = ["video/mp4", "video/quicktime", "video/webm"];
+const AUDIO = ["audio/mpeg", "audio/mp4", "audio/ogg", "audio/wav", "audio/flac", "audio/webm"];
+
+export const isPlatform = (p: string): p is Platform => (PLATFORMS as readonly string[]).includes(p);
+
+export function outputProfiles(platform: Platform, announcedLimit: number | null): OutputProfile[] {
+  const { limit } = segmentLimit(platform, announcedLimit);
+  switch (platform) {
+    case "bluesky":
+      return [
+        { key: "bluesky.post", allowed_mimes: IMAGES, max_segments: 1, media_max_count: BLUESKY_MAX_IMAGES, text_limit: limit },
+        { key: "bluesky.thread", allowed_mimes: IMAGES, max_segments: MAX_THREAD, media_max_count: BLUESKY_MAX_IMAGES, text_limit: limit },
+      ];
+    case "mastodon":
+      return [
+        { key: "mastodon.post", allowed_mimes: [...IMAGES, ...VIDEO, ...AUDIO], max_segments: 1, media_max_count: MASTODON_MAX_MEDIA, text_limit: limit },
+        { key: "mastodon.thread", allowed_mimes: [...IMAGES, ...VIDEO, ...AUDIO], max_segments: MAX_THREAD, media_max_count: MASTODON_MAX_MEDIA, text_limit: limit },
+      ];
+    case "webhook":
+      return [{ key: "webhook.document", allowed_mimes: [...IMAGES, ...VIDEO, ...AUDIO], max_segments: WEBHOOK_MAX_SEGMENTS, media_max_count: WEBHOOK_MAX_MEDIA, text_limit: limit }];
+  }
+}
+
+/** How a platform counts text (the adapter's measure); graphemes for a platform Herald does not know. */
+export function measureFor(platform: string): Measure {
+  return segmentLimit(isPlatform(platform) ? platform : "webhook").measure;
+}
