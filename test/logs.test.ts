@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import { PassThrough } from "node:stream";
 import { SendMessageCommand } from "@aws-sdk/client-sqs";
 import { eq } from "drizzle-orm";
@@ -9,7 +11,7 @@ import type { Env } from "../lib/env";
 import { createGroupApp, createWorkerApp } from "../lib/http/app";
 import { defer } from "../lib/http/context";
 import { randomText } from "../lib/ids";
-import { forwardOutput } from "../local/services/wrangler";
+import { forwardOutput, REPO_ROOT } from "../local/services/wrangler";
 import { ensureQueues } from "../local/services/sqs";
 import { api, env, newUser, newWorkspace, withDb } from "./helpers/harness";
 import { runPipeline } from "./helpers/pipeline";
@@ -109,5 +111,25 @@ describe("logs", () => {
     expect(shown).toEqual(["[api] [wrangler:info] GET /messages?… 200 OK (3ms)", "[api] [wrangler:info] POST /publications 201 Created (9ms)"]);
     expect(written.join("")).toContain("GET /auth/me?…");
     expectNothingPlanted([...shown, ...written]);
+  });
+
+  it("the Workers' code logs only through lib/log.ts (no console call elsewhere in lib/, functions/, queues/)", () => {
+    const offenders: string[] = [];
+    const walk = (dir: string) => {
+      for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+        const file = path.join(dir, entry.name);
+        if (entry.isDirectory()) walk(file);
+        else if (file.endsWith(".ts") && file !== path.join(REPO_ROOT, "lib", "log.ts")) {
+          fs.readFileSync(file, "utf8")
+            .split("\n")
+            .forEach((line, i) => {
+              // Calls only: lib/media/mp4.ts silences a library by swapping console.error, which logs nothing.
+              if (/console\.(log|info|warn|error|debug|trace)\s*\(/.test(line)) offenders.push(`${path.relative(REPO_ROOT, file)}:${i + 1}`);
+            });
+        }
+      }
+    };
+    for (const dir of ["lib", "functions", "queues"]) walk(path.join(REPO_ROOT, dir));
+    expect(offenders).toEqual([]);
   });
 });
