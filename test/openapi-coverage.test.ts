@@ -89,9 +89,9 @@ describe("OpenAPI document", () => {
     expect(media["query.limit"]).toMatchObject({ default: 50, maximum: 200 });
     for (const dim of ["min_width", "min_height", "max_width", "max_height"]) expect(media[`query.${dim}`]).toMatchObject({ type: "integer", minimum: 0 });
     expect(media["query.lifecycle"].enum).toEqual(["library", "temporary", "trash", "all"]);
-    expect(media["query.untagged"].enum).toEqual(["true", "false"]);
+    expect(media["query.untagged"]).toMatchObject({ type: "boolean" }); // SPEC: untagged (boolean)
     const del = params("delete", "/publications/{id}");
     expect(del["query.expected_revision"]).toMatchObject({ type: "integer", minimum: 1 });
-    expect(del["query.confirm"].enum).toEqual(["true", "false"]);
+    expect(del["query.confirm"]).toMatchObject({ type: "boolean" }); // SPEC: confirm (boolean)
   });
 });

@@ -30,7 +30,7 @@ export const route = createRoute({
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { workspace_id, account_id, limit, cursor } = c.req.valid("query");
   await requireRole(db(c), currentUser(c).id, workspace_id, "viewer");
-  const after = cursor ? decodeCursor(cursor, ["string", "string"]) : null;
+  const after = cursor ? decodeCursor(cursor, ["date", "string"]) : null;
   const at = after ? new Date(after[0] as string) : null;
   // inbound_messages_workspace_idx (workspace_id, sent_at desc, id desc); with account_id, inbound_messages_account_idx.
   const rows = await db(c)

@@ -13,7 +13,7 @@ export const route = createRoute({
   summary: "Revoke one of the caller's tokens",
   description: "Revoking the token used for this very request is allowed; it stops working at once.",
   request: { params: z.object({ id: z.string().max(100) }) },
-  responses: { 204: { description: "Revoked" }, ...problems(401, 404) },
+  responses: { 204: { description: "Revoked" }, ...problems(401, 404, 422) },
 });
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {

@@ -11,13 +11,13 @@ import { withSchema } from "../../lib/http/schema-ref";
 import { clearMediaUsages } from "../../lib/media/usage";
 import { publicationForCaller } from "../../lib/publishing/access";
 import { actionOutput } from "../../lib/publishing/action-output";
-import { BooleanQuery } from "../../lib/schemas/common";
+import { BooleanQuery, ExpectedRevisionQuery } from "../../lib/schemas/common";
 import { PublicationIdParams } from "./requests";
 import { ActionOutputBody } from "./schemas";
 
 export const DeletePublicationQuery = z.object({
   confirm: BooleanQuery.optional().openapi({ description: "Must be `true`: explicit confirmation of permanent deletion (400 confirmation-required otherwise)" }),
-  expected_revision: z.coerce.number().int().min(1).max(2_147_483_647).openapi({ description: "The revision the editor loaded" }),
+  expected_revision: ExpectedRevisionQuery.openapi({ description: "The revision the editor loaded" }),
 });
 
 export const route = createRoute({

@@ -9,14 +9,9 @@ import { problems } from "../../lib/http/problem-schema";
 import { deletionLeavesNoDefault } from "../../lib/voice/rules";
 import { lockWorkspaceVoices } from "../../lib/voice/store";
 import { loadProfileFor } from "./present";
+import { ExpectedRevisionQuery } from "../../lib/schemas/common";
 import { VoiceProfileIdParams } from "./schemas";
 
-const ExpectedRevisionQuery = z.coerce
-  .number()
-  .int()
-  .min(1)
-  .max(2_147_483_647)
-  .openapi({ type: "integer", minimum: 1, description: "The profile's revision as loaded" });
 
 export const route = createRoute({
   method: "delete",
@@ -26,7 +21,7 @@ export const route = createRoute({
   description:
     "Its account assignments go with it. The workspace default cannot be deleted while other profiles exist (409 not-editable: " +
     "make another profile the default first); the last profile of a workspace can be. A stale `expected_revision` answers 409 revision-conflict.",
-  request: { params: VoiceProfileIdParams, query: z.object({ expected_revision: ExpectedRevisionQuery }) },
+  request: { params: VoiceProfileIdParams, query: z.object({ expected_revision: ExpectedRevisionQuery.openapi({ description: "The profile's revision as loaded" }) }) },
   responses: { 204: { description: "Deleted" }, ...problems(401, 403, 404, 409, 422) },
 });
 

@@ -8,10 +8,11 @@ import { jsonBody, jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
 import { withSchema } from "../../lib/http/schema-ref";
 import { requireRole } from "../../lib/http/workspace-guard";
+import { RevisionField } from "../../lib/schemas/common";
 import { toWorkspace, Workspace, WorkspaceName } from "./schemas";
 
 export const UpdateWorkspaceRequest = z
-  .object({ expected_revision: z.number().int().min(1), name: WorkspaceName })
+  .object({ expected_revision: RevisionField, name: WorkspaceName })
   .openapi("UpdateWorkspaceRequest");
 
 export const route = createRoute({
