@@ -45,7 +45,7 @@ describe("POST /analytics/measurements", () => {
     rows = await itemsOf(ws);
     expect(rows).toHaveLength(2);
     // Latest likes (10) with the earlier reposts (2) and replies (1).
-    expect(rows.find((r) => r.externalId === "m1")).toMatchObject({ engagement: 13, views: 40 });
+    expect(rows.find((r) => r.externalId === "m1")).toMatchObject({ engagement: 13, views: 40, latestMetrics: { likes: 10, reposts: 2, replies: 1, views: 40 } });
     expect(await measurementCount(ws)).toBe(6);
   });
 

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigint, check, doublePrecision, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigint, check, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { socialAccounts } from "./accounts";
 import { workspaces } from "./identity";
 import { publications, renditions } from "./publications";
@@ -50,6 +50,12 @@ export const analyticsContentItems = pgTable(
      */
     engagement: bigint("engagement", { mode: "number" }).notNull().default(0),
     views: bigint("views", { mode: "number" }),
+    /** Latest available value per metric, e.g. `{"likes": 3, "views": 40}` (same roll-up). */
+    latestMetrics: jsonb("latest_metrics").$type<Record<string, number>>().notNull().default({}),
+    /** Newest measurement's collected_at. */
+    metricsCollectedAt: ts("metrics_collected_at"),
+    /** When the roll-up last changed: an overview page snapshot taken earlier recomputes this item as of then. */
+    rollupAt: ts("rollup_at").notNull().defaultNow(),
     lastSyncedAt: ts("last_synced_at"),
     createdAt: ts("created_at").notNull().defaultNow(),
     updatedAt: ts("updated_at").notNull().defaultNow(),

@@ -1,4 +1,4 @@
-import { inArray, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { analyticsContentItems, analyticsMeasurements } from "../../db/schema";
 import type { AnalyticsContentSource } from "../../db/schema/analytics";
 import type { Queryable } from "../db/client";
@@ -101,25 +101,35 @@ export async function insertMeasurements(q: Queryable, rows: MeasurementInput[])
 }
 
 /**
- * Recompute the items' roll-up columns from their latest available measurements: engagement is the sum of
- * the latest likes, reposts and replies, views the latest views (null when never measured).
+ * Recompute the items' roll-up columns from their latest available measurements: `latest_metrics` per
+ * metric, engagement the sum of the latest likes, reposts and replies, views the latest views (null when
+ * never measured). One statement per 1,000 items.
  */
 export async function refreshRollups(q: Queryable, itemIds: string[]): Promise<void> {
   const engagementMetrics = sql.join(ENGAGEMENT_METRICS.map((m) => sql`${m}`), sql`, `);
   for (let i = 0; i < itemIds.length; i += 1000) {
     const ids = itemIds.slice(i, i + 1000);
     if (ids.length === 0) continue;
-    await q
-      .update(analyticsContentItems)
-      .set({
-        engagement: sql`coalesce((select sum(l.value) from (
-          select distinct on (m.metric) m.value from ${analyticsMeasurements} m
-          where m.content_item_id = ${analyticsContentItems.id} and m.metric in (${engagementMetrics}) and m.availability = 'available'
-          order by m.metric, m.collected_at desc) l), 0)`,
-        views: sql`(select m.value from ${analyticsMeasurements} m
-          where m.content_item_id = ${analyticsContentItems.id} and m.metric = 'views' and m.availability = 'available'
-          order by m.collected_at desc limit 1)`,
-      })
-      .where(inArray(analyticsContentItems.id, ids));
+    await q.execute(sql`
+      update ${analyticsContentItems} i set
+        latest_metrics = coalesce(l.metrics, '{}'::jsonb),
+        engagement = coalesce(l.engagement, 0),
+        views = l.views,
+        metrics_collected_at = l.collected_at,
+        rollup_at = now()
+      from (
+        select x.id,
+          (select jsonb_object_agg(d.metric, d.value) from (
+            select distinct on (m.metric) m.metric, m.value from ${analyticsMeasurements} m
+            where m.content_item_id = x.id and m.availability = 'available' order by m.metric, m.collected_at desc) d) as metrics,
+          (select max(m.collected_at) from ${analyticsMeasurements} m where m.content_item_id = x.id) as collected_at
+        from unnest(${sql.raw("ARRAY[")}${sql.join(ids.map((id) => sql`${id}`), sql`, `)}${sql.raw("]::text[]")}) as x(id)
+      ) l0
+      cross join lateral (
+        select l0.id, l0.metrics, l0.collected_at,
+          (select sum((l0.metrics ->> k)::bigint) from unnest(array[${engagementMetrics}]::text[]) k) as engagement,
+          (l0.metrics ->> 'views')::bigint as views
+      ) l
+      where i.id = l.id`);
   }
 }
