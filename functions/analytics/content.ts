@@ -30,6 +30,7 @@ export const Measurement = z
     collected_at: OptionalTimestamp,
     metadata: MetricMetadata,
     value: z.number().int().nullable(),
+    reason: z.string().nullable().openapi({ description: "Why an unavailable metric could not be measured (added to SPEC)" }),
   })
   .openapi("Measurement");
 

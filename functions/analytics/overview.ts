@@ -1,9 +1,13 @@
 import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
+import { accountInfo, analyticsAccount, contentItem, coverageOf, followerGrowth, followerSummary, mostEngagementInsight, publicationAnalytics, summary, trends } from "../../lib/analytics/overview";
+import { decodeContentCursor, encodeContentCursor } from "../../lib/analytics/overview-cursor";
+import * as Q from "../../lib/analytics/overview-queries";
+import { ApiError } from "../../lib/http/errors";
 import { currentUser, db, type AppEnv } from "../../lib/http/context";
-import { notImplemented } from "../../lib/http/errors";
 import { jsonResponse } from "../../lib/http/openapi";
 import { cursorParam, limitParam } from "../../lib/http/pagination";
 import { problems } from "../../lib/http/problem-schema";
+import { withSchema } from "../../lib/http/schema-ref";
 import { requireRole } from "../../lib/http/workspace-guard";
 import { IdParam, WorkspaceIdField } from "../../lib/schemas/common";
 import { AnalyticsSourceFilter, Overview } from "./schemas";
@@ -28,12 +32,70 @@ export const route = createRoute({
   path: "/analytics",
   tags: ["analytics"],
   summary: "Stored whole-account content analytics",
+  description:
+    "Computed from stored measurements. `days` selects content published within the last 7, 30 or 90 days; `summary` deltas compare with the previous period of the same length. Content pages are a snapshot taken at the first page: the cursor keeps its order however measurements arrive meanwhile. `publications` lists the `limit` publications with most engagement (`publication_total` counts all).",
   request: { query: AnalyticsQuery },
-  responses: { 200: jsonResponse(Overview, "The overview"), ...problems(401, 404, 422, 501) },
+  responses: { 200: jsonResponse(Overview, "The overview"), ...problems(401, 404, 422) },
 });
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
-  const { workspace_id } = c.req.valid("query");
-  await requireRole(db(c), currentUser(c).id, workspace_id, "viewer");
-  throw notImplemented("GET /analytics", "a later issue");
+  const query = c.req.valid("query");
+  const database = db(c);
+  await requireRole(database, currentUser(c).id, query.workspace_id, "viewer");
+  const binding = { sort: query.sort, source: query.source, days: query.days, accountId: query.account_id ?? null };
+  const after = query.cursor ? decodeContentCursor(query.cursor, binding) : null;
+  const now = new Date();
+  const filter: Q.OverviewFilter = { workspaceId: query.workspace_id, accountId: query.account_id ?? null, source: query.source, days: query.days, now };
+
+  const allAccounts = await Q.accountRows(database, query.workspace_id);
+  if (filter.accountId && !allAccounts.some((a) => a.account.id === filter.accountId)) {
+    throw new ApiError("validation-error", { detail: "No such account in this workspace.", errors: [{ location: "query.account_id", message: "No such account in this workspace" }] });
+  }
+  const shown = allAccounts.filter((a) => (filter.accountId ? a.account.id === filter.accountId : a.account.disconnectedAt === null));
+  const shownIds = shown.map((a) => a.account.id);
+  const info = accountInfo(allAccounts);
+  const pageFilter = after ? { ...filter, now: after.asOf } : filter;
+
+  const [followerDays, baselines, accountReadings, totals, trendDays, pageRows, pubRows, topRow] = await Promise.all([
+    Q.followerDays(database, filter, shownIds),
+    Q.followerBaselines(database, filter, shownIds),
+    Q.accountReadings(database, shownIds),
+    Q.periodTotals(database, filter),
+    Q.trendRows(database, filter),
+    Q.contentPage(database, pageFilter, query.sort, after, query.limit + 1),
+    Q.publicationPage(database, filter, query.limit),
+    Q.topEngagementItem(database, filter),
+  ]);
+  const page = pageRows.slice(0, query.limit);
+  const pubItems = await Q.publicationItems(database, filter, pubRows.map((p) => p.publication_id));
+  const readings = await Q.itemReadings(database, [...new Set([...page, ...pubItems, ...(topRow ? [topRow] : [])].map((r) => r.id))]);
+  const readingsOf = (id: string) => readings.filter((r) => r.owner_id === id);
+  const nowMs = now.getTime();
+  const toItem = (row: Q.ContentRow) => contentItem(row, info.get(row.account_id), readingsOf(row.id), nowMs);
+
+  const growth = followerGrowth(shownIds, followerDays, baselines, now, query.days);
+  const last = page.at(-1);
+  const nextCursor = pageRows.length > query.limit && last ? encodeContentCursor(binding, { asOf: pageFilter.now, value: Number(last.sort_value), id: last.id }) : null;
+  const lastSynced = shown.map((a) => a.coverage?.lastSuccessAt?.getTime() ?? 0).reduce((a, b) => Math.max(a, b), 0);
+
+  const body = {
+    generated_at: now.toISOString(),
+    last_synced_at: lastSynced ? new Date(lastSynced).toISOString() : null,
+    range_days: query.days,
+    source: query.source,
+    account_growth_scope: "account_wide",
+    summary: summary(totals.current, totals.previous, followerSummary(growth)),
+    trends: trends(trendDays, growth, info, now, query.days),
+    accounts: shown.map((a) => analyticsAccount(a, growth.find((g) => g.accountId === a.account.id), accountReadings.filter((r) => r.owner_id === a.account.id), nowMs)),
+    follower_series: trends([], growth, info, now, query.days).followers.map(({ date, value }) => ({ date, value })),
+    coverage: shown.map(coverageOf),
+    insights: [mostEngagementInsight(topRow ? toItem(topRow) : undefined, totals.current, { fromMs: Q.rangeStart(filter).getTime(), toMs: nowMs })],
+    content: page.map(toItem),
+    content_total: totals.current.published,
+    content_next_cursor: nextCursor,
+    publications: pubRows.map((p) => publicationAnalytics(p, pubItems.filter((i) => i.publication_id === p.publication_id).map(toItem))),
+    publication_total: pubRows[0]?.total ?? 0,
+    publication_next_cursor: null,
+  };
+  return c.json(withSchema(c, Overview, body as never), 200);
 };

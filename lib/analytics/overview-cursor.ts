@@ -1,0 +1,33 @@
+import { ApiError } from "../http/errors";
+import { decodeCursor, encodeCursor } from "../http/pagination";
+import type { SortKey, SourceFilter } from "./overview-queries";
+
+/**
+ * The overview's content cursor: the snapshot time the listing started at and the last row's position,
+ * bound to the filter it was issued for (sort, source, days, account), so it cannot page another listing.
+ */
+export interface ContentCursor {
+  asOf: Date;
+  value: number;
+  id: string;
+}
+
+interface Binding {
+  sort: SortKey;
+  source: SourceFilter;
+  days: number;
+  accountId: string | null;
+}
+
+export const encodeContentCursor = (b: Binding, c: ContentCursor) => encodeCursor([b.sort, b.source, b.days, b.accountId ?? "", c.asOf.toISOString(), c.value, c.id]);
+
+export function decodeContentCursor(cursor: string, b: Binding): ContentCursor {
+  const [sort, source, days, accountId, asOf, value, id] = decodeCursor(cursor, ["string", "string", "number", "string", "date", "number", "string"]);
+  if (sort !== b.sort || source !== b.source || days !== b.days || accountId !== (b.accountId ?? "")) {
+    throw new ApiError("validation-error", {
+      detail: "This cursor belongs to a listing with another sort, source, days or account_id; start again without it.",
+      errors: [{ location: "query.cursor", message: "Cursor issued for a different filter" }],
+    });
+  }
+  return { asOf: new Date(asOf as string), value: value as number, id: id as string };
+}
