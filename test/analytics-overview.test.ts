@@ -171,6 +171,17 @@ describe("GET /analytics", () => {
       expect(res.body.errors[0].location).toBe("query.cursor");
     }
     expectProblem(await overview(owner.token, ws, "&cursor=bm90LWEtY3Vyc29y"), 422, "validation-error");
+
+    // Newest first pages by publication time (epoch milliseconds beyond int4 in the cursor).
+    const newest: string[] = [];
+    let c: string | null = "";
+    do {
+      const res = await overview(owner.token, ws, `&sort=newest&limit=2${c ? `&cursor=${c}` : ""}`);
+      expect(res.status, res.text).toBe(200);
+      newest.push(...res.body.content.map((x: any) => x.reference.account_content_id));
+      c = res.body.content_next_cursor;
+    } while (c);
+    expect(newest).toEqual(["p0", "p1", "p2", "p3", "p4", "p5", "p6"]);
   });
 
   it("rolls renditions up into their publication", async () => {

@@ -25,7 +25,7 @@ const DAY_MS = 86_400_000;
 export const rangeStart = (f: Pick<OverviewFilter, "days" | "now">) => new Date(f.now.getTime() - f.days * DAY_MS);
 
 /** Epoch milliseconds of a timestamp column, as a JS number (independent of the driver's date parsing). */
-const ms = (col: SQL | string) => sql`(extract(epoch from ${typeof col === "string" ? sql.raw(col) : col}) * 1000)::float8`;
+const ms = (col: SQL | string) => sql`round(extract(epoch from ${typeof col === "string" ? sql.raw(col) : col}) * 1000)::float8`;
 const rows = async <T>(q: Queryable, query: SQL) => (await q.execute(query)).rows as T[];
 const ENGAGEMENT = sql.raw(`array[${ENGAGEMENT_METRICS.map((x) => `'${x}'`).join(",")}]`);
 
