@@ -2,6 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { auditEvents, designRevisions, mediaUsages } from "../db/schema";
 import { api, withDb } from "./helpers/harness";
+import { insertMediaRows } from "./helpers/media";
 import { sampleDocument } from "./image-editor-fixtures";
 import { expectProblem, newTeam, type User } from "./helpers/team";
 
@@ -39,10 +40,11 @@ describe("designs", () => {
 
     const next = sampleDocument();
     next.title = "Launch card v2";
-    next.pages[0].preview_media_id = "med_preview";
+    const [preview] = await insertMediaRows(ws, [{}]);
+    next.pages[0].preview_media_id = preview;
     const saved = await put(editor, id, 1, next);
     expect(saved.status, saved.text).toBe(200);
-    expect(saved.body).toMatchObject({ revision: 2, document: next, cover_preview_media_id: "med_preview", can_edit: true });
+    expect(saved.body).toMatchObject({ revision: 2, document: next, cover_preview_media_id: preview, can_edit: true });
     expect(Date.parse(saved.body.updated_at)).toBeGreaterThanOrEqual(Date.parse(created.body.updated_at));
     expect((await api("GET", `/image-editor/designs/${id}`, { token: viewer.token })).body).toMatchObject({ revision: 2, document: next });
 
@@ -133,15 +135,16 @@ describe("designs", () => {
 
   it("records the media a design uses and follows each revision", async () => {
     const { editor, ws } = await team();
-    const doc = sampleDocument("med_photo");
-    doc.pages[0].background = { type: "image", image: { media_id: "med_bg", fit: "cover" } };
+    const [photo, bg, other] = await insertMediaRows(ws, [{}, {}, {}]);
+    const doc = sampleDocument(photo);
+    doc.pages[0].background = { type: "image", image: { media_id: bg, fit: "cover" } };
     const id = (await createDesign(editor, ws, doc)).body.id;
-    expect(await usagesOf(id)).toEqual(["med_bg", "med_photo"]);
-    expect((await put(editor, id, 1, sampleDocument("med_other"))).status).toBe(200);
-    expect(await usagesOf(id)).toEqual(["med_other"]);
+    expect(await usagesOf(id)).toEqual([bg, photo].sort());
+    expect((await put(editor, id, 1, sampleDocument(other))).status).toBe(200);
+    expect(await usagesOf(id)).toEqual([other]);
     const first = (await revisionsOf(editor, id)).body.revisions.find((r: { revision: number }) => r.revision === 1);
     await api("POST", `/image-editor/designs/${id}/revisions/${first.id}/restore`, { token: editor.token, json: { expected_revision: 2 } });
-    expect(await usagesOf(id)).toEqual(["med_bg", "med_photo"]);
+    expect(await usagesOf(id)).toEqual([bg, photo].sort());
   });
 });
 

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { auditEvents, mediaUsages } from "../db/schema";
 import { BUILT_IN_TEMPLATES } from "../lib/image-editor/built-in-templates";
 import { api, newWorkspace, withDb } from "./helpers/harness";
+import { insertMediaRows } from "./helpers/media";
 import { sampleDocument } from "./image-editor-fixtures";
 import { expectProblem, newTeam, type User } from "./helpers/team";
 
@@ -70,7 +71,8 @@ describe("templates", () => {
     expect(renamed.status, renamed.text).toBe(200);
     expect(renamed.body).toMatchObject({ id, name: "Webinar promo", category: "social_post", document: sampleDocument() });
 
-    const doc = sampleDocument("med_logo");
+    const [logo] = await insertMediaRows(ws, [{}]);
+    const doc = sampleDocument(logo);
     doc.preset_key = "story";
     doc.height_px = 1920;
     const replaced = await patch(editor, id, { category: "story", document: doc });
@@ -81,7 +83,7 @@ describe("templates", () => {
     expect(listed).toMatchObject({ name: "Webinar promo", category: "story", document: doc });
 
     const usages = await withDb((db) => db.select({ mediaId: mediaUsages.mediaId }).from(mediaUsages).where(and(eq(mediaUsages.ownerType, "template"), eq(mediaUsages.ownerId, id))));
-    expect(usages).toEqual([{ mediaId: "med_logo" }]);
+    expect(usages).toEqual([{ mediaId: logo }]);
     const trail = await withDb((db) => db.select({ action: auditEvents.action }).from(auditEvents).where(eq(auditEvents.targetId, id)));
     expect(trail.map((t) => t.action)).toEqual(["template.create", "template.update", "template.update"]);
   });

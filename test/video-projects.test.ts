@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { auditEvents, media, mediaUsages, videoProjectRevisions, videoRevisionTouches } from "../db/schema";
 import { sampleVideoDocument } from "../lib/video/sample";
 import { api, newUser, newWorkspace, withDb, type ApiResponse, expectProblem } from "./helpers/harness";
+import { insertMediaRows } from "./helpers/media";
 
 type User = Awaited<ReturnType<typeof newUser>>;
 
@@ -135,9 +136,10 @@ describe("mutation outcomes", () => {
 
   it("creates and removes tracks and clips; a clip added to a track someone removed is a conflict", async () => {
     const { owner, ws, project } = await setup();
+    const [song] = await insertMediaRows(ws, [{ mimeType: "audio/mpeg", mediaType: "audio" }]);
     const r2 = await mutate(owner, ws, project.id, 1, [
       { kind: "set", target: "track-music", path: "", value: { kind: "audio", name: "Music", order: -1 } },
-      { kind: "set", target: "clip-song", path: "", value: { track_id: "track-music", start_ms: 0, duration_ms: 8000, media_id: "med_1" } },
+      { kind: "set", target: "clip-song", path: "", value: { track_id: "track-music", start_ms: 0, duration_ms: 8000, media_id: song } },
     ]);
     expect(r2.body.outcome).toBe("applied");
     const r3 = await mutate(owner, ws, project.id, 2, [{ kind: "remove", target: "clip-song", path: "" }, { kind: "remove", target: "track-music", path: "" }]);

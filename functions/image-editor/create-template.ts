@@ -8,7 +8,7 @@ import { problems } from "../../lib/http/problem-schema";
 import { withSchema } from "../../lib/http/schema-ref";
 import { requireRole } from "../../lib/http/workspace-guard";
 import { newId } from "../../lib/ids";
-import { referencedMediaIds } from "../../lib/image-editor/document-rules";
+import { mentionedMediaIds, referencedMediaIds } from "../../lib/image-editor/document-rules";
 import { replaceMediaUsages } from "../../lib/media/usage";
 import { CreateTemplateRequest, TemplateResponse } from "./schemas";
 import { toTemplate } from "./template-view";
@@ -40,7 +40,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
         createdBy: user.id,
       })
       .returning();
-    await replaceMediaUsages(tx, { workspaceId: row.workspaceId, ownerType: "template", ownerId: row.id }, referencedMediaIds(body.document));
+    await replaceMediaUsages(tx, { workspaceId: row.workspaceId, ownerType: "template", ownerId: row.id }, referencedMediaIds(body.document), "body.document", mentionedMediaIds(body.document));
     await audit(tx, { actorUserId: user.id, workspaceId: row.workspaceId, action: "template.create", targetType: "template", targetId: row.id });
     return { status: 201, body: withSchema(c, TemplateResponse, toTemplate(row)) };
   }) as never;

@@ -9,7 +9,7 @@ import { problems } from "../../lib/http/problem-schema";
 import { withSchema } from "../../lib/http/schema-ref";
 import { requireRole } from "../../lib/http/workspace-guard";
 import { builtInTemplate } from "../../lib/image-editor/built-in-templates";
-import { referencedMediaIds } from "../../lib/image-editor/document-rules";
+import { mentionedMediaIds, referencedMediaIds } from "../../lib/image-editor/document-rules";
 import { replaceMediaUsages } from "../../lib/media/usage";
 import { IdParam } from "../../lib/schemas/common";
 import { ImageDocument } from "./image-document";
@@ -62,7 +62,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
       .returning();
     if (!row) throw notFound("template");
     if (body.document !== undefined) {
-      await replaceMediaUsages(tx, { workspaceId: row.workspaceId, ownerType: "template", ownerId: row.id }, referencedMediaIds(body.document));
+      await replaceMediaUsages(tx, { workspaceId: row.workspaceId, ownerType: "template", ownerId: row.id }, referencedMediaIds(body.document), "body.document", mentionedMediaIds(body.document));
     }
     await audit(tx, { actorUserId: user.id, workspaceId: row.workspaceId, action: "template.update", targetType: "template", targetId: row.id });
     return row;

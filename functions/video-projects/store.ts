@@ -96,7 +96,7 @@ export async function commitRevision(tx: Tx, project: ProjectRow, change: NewRev
     snapshot: keepsSnapshot(revision) ? change.document : null,
     createdBy: change.userId,
   });
-  await recordVideoMedia(tx, row.workspaceId, row.id, project.document as VideoDocument, change.document);
+  await recordVideoMedia(tx, row.workspaceId, row.id, project.document as VideoDocument, change.document, "body.operations");
   const groups = groupForStorage(change.footprint);
   if (groups.length > 0) {
     await tx.insert(videoRevisionTouches).values(groups.map((g) => ({ projectId: project.id, target: g.target, revision, touches: g.touches })));
@@ -111,7 +111,7 @@ export async function createProject(tx: Tx, values: { workspaceId: string; name:
     .values({ id: newId("vpr"), workspaceId: values.workspaceId, name: values.name, document: values.document, createdBy: values.userId, updatedBy: values.userId })
     .returning();
   await tx.insert(videoProjectRevisions).values({ projectId: row.id, revision: 1, kind: "create", operations: [], inverse: [], snapshot: values.document, createdBy: values.userId });
-  await recordVideoMedia(tx, row.workspaceId, row.id, null, values.document);
+  await recordVideoMedia(tx, row.workspaceId, row.id, null, values.document, "body.document");
   return row;
 }
 
@@ -177,8 +177,8 @@ const clipMedia = (doc: VideoDocument | null) =>
   [...new Set(Object.values(doc?.clips ?? {}).flatMap((clip) => (typeof clip.media_id === "string" ? [clip.media_id] : [])))].sort();
 
 /** The media library items the clips show count as used by the project (only written when that set changes). */
-async function recordVideoMedia(tx: Tx, workspaceId: string, projectId: string, before: VideoDocument | null, after: VideoDocument): Promise<void> {
+async function recordVideoMedia(tx: Tx, workspaceId: string, projectId: string, before: VideoDocument | null, after: VideoDocument, location: string): Promise<void> {
   const next = clipMedia(after);
   if (before && clipMedia(before).join() === next.join()) return;
-  await replaceMediaUsages(tx, { workspaceId, ownerType: "video_project", ownerId: projectId }, next);
+  await replaceMediaUsages(tx, { workspaceId, ownerType: "video_project", ownerId: projectId }, next, location);
 }

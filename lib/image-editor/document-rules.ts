@@ -62,6 +62,11 @@ function inCycle(start: RuleLayer, byId: Map<string, RuleLayer>): boolean {
   return true;
 }
 
+/** Media items a document points at without showing them: page previews and the latest exports. */
+export function mentionedMediaIds(doc: { pages: { preview_media_id?: string | null; latest_export_media_id?: string | null }[] }): string[] {
+  return [...new Set(doc.pages.flatMap((p) => [p.preview_media_id, p.latest_export_media_id].filter((id): id is string => Boolean(id))))];
+}
+
 /**
  * Media library items a document uses: image layers and page background images. These are recorded as
  * media usages so the library can show `usage_count` and refuse to purge silently.

@@ -6,7 +6,7 @@ import { revisionConflict } from "../http/concurrency";
 import { notFound } from "../http/errors";
 import { newId } from "../ids";
 import { replaceMediaUsages } from "../media/usage";
-import { referencedMediaIds } from "./document-rules";
+import { mentionedMediaIds, referencedMediaIds } from "./document-rules";
 
 export type DesignRow = typeof designs.$inferSelect;
 
@@ -15,7 +15,7 @@ export const coverOf = (document: ImageDocumentValue) => document.pages[0]?.prev
 
 /** Record the document's media as used by the design (same transaction as the revision that uses them). */
 const recordMedia = (tx: Queryable, design: DesignRow, document: ImageDocumentValue) =>
-  replaceMediaUsages(tx, { workspaceId: design.workspaceId, ownerType: "design", ownerId: design.id }, referencedMediaIds(document));
+  replaceMediaUsages(tx, { workspaceId: design.workspaceId, ownerType: "design", ownerId: design.id }, referencedMediaIds(document), "body.document", mentionedMediaIds(document));
 
 /** A new design at revision 1, with its first revision row. */
 export async function insertDesign(tx: Queryable, input: { workspaceId: string; userId: string; document: ImageDocumentValue }): Promise<DesignRow> {

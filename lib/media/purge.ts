@@ -84,7 +84,7 @@ export async function purgeMedia(db: Database, bucket: R2Bucket, opts: PurgeOpti
       const dueTrash = row.trashedAt !== null && row.purgeAfter !== null && row.purgeAfter <= now;
       const dueExpiry = row.trashedAt === null && row.retentionClass === "temporary" && row.expiresAt !== null && row.expiresAt <= now;
       if (!dueTrash && !dueExpiry) return null; // restored or kept since it was listed
-      const [{ usages }] = await tx.select({ usages: sql<number>`count(*)::int` }).from(mediaUsages).where(eq(mediaUsages.mediaId, id));
+      const [{ usages }] = await tx.select({ usages: sql<number>`count(*)::int` }).from(mediaUsages).where(and(eq(mediaUsages.mediaId, id), eq(mediaUsages.workspaceId, row.workspaceId)));
       if (usages > 0) {
         await tx.update(media).set({ purgeBlockedReason: "in_use", purgeBlockedAt: now }).where(eq(media.id, id));
         return { kind: "kept" as const, row, usages };

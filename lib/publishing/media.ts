@@ -27,7 +27,7 @@ async function checkMedia(tx: Tx, workspaceId: string, ids: string[], location: 
 /** Validate and, with `.record`, note the publication as a user of its media (same transaction). */
 export const attachMedia = Object.assign(checkMedia, {
   record: (tx: Tx, workspaceId: string, publicationId: string, ids: string[]) =>
-    replaceMediaUsages(tx, { workspaceId, ownerType: "publication", ownerId: publicationId }, ids),
+    replaceMediaUsages(tx, { workspaceId, ownerType: "publication", ownerId: publicationId }, ids, "body.media_ids"),
 });
 
 export async function loadMedia(q: Queryable, ids: string[]): Promise<Map<string, MediaRow>> {
