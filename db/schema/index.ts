@@ -9,3 +9,5 @@ export * from "./image-editor";
 export * from "./media";
 export * from "./video";
 export * from "./security";
+export * from "./builds";
+export * from "./provider-costs";
