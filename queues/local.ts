@@ -16,6 +16,7 @@ export const CONSUMERS: Record<string, Load | { load: Load; everySeconds: number
   "analytics-refresh": () => import("./analytics-refresh"),
   "messages-refresh": () => import("./messages-refresh"),
   publish: () => import("./publish"),
+  "build-generate": () => import("./build-generate"),
   "publication-scheduler": () => import("./publication-scheduler"),
   "media-purge": { load: () => import("./media-purge"), everySeconds: 60 },
 };

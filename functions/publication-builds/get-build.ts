@@ -1,9 +1,11 @@
-import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
-import type { AppEnv } from "../../lib/http/context";
-import { notImplemented } from "../../lib/http/errors";
+import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import { buildForCaller } from "../../lib/builds/access";
+import { currentUser, db, type AppEnv } from "../../lib/http/context";
 import { jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
-import { IdParam } from "../../lib/schemas/common";
+import { withSchema } from "../../lib/http/schema-ref";
+import { BuildIdParams } from "./requests";
+import { toBuild } from "./present";
 import { Build } from "./schemas";
 
 export const route = createRoute({
@@ -11,10 +13,13 @@ export const route = createRoute({
   path: "/publication-builds/{id}",
   tags: ["publication-builds"],
   summary: "Get a build",
-  request: { params: z.object({ id: IdParam.openapi({ description: "Publication build ID" }) }) },
-  responses: { 200: jsonResponse(Build, "The build"), ...problems(401, 404, 422, 501) },
+  description: "`state` goes `queued` → `running` → `completed` (with `result`) or `failed` (with `error_code`, `error_message`, and `phase` saying where).",
+  request: { params: BuildIdParams },
+  responses: { 200: jsonResponse(Build, "The build"), ...problems(401, 403, 404, 422) },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async () => {
-  throw notImplemented("GET /publication-builds/{id}", "a later issue");
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const { id } = c.req.valid("param");
+  const row = await buildForCaller(db(c), id, currentUser(c).id, "viewer");
+  return c.json(withSchema(c, Build, toBuild(row)), 200);
 };

@@ -1,0 +1,61 @@
+import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import { publicationBuilds } from "../../db/schema";
+import { audit } from "../../lib/audit";
+import { assembleInput } from "../../lib/builds/assemble";
+import { allowPrivateUrls } from "../../lib/providers/account-context";
+import { currentUser, db, type AppEnv } from "../../lib/http/context";
+import { idempotent, IdempotencyKeyHeader } from "../../lib/http/idempotency";
+import { jsonBody, jsonResponse } from "../../lib/http/openapi";
+import { problems } from "../../lib/http/problem-schema";
+import { withSchema } from "../../lib/http/schema-ref";
+import { requireRole } from "../../lib/http/workspace-guard";
+import { newId } from "../../lib/ids";
+import { dispatchAfterCommit } from "../../lib/jobs/dispatch";
+import { enqueueJob } from "../../lib/jobs/outbox";
+import { CreateBuildRequest } from "./requests";
+import { toBuild } from "./present";
+import { Build } from "./schemas";
+
+export const route = createRoute({
+  method: "post",
+  path: "/publication-builds",
+  tags: ["publication-builds"],
+  summary: "Plan a publication for several destinations",
+  description:
+    "Records what the build is asked (sources, destinations with their output profiles, direction, voice snapshot) and queues it; " +
+    "follow it with GET /publication-builds/{id} until `state` is `completed` or `failed`. Every account, media item and voice named must be the workspace's. " +
+    "Accepts an Idempotency-Key. Needs the editor role.",
+  request: { headers: IdempotencyKeyHeader, body: jsonBody(CreateBuildRequest) },
+  responses: { 202: jsonResponse(Build, "The build, queued"), ...problems(400, 401, 403, 404, 409, 413, 422) },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const body = c.req.valid("json");
+  const user = currentUser(c);
+  // Membership first: a non-member gets 404 before any key is claimed.
+  await requireRole(db(c), user.id, body.workspace_id, "editor");
+  let jobId: string | undefined;
+  const response = await idempotent(c, { workspaceId: body.workspace_id, operation: "publication-builds.create", request: body }, async (tx) => {
+    await requireRole(tx, user.id, body.workspace_id, "editor");
+    const assembled = await assembleInput(tx, body.workspace_id, body, allowPrivateUrls(c.env));
+    const id = newId("bld");
+    const [row] = await tx
+      .insert(publicationBuilds)
+      .values({
+        id,
+        workspaceId: body.workspace_id,
+        input: assembled.input as never,
+        assets: assembled.assets,
+        contextUrls: assembled.contextUrls,
+        voiceProfileId: assembled.voiceProfileId,
+        createdBy: user.id,
+      })
+      .returning();
+    // The job commits with the build (outbox): a build is never queued without its job, nor the reverse.
+    jobId = await enqueueJob(tx, "build.generate", body.workspace_id, { build_id: id });
+    await audit(tx, { actorUserId: user.id, workspaceId: body.workspace_id, action: "publication_build.create", targetType: "publication_build", targetId: id });
+    return { status: 202, body: withSchema(c, Build, toBuild(row)) };
+  });
+  if (jobId) dispatchAfterCommit(c, [jobId]);
+  return response as never;
+};

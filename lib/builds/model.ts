@@ -1,0 +1,145 @@
+import { eq } from "drizzle-orm";
+import { z } from "zod";
+import { providerCostEvents } from "../../db/schema";
+import type { Database, Queryable } from "../db/client";
+import type { Env } from "../env";
+import { newId } from "../ids";
+import { allowPrivateUrls } from "../providers/account-context";
+import { providerFetch } from "../providers/http";
+import { settingsInForce } from "../settings";
+import type { BuildInputValue, ModelDraft, ReviewFlag } from "./plan-types";
+
+/** An OpenAI-compatible chat completions endpoint, from instance settings (the key a secret). */
+export interface ModelCall {
+  baseUrl: string;
+  model: string;
+  apiKey: string;
+  allowPrivateUrls: boolean;
+  /** Price per 1,000 tokens in micro-USD (AI_COST_MICROUSD_PER_1K_TOKENS; 0 when not set). */
+  microUsdPer1kTokens: number;
+}
+
+const DEFAULT_BASE = "https://api.openai.com/v1";
+const DEFAULT_MODEL = "gpt-4o-mini";
+const TIMEOUT_MS = 60_000;
+/** Source text sent to the model at most (the cost of a call stays bounded whatever the sources). */
+export const PROMPT_SOURCE_BUDGET = 24_000;
+
+/** The model when an API key is configured; null means the planner alone runs (and `model` says so). */
+export async function modelFromSettings(env: Env, q: Queryable): Promise<ModelCall | null> {
+  const settings = await settingsInForce(env, q);
+  const apiKey = settings.get("ai_api_key");
+  if (!apiKey) return null;
+  const price = Number((env as unknown as Record<string, unknown>).AI_COST_MICROUSD_PER_1K_TOKENS ?? 0);
+  return {
+    baseUrl: (settings.get("ai_base_url") ?? DEFAULT_BASE).replace(/\/+$/, ""),
+    model: settings.get("ai_model") ?? DEFAULT_MODEL,
+    apiKey,
+    allowPrivateUrls: allowPrivateUrls(env),
+    microUsdPer1kTokens: Number.isFinite(price) && price > 0 ? price : 0,
+  };
+}
+
+const Completion = z.object({
+  choices: z.array(z.object({ message: z.object({ content: z.string().nullable() }) })).min(1),
+  usage: z.object({ prompt_tokens: z.number().int().nonnegative().optional(), completion_tokens: z.number().int().nonnegative().optional(), total_tokens: z.number().int().nonnegative().optional() }).optional(),
+});
+
+export type ModelAnswer<T> = { ok: true; value: T } | { ok: false; reason: string };
+
+/**
+ * One chat completion asking for strict JSON, validated by `schema`. Every call is in the
+ * provider_cost_events ledger: reserved before it is sent (so an interrupted call still shows),
+ * committed with the tokens it used, or released when nothing was charged. A refusal, an error or
+ * an answer that is not the JSON asked for is an answer (`ok: false`), never an exception.
+ */
+export async function chatJson<T>(
+  db: Database,
+  call: ModelCall,
+  ledger: { workspaceId: string; buildId: string | null; operation: string },
+  messages: { role: "system" | "user"; content: string }[],
+  schema: z.ZodType<T>,
+): Promise<ModelAnswer<T>> {
+  const eventId = newId("pce");
+  await db.insert(providerCostEvents).values({ id: eventId, workspaceId: ledger.workspaceId, provider: "openai-compatible", operation: ledger.operation, status: "reserved", buildId: ledger.buildId });
+  let res: Response;
+  try {
+    res = await providerFetch(`${call.baseUrl}/chat/completions`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${call.apiKey}`, "content-type": "application/json", accept: "application/json" },
+      body: JSON.stringify({ model: call.model, messages, temperature: 0, response_format: { type: "json_object" } }),
+      allowPrivateUrls: call.allowPrivateUrls,
+      timeoutMs: TIMEOUT_MS,
+    });
+  } catch (err) {
+    await db.update(providerCostEvents).set({ status: "released" }).where(eq(providerCostEvents.id, eventId));
+    return { ok: false, reason: `The language model could not be reached (${(err as Error)?.message ?? "network error"}).` };
+  }
+  let body: unknown = null;
+  try {
+    body = await res.json();
+  } catch {
+    body = null;
+  }
+  const parsed = Completion.safeParse(body);
+  const tokens = parsed.success ? (parsed.data.usage?.total_tokens ?? (parsed.data.usage?.prompt_tokens ?? 0) + (parsed.data.usage?.completion_tokens ?? 0)) : 0;
+  await db
+    .update(providerCostEvents)
+    .set(res.ok ? { status: "committed", units: tokens, costMicrousd: Math.ceil((tokens * call.microUsdPer1kTokens) / 1000) } : { status: "released" })
+    .where(eq(providerCostEvents.id, eventId));
+  if (!res.ok) return { ok: false, reason: `The language model answered ${res.status}.` };
+  if (!parsed.success) return { ok: false, reason: "The language model's answer is not a chat completion." };
+  const content = parsed.data.choices[0].message.content ?? "";
+  let json: unknown;
+  try {
+    json = JSON.parse(content);
+  } catch {
+    return { ok: false, reason: "The language model did not answer with JSON." };
+  }
+  const checked = schema.safeParse(json);
+  if (!checked.success) return { ok: false, reason: `The language model's JSON does not have the shape asked for (${checked.error.issues[0]?.path.join(".") || "root"}).` };
+  return { ok: true, value: checked.data };
+}
+
+/** What the model must answer for a build: bounded so a runaway answer is refused, not stored. */
+export const BuildDraftAnswer = z.object({
+  canonical_text: z.string().max(20_000),
+  thesis: z.string().max(1_000).optional(),
+  destinations: z.array(z.object({ account_id: z.string().max(100), text: z.string().max(20_000) })).max(50),
+});
+
+/** Sources as the model sees them: each clipped so their sum stays within PROMPT_SOURCE_BUDGET. */
+function sourcesForPrompt(input: BuildInputValue): string {
+  const readable = input.sources.filter((s) => s.text);
+  const share = Math.floor(PROMPT_SOURCE_BUDGET / Math.max(1, readable.length));
+  return readable.map((s) => `[${s.id}] (${s.publishable ? "may be quoted" : "background only, do not quote"}) ${s.label}\n${s.text!.slice(0, share)}`).join("\n\n");
+}
+
+/**
+ * Ask the model to draft a build's canonical text and per-destination wording. The planner then holds
+ * the draft to the same limits and source checks as its own text (repairing or flagging); a call
+ * that fails leaves the planner alone at work, with a review flag saying so.
+ */
+export async function draftWithModel(db: Database, call: ModelCall, ids: { workspaceId: string; buildId: string }, input: BuildInputValue): Promise<{ draft: ModelDraft | null; flags: ReviewFlag[] }> {
+  const destinations = input.destinations.map((d) => {
+    const profile = d.allowed_output_profiles.at(-1);
+    return `- ${d.account_id} (${d.platform}; up to ${profile?.max_segments ?? 1} posts of ${profile?.text_limit ?? 300} characters)${d.voice ? `; voice ${d.voice.name}: ${d.voice.definition.identity} ${d.voice.definition.guidance} Avoid: ${d.voice.definition.avoidances.join(", ") || "nothing listed"}` : ""}`;
+  });
+  const direction = Object.entries(input.direction).filter(([, v]) => v).map(([k, v]) => `${k}: ${v}`).join("; ");
+  const answer = await chatJson(
+    db,
+    call,
+    { workspaceId: ids.workspaceId, buildId: ids.buildId, operation: "build.draft" },
+    [
+      {
+        role: "system",
+        content:
+          'You draft social media publications from the sources given, and nothing else: every sentence must rest on a source. Answer with JSON only: {"canonical_text": string, "thesis": string, "destinations": [{"account_id": string, "text": string}]}.',
+      },
+      { role: "user", content: `Idea: ${input.idea ?? "(none)"}\nDirection: ${direction || "(none)"}\nDestinations:\n${destinations.join("\n")}\n\nSources:\n${sourcesForPrompt(input)}` },
+    ],
+    BuildDraftAnswer,
+  );
+  if (!answer.ok) return { draft: null, flags: [{ account_id: "", field: "model", message: `${answer.reason} The planner wrote this build alone.`, severity: "info" }] };
+  return { draft: { model: call.model, ...answer.value }, flags: [] };
+}

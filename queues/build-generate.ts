@@ -1,0 +1,25 @@
+import { failBuild, runBuild } from "../lib/builds/run";
+import { modelFromSettings } from "../lib/builds/model";
+import type { ConsumerDefinition } from "../lib/jobs/consumer";
+import { createConsumerWorker } from "../lib/jobs/consumer-worker";
+
+export interface BuildGeneratePayload {
+  build_id: string;
+}
+
+/**
+ * Generates publication builds (lib/builds/run.ts). "steps" mode: it fetches URL sources and may call a
+ * language model, so it commits its own steps and is safe to run again (a finished build is left alone).
+ */
+export const buildGenerate: ConsumerDefinition<BuildGeneratePayload> = {
+  kind: "build.generate",
+  mode: "steps",
+  async handle({ db, env, job }) {
+    await runBuild(db, env, job.payload.build_id, { model: await modelFromSettings(env, db) });
+  },
+  async onGiveUp({ db, job, error }) {
+    await failBuild(db, job.payload.build_id, error);
+  },
+};
+
+export default createConsumerWorker(buildGenerate);
