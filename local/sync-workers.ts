@@ -18,7 +18,7 @@ const DEFAULT_VARS = ['ALLOW_PRIVATE_URLS = "false"', 'SQS_REGION = "us-east-1"'
 const BINDINGS = [
   'r2_buckets = [{ binding = "MEDIA_BUCKET", bucket_name = "herald-media" }]',
   // lib/jobs/nudge.ts: the consumers each Worker may nudge after a commit.
-  'services = [{ binding = "NUDGE_PUBLISH", service = "herald-publish" }, { binding = "NUDGE_ANALYTICS", service = "herald-analytics-refresh" }, { binding = "NUDGE_MESSAGES", service = "herald-messages-refresh" }]',
+  'services = [{ binding = "NUDGE_PUBLISH", service = "herald-publish" }, { binding = "NUDGE_ANALYTICS", service = "herald-analytics-refresh" }, { binding = "NUDGE_MESSAGES", service = "herald-messages-refresh" }, { binding = "NUDGE_BUILDS", service = "herald-build-generate" }]',
 ];
 
 /** Consumers are reached only by their cron and service bindings, never from the internet. */

@@ -14,6 +14,7 @@ export const CONSUMER_OF: Partial<Record<JobKind, string>> = {
   "publication.publish": "publish",
   "analytics.refresh": "analytics-refresh",
   "messages.refresh": "messages-refresh",
+  "build.generate": "build-generate",
 };
 
 /** The service binding name for a kind's consumer: NUDGE_PUBLISH, NUDGE_ANALYTICS, … */

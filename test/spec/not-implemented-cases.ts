@@ -184,11 +184,6 @@ export const CASES: Case[] = [
     ],
   },
   {
-    op: "GET /publication-builds/{id}",
-    valid: () => get("/publication-builds/bld_1"),
-    invalid: [{ name: "overlong id", req: () => get(`/publication-builds/${LONG_ID}`), location: "path.id" }],
-  },
-  {
     op: "POST /publication-opportunities/discover",
     scoped: true,
     valid: (ws) => post("/publication-opportunities/discover", { workspace_id: ws, platforms: ["bluesky", "mastodon"] }),
