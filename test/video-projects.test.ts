@@ -24,6 +24,17 @@ const mutate = (user: User, ws: string, projectId: string, base: number, operati
 const get = (user: User, id: string) => api("GET", `/video-projects/${id}`, { token: user.token });
 
 describe("create and get", () => {
+  it("creates an empty project with default settings when no document is sent", async () => {
+    const owner = await newUser();
+    const ws = await newWorkspace(owner);
+    const created = await api("POST", "/video-projects", { token: owner.token, json: { workspace_id: ws, name: "Blank" } });
+    expect(created.status, created.text).toBe(201);
+    expect(created.body).toMatchObject({ name: "Blank", head_revision: 1, document: { schema_version: 1, settings: { width: 1080, height: 1920, fps: 30 }, tracks: {}, clips: {} } });
+    const added = await mutate(owner, ws, created.body.id, 1, [{ kind: "set", target: "track-main", path: "", value: { kind: "video", name: "Main", order: 0 } }]);
+    expect(added.status, added.text).toBe(200);
+    expect(added.body.project.document.tracks["track-main"]).toMatchObject({ kind: "video" });
+  });
+
   it("creates at head_revision 1 with every field, and reads it back", async () => {
     const { owner, viewer, ws, project } = await setup();
     expect(project).toMatchObject({

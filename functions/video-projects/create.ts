@@ -7,7 +7,7 @@ import { problems } from "../../lib/http/problem-schema";
 import { requireRole } from "../../lib/http/workspace-guard";
 import { WorkspaceIdField } from "../../lib/schemas/common";
 import { VideoDocument } from "../../lib/video/document";
-import { sampleVideoDocument } from "../../lib/video/sample";
+import { emptyVideoDocument, sampleVideoDocument } from "../../lib/video/sample";
 import { toProject, VideoProjectResponse } from "./schemas";
 import { createProject } from "./store";
 
@@ -15,7 +15,7 @@ export const CreateVideoProjectRequest = z
   .object({
     workspace_id: WorkspaceIdField,
     name: z.string().trim().min(1).max(200),
-    document: VideoDocument.openapi({ example: sampleVideoDocument() }),
+    document: VideoDocument.optional().openapi({ example: sampleVideoDocument(), description: "Left out: an empty project (1080×1920, 30 fps, no tracks)" }),
   })
   .openapi("CreateVideoProjectRequest");
 
@@ -34,7 +34,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const user = currentUser(c);
   await requireRole(db(c), user.id, body.workspace_id, "editor");
   return idempotent(c, { workspaceId: body.workspace_id, operation: "video-projects.create", request: body }, async (tx) => {
-    const row = await createProject(tx, { workspaceId: body.workspace_id, name: body.name, document: body.document, userId: user.id });
+    const row = await createProject(tx, { workspaceId: body.workspace_id, name: body.name, document: body.document ?? emptyVideoDocument(), userId: user.id });
     await audit(tx, { actorUserId: user.id, workspaceId: body.workspace_id, action: "video_project.create", targetType: "video_project", targetId: row.id });
     return { status: 201, body: toProject(c, row) };
   }) as never;

@@ -1,5 +1,10 @@
 import type { VideoDocument } from "./document";
 
+/** What a project starts from when it is created without a document: vertical 1080×1920 at 30 fps, no tracks. */
+export function emptyVideoDocument(): VideoDocument {
+  return { schema_version: 1, settings: { width: 1080, height: 1920, fps: 30, background_color: "#000000" }, tracks: {}, clips: {} };
+}
+
 /** A small, valid project: the OpenAPI example, and a starting point for tests and benchmarks. */
 export function sampleVideoDocument(): VideoDocument {
   return {
