@@ -1,4 +1,5 @@
 import { isAddressLiteral, isPrivateAddress } from "./addresses";
+import { readTextCapped } from "./read-capped";
 
 /**
  * Checking a URL's name is not enough: a public name may resolve to a private address (or be changed to
@@ -41,8 +42,8 @@ export function dohResolver(endpoint = DEFAULT_DOH_ENDPOINT, opts: { timeoutMs?:
     } catch {
       throw new ResolveError("unavailable");
     }
-    const text = await res.text().catch(() => "");
-    if (!res.ok || text.length > MAX_ANSWER_BYTES) throw new ResolveError("unavailable");
+    const text = await readTextCapped(res, MAX_ANSWER_BYTES);
+    if (!res.ok || text === null) throw new ResolveError("unavailable");
     let body: DohAnswer;
     try {
       body = JSON.parse(text) as DohAnswer;

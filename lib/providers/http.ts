@@ -1,4 +1,5 @@
 import { checkOutboundUrl } from "../net/outbound-url";
+import { readTextCapped } from "../net/read-capped";
 import { checkResolvedHost, defaultResolver, type Resolver } from "../net/resolve";
 import { ProviderError, type ProviderErrorKind } from "./types";
 
@@ -116,9 +117,12 @@ export function errorFromResponse(res: Response, opts: { providerName: string; c
   });
 }
 
-/** JSON of a response, or null when it is not JSON (never throws). */
+/** No provider API answer we read is near this; a larger one is treated as unreadable, not buffered. */
+export const MAX_PROVIDER_ANSWER_BYTES = 2 * 1024 * 1024;
+
+/** JSON of a response, or null when it is not JSON or larger than MAX_PROVIDER_ANSWER_BYTES (never throws). */
 export async function readJson<T = unknown>(res: Response): Promise<T | null> {
-  const text = await res.text().catch(() => "");
+  const text = await readTextCapped(res, MAX_PROVIDER_ANSWER_BYTES);
   if (!text) return null;
   try {
     return JSON.parse(text) as T;

@@ -1,3 +1,4 @@
+import { readCapped } from "../net/read-capped";
 import { errorFromResponse, providerFetch } from "./http";
 import { ProviderError, type AccountContext, type MediaRef } from "./types";
 
@@ -14,7 +15,7 @@ export async function fetchMedia(account: Pick<AccountContext, "allowPrivateUrls
     await res.body?.cancel();
     throw tooBig();
   }
-  const bytes = new Uint8Array(await res.arrayBuffer());
-  if (bytes.length > maxBytes) throw tooBig();
-  return bytes;
+  const bytes = await readCapped(res, maxBytes); // a missing or false Content-Length cannot make us read more
+  if (bytes === null) throw tooBig();
+  return bytes as Uint8Array<ArrayBuffer>;
 }

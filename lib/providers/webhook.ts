@@ -1,5 +1,6 @@
 import { errorFromResponse, providerFetch, readJson } from "./http";
 import { graphemeLength } from "./text";
+import { readTextCapped } from "../net/read-capped";
 import { ProviderError, type AccountContext, type PostRef, type ProviderAdapter, type RenditionToPublish } from "./types";
 
 /**
@@ -72,7 +73,7 @@ export const webhookAdapter: ProviderAdapter = {
 
     const res = await providerFetch(account.url, { method: "POST", headers, body, allowPrivateUrls: account.allowPrivateUrls, mutating: true });
     if (!res.ok) {
-      const answer = await res.text().catch(() => "");
+      const answer = (await readTextCapped(res, 16 * 1024)) ?? ""; // a snippet for the error message, never more
       throw errorFromResponse(res, { providerName: "The webhook receiver", message: answer.replace(/\s+/g, " ").trim() || undefined, mutating: true });
     }
     const answer = await readJson<{ id?: unknown; url?: unknown }>(res);
