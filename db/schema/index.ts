@@ -11,3 +11,4 @@ export * from "./video";
 export * from "./security";
 export * from "./builds";
 export * from "./provider-costs";
+export * from "./repost";

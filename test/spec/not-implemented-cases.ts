@@ -65,6 +65,13 @@ export const imageDocument = {
   ],
 };
 
+const repostPolicy = (ws: string, rule: Record<string, unknown> = {}) => ({
+  workspace_id: ws,
+  name: "Boost",
+  source_account_ids: ["acc_unknown"],
+  target_account_ids: ["acc_unknown"],
+  rule: { match: "all", thresholds: [], window_hours: 24, stages: [{ delay_minutes: 0 }], unrepost_previous: false, ...rule },
+});
 const get = (path: string): Req => ({ method: "GET", path });
 const post = (path: string, json?: unknown, headers?: Record<string, string>): Req => ({ method: "POST", path, json, headers });
 
@@ -239,6 +246,32 @@ export const CASES: Case[] = [
     scoped: true,
     valid: (ws) => get(`/repost-automation?workspace_id=${ws}`),
     invalid: [{ name: "no workspace_id", req: () => get("/repost-automation"), location: "query.workspace_id" }],
+  },
+  {
+    op: "POST /repost-automation/policies",
+    scoped: true,
+    valid: (ws) => post("/repost-automation/policies", repostPolicy(ws)),
+    invalid: [
+      { name: "window beyond 168 h", req: (ws) => post("/repost-automation/policies", repostPolicy(ws, { window_hours: 169 })), location: "body.rule.window_hours" },
+      { name: "unknown metric", req: (ws) => post("/repost-automation/policies", repostPolicy(ws, { thresholds: [{ metric: "shares", min: 1 }] })), location: "body.rule.thresholds[0].metric" },
+      { name: "no stage", req: (ws) => post("/repost-automation/policies", repostPolicy(ws, { stages: [] })), location: "body.rule.stages" },
+      { name: "min beyond int range", req: (ws) => post("/repost-automation/policies", repostPolicy(ws, { thresholds: [{ metric: "likes", min: 2 ** 31 }] })), location: "body.rule.thresholds[0].min" },
+      { name: "100 KB name", req: (ws) => post("/repost-automation/policies", { ...repostPolicy(ws), name: BIG }), location: "body.name" },
+    ],
+  },
+  {
+    op: "GET /repost-automation/activity",
+    scoped: true,
+    valid: (ws) => get(`/repost-automation/activity?workspace_id=${ws}&limit=200`),
+    invalid: [{ name: "limit over 200", req: (ws) => get(`/repost-automation/activity?workspace_id=${ws}&limit=201`), location: "query.limit" }],
+  },
+  {
+    op: "POST /repost-automation/grants",
+    valid: (ws) => post("/repost-automation/grants", { target_account_id: "acc_unknown", source_workspace_id: ws }),
+    invalid: [
+      { name: "source_workspace_id a number", req: () => post("/repost-automation/grants", { target_account_id: "acc_unknown", source_workspace_id: 5 }), location: "body.source_workspace_id" },
+      { name: "300-character account id", req: (ws) => post("/repost-automation/grants", { target_account_id: LONG_ID, source_workspace_id: ws }), location: "body.target_account_id" },
+    ],
   },
   {
     op: "GET /billing/status",

@@ -1,0 +1,212 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { repostActivity, repostPolicies } from "../db/schema";
+import { newId } from "../lib/ids";
+import { api, expectProblem, newUser, newWorkspace, withDb } from "./helpers/harness";
+import { newAccount } from "./helpers/publishing";
+
+type User = Awaited<ReturnType<typeof newUser>>;
+
+async function team() {
+  const [owner, admin, editor, viewer, outsider] = await Promise.all([newUser(), newUser(), newUser(), newUser(), newUser()]);
+  const ws = await newWorkspace(owner, [
+    { id: admin.id, role: "admin" },
+    { id: editor.id, role: "editor" },
+    { id: viewer.id, role: "viewer" },
+  ]);
+  const source = await newAccount(ws, owner.id, "bluesky", { username: "source.test" });
+  const target = await newAccount(ws, owner.id, "mastodon", { username: "target", instanceUrl: "https://masto.test" });
+  return { owner, admin, editor, viewer, outsider, ws, source, target };
+}
+
+const rule = { match: "all", thresholds: [{ metric: "likes", min: 5 }], window_hours: 24, stages: [{ delay_minutes: 0 }, { delay_minutes: 60 }], unrepost_previous: true };
+const policyBody = (ws: string, source: string, target: string, extra: Record<string, unknown> = {}) => ({
+  workspace_id: ws,
+  name: "Boost",
+  enabled: true,
+  source_account_ids: [source],
+  target_account_ids: [target],
+  rule,
+  ...extra,
+});
+const createPolicy = (user: User, body: unknown, headers: Record<string, string> = {}) => api("POST", "/repost-automation/policies", { token: user.token, json: body, headers });
+const settings = (user: User, ws: string) => api("GET", `/repost-automation?workspace_id=${ws}`, { token: user.token });
+
+describe("repost automation: settings and policies", () => {
+  it("an admin creates, replaces and deletes a policy; GET shows every SPEC 2.10 field", async () => {
+    const { admin, viewer, ws, source, target } = await team();
+    const created = await createPolicy(admin, policyBody(ws, source, target));
+    expect(created.status, created.text).toBe(201);
+    expect(created.body).toMatchObject({ $schema: expect.stringMatching(/RepostPolicyResponse\.json$/), name: "Boost", enabled: true, rule, revision: 1, workspace_id: ws });
+    const id = created.body.id as string;
+
+    const view = await settings(viewer, ws);
+    expect(view.status, view.text).toBe(200);
+    expect(view.body).toMatchObject({ $schema: expect.stringMatching(/SettingsResponse\.json$/), workspace_id: ws, can_manage: false, supported_platforms: ["bluesky", "mastodon"], grants: [] });
+    expect(view.body.policies).toEqual([expect.objectContaining({ id, source_account_ids: [source], target_account_ids: [target], rule, created_at: expect.any(String), updated_at: expect.any(String) })]);
+    const accounts = view.body.accounts as { id: string }[];
+    expect(accounts.map((a) => a.id).sort()).toEqual([source, target].sort());
+    expect(accounts.find((a) => a.id === target)).toMatchObject({
+      platform: "mastodon",
+      username: "target",
+      instance_url: "https://masto.test",
+      workspace_id: ws,
+      workspace_name: expect.any(String),
+      cross_workspace: false,
+      grant_required: false,
+      supports_repost: true,
+    });
+    expect((await settings(admin, ws)).body.can_manage).toBe(true);
+
+    const replaced = await api("PUT", `/repost-automation/policies/${id}`, {
+      token: admin.token,
+      json: { ...policyBody(ws, source, target), workspace_id: undefined, name: "Boost 2", enabled: false, expected_revision: 1 },
+    });
+    expect(replaced.status, replaced.text).toBe(200);
+    expect(replaced.body).toMatchObject({ name: "Boost 2", enabled: false, revision: 2 });
+
+    const stale = await api("PUT", `/repost-automation/policies/${id}`, { token: admin.token, json: { ...policyBody(ws, source, target), workspace_id: undefined, expected_revision: 1 } });
+    expectProblem(stale, 409, "revision-conflict");
+    expect(stale.body.current_revision).toBe(2);
+    const [row] = await withDb((db) => db.select().from(repostPolicies).where(eq(repostPolicies.id, id)));
+    expect(row).toMatchObject({ name: "Boost 2", revision: 2 });
+
+    expect((await api("DELETE", `/repost-automation/policies/${id}`, { token: admin.token })).status).toBe(204);
+    expect((await settings(admin, ws)).body.policies).toEqual([]);
+    expectProblem(await api("DELETE", `/repost-automation/policies/${id}`, { token: admin.token }), 404, "not-found");
+  });
+
+  it("roles: viewers read, editors and viewers may not change policies; outsiders get 404 everywhere", async () => {
+    const { owner, editor, viewer, outsider, ws, source, target } = await team();
+    expectProblem(await createPolicy(editor, policyBody(ws, source, target)), 403, "forbidden");
+    expectProblem(await createPolicy(viewer, policyBody(ws, source, target)), 403, "forbidden");
+    expectProblem(await createPolicy(outsider, policyBody(ws, source, target)), 404, "not-found");
+    expectProblem(await settings(outsider, ws), 404, "not-found");
+    expectProblem(await api("GET", `/repost-automation/activity?workspace_id=${ws}`, { token: outsider.token }), 404, "not-found");
+
+    const id = (await createPolicy(owner, policyBody(ws, source, target))).body.id as string;
+    const put = (u: User) => api("PUT", `/repost-automation/policies/${id}`, { token: u.token, json: { ...policyBody(ws, source, target), workspace_id: undefined, expected_revision: 1 } });
+    expectProblem(await put(editor), 403, "forbidden");
+    expectProblem(await put(outsider), 404, "not-found");
+    expectProblem(await api("DELETE", `/repost-automation/policies/${id}`, { token: viewer.token }), 403, "forbidden");
+    expectProblem(await api("DELETE", `/repost-automation/policies/${id}`, { token: outsider.token }), 404, "not-found");
+    // The outsider's own workspace cannot reach it either.
+    const theirs = await newWorkspace(outsider);
+    expectProblem(await api("DELETE", `/repost-automation/policies/${id}`, { token: outsider.token }), 404, "not-found");
+    expect((await settings(outsider, theirs)).body.policies).toEqual([]);
+  });
+
+  it("422 for account ids of another workspace, unknown ids, twice-listed ids and accounts that cannot repost; the same message for unknown and foreign", async () => {
+    const { owner, ws, source, target } = await team();
+    const other = await team();
+    const webhook = await newAccount(ws, owner.id, "webhook", { url: "https://example.test/hook" });
+    const res = await createPolicy(owner, policyBody(ws, source, target, { source_account_ids: [other.source, "acc_missing"], target_account_ids: [target, target, webhook, other.target] }));
+    expectProblem(res, 422, "validation-error");
+    const errors = res.body.errors as { location: string; message: string }[];
+    expect(errors.map((e) => e.location)).toEqual([
+      "body.source_account_ids[0]",
+      "body.source_account_ids[1]",
+      "body.target_account_ids[1]",
+      "body.target_account_ids[2]",
+      "body.target_account_ids[3]",
+    ]);
+    expect(errors[0].message).toBe(errors[1].message);
+    expect(await withDb((db) => db.select().from(repostPolicies).where(eq(repostPolicies.workspaceId, ws)))).toEqual([]);
+
+    // Bad rules: unknown metric, window beyond 168 h, no stage, a metric twice, wrong types.
+    for (const bad of [
+      { ...rule, thresholds: [{ metric: "shares", min: 1 }] },
+      { ...rule, window_hours: 169 },
+      { ...rule, stages: [] },
+      { ...rule, thresholds: [{ metric: "likes", min: 1 }, { metric: "likes", min: 2 }] },
+      { ...rule, match: "most" },
+      { ...rule, plateau: { checks: 1, max_growth_percent: 5 } },
+      { ...rule, thresholds: [{ metric: "likes", min: 2 ** 40 }] },
+    ]) {
+      expectProblem(await createPolicy(owner, policyBody(ws, source, target, { rule: bad })), 422, "validation-error");
+    }
+  });
+
+  it("Idempotency-Key: the same body replays the first answer, another body is refused, one policy exists", async () => {
+    const { admin, ws, source, target } = await team();
+    const key = { "Idempotency-Key": `k-${newId("t")}` };
+    const first = await createPolicy(admin, policyBody(ws, source, target), key);
+    expect(first.status).toBe(201);
+    const again = await createPolicy(admin, policyBody(ws, source, target), key);
+    expect(again.status).toBe(201);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.body).toEqual(first.body);
+    expectProblem(await createPolicy(admin, policyBody(ws, source, target, { name: "Other" }), key), 422, "idempotency-key-reused");
+    expect(await withDb((db) => db.select().from(repostPolicies).where(eq(repostPolicies.workspaceId, ws)))).toHaveLength(1);
+  });
+});
+
+describe("repost automation: cross-workspace grants", () => {
+  it("an admin of the account's workspace grants it; the other workspace may then target it, until the grant is withdrawn", async () => {
+    const a = await team();
+    const b = await team();
+    // One person administers A's account and is a member of B.
+    const both = await newUser();
+    await withDb((db) => db.execute(`insert into workspace_members (workspace_id, user_id, role) values ('${a.ws}', '${both.id}', 'admin'), ('${b.ws}', '${both.id}', 'admin')`));
+
+    // Without a grant, B cannot name A's account as a target.
+    expectProblem(await createPolicy(b.owner, policyBody(b.ws, b.source, a.target)), 422, "validation-error");
+
+    // B's owner is not an admin of A: 404 (not a member). A's editor: 403. A's admin who is not in B: 404.
+    const grant = (u: User, json: unknown) => api("POST", "/repost-automation/grants", { token: u.token, json });
+    expectProblem(await grant(b.owner, { target_account_id: a.target, source_workspace_id: b.ws }), 404, "not-found");
+    expectProblem(await grant(a.editor, { target_account_id: a.target, source_workspace_id: b.ws }), 403, "forbidden");
+    expectProblem(await grant(a.admin, { target_account_id: a.target, source_workspace_id: b.ws }), 404, "not-found");
+    expectProblem(await grant(both, { target_account_id: a.target, source_workspace_id: a.ws }), 422, "validation-error");
+
+    const made = await grant(both, { target_account_id: a.target, source_workspace_id: b.ws });
+    expect(made.status, made.text).toBe(201);
+    expect(made.body).toMatchObject({ $schema: expect.stringMatching(/RepostGrantResponse\.json$/), target_account_id: a.target, source_workspace_id: b.ws, target_workspace_id: a.ws, platform: "mastodon", direction: "outbound" });
+    expectProblem(await grant(both, { target_account_id: a.target, source_workspace_id: b.ws }), 409, "conflict");
+
+    const inB = (await settings(b.owner, b.ws)).body;
+    expect(inB.grants).toEqual([expect.objectContaining({ id: made.body.id, direction: "inbound", target_account_id: a.target })]);
+    expect(inB.accounts.find((x: { id: string }) => x.id === a.target)).toMatchObject({ cross_workspace: true, grant_required: true, grant_active: true, workspace_id: a.ws });
+    expect((await settings(a.owner, a.ws)).body.grants).toEqual([expect.objectContaining({ id: made.body.id, direction: "outbound" })]);
+
+    const policy = await createPolicy(b.owner, policyBody(b.ws, b.source, a.target));
+    expect(policy.status, policy.text).toBe(201);
+    // A grant only covers targets: A's account can never be a source of B's policy.
+    expectProblem(await createPolicy(b.owner, policyBody(b.ws, a.target, b.target)), 422, "validation-error");
+
+    expectProblem(await api("DELETE", `/repost-automation/grants/${made.body.id}`, { token: b.outsider.token }), 404, "not-found");
+    expectProblem(await api("DELETE", `/repost-automation/grants/${made.body.id}`, { token: a.viewer.token }), 403, "forbidden");
+    expect((await api("DELETE", `/repost-automation/grants/${made.body.id}`, { token: a.owner.token })).status).toBe(204);
+    expectProblem(await createPolicy(b.owner, policyBody(b.ws, b.source, a.target)), 422, "validation-error");
+  });
+});
+
+describe("repost automation: activity", () => {
+  it("lists newest first in pages with a Link cursor; a forged cursor is a 4xx", async () => {
+    const { viewer, ws } = await team();
+    const base = Date.parse("2026-01-01T00:00:00Z");
+    const ids = Array.from({ length: 7 }, (_, i) => ({ id: newId("rpa"), at: new Date(base + Math.floor(i / 2) * 1000) }));
+    await withDb((db) =>
+      db.insert(repostActivity).values(ids.map((r, i) => ({ id: r.id, workspaceId: ws, stage: 0, action: "repost" as const, status: "done" as const, reason: `row ${i}`, at: r.at }))),
+    );
+    const expected = [...ids].sort((x, y) => y.at.getTime() - x.at.getTime() || (y.id < x.id ? -1 : 1)).map((r) => r.id);
+    const seen: string[] = [];
+    let url: string | null = `/repost-automation/activity?workspace_id=${ws}&limit=3`;
+    for (let pages = 0; url && pages < 5; pages++) {
+      const res = await api("GET", url, { token: viewer.token });
+      expect(res.status, res.text).toBe(200);
+      expect(res.body.$schema).toMatch(/RepostActivityResponse\.json$/);
+      seen.push(...res.body.items.map((i: { id: string }) => i.id));
+      const next = res.headers.get("link")?.match(/<([^>]+)>; rel="next"/)?.[1];
+      url = next ? next.slice(next.indexOf("/repost-automation")) : null;
+    }
+    expect(seen).toEqual(expected);
+    const first = (await api("GET", `/repost-automation/activity?workspace_id=${ws}&limit=1`, { token: viewer.token })).body.items[0];
+    expect(first).toMatchObject({ action: "repost", status: "done", stage: 0, policy_id: null, external_id: null, at: expect.any(String) });
+
+    const forged = await api("GET", `/repost-automation/activity?workspace_id=${ws}&cursor=bm90LWEtY3Vyc29y`, { token: viewer.token });
+    expect(forged.status).toBeGreaterThanOrEqual(400);
+    expect(forged.status).toBeLessThan(500);
+    expectProblem(await api("GET", `/repost-automation/activity?workspace_id=${ws}&limit=100000`, { token: viewer.token }), 422, "validation-error");
+  });
+});
