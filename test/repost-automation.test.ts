@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { repostActivity, repostPolicies } from "../db/schema";
 import { newId } from "../lib/ids";
-import { api, expectProblem, newUser, newWorkspace, withDb } from "./helpers/harness";
+import { api, expectProblem, newUser, newWorkspace, withDb, type ApiResponse } from "./helpers/harness";
 import { newAccount } from "./helpers/publishing";
 
 type User = Awaited<ReturnType<typeof newUser>>;
@@ -193,11 +193,11 @@ describe("repost automation: activity", () => {
     const seen: string[] = [];
     let url: string | null = `/repost-automation/activity?workspace_id=${ws}&limit=3`;
     for (let pages = 0; url && pages < 5; pages++) {
-      const res = await api("GET", url, { token: viewer.token });
+      const res: ApiResponse = await api("GET", url, { token: viewer.token });
       expect(res.status, res.text).toBe(200);
       expect(res.body.$schema).toMatch(/RepostActivityResponse\.json$/);
       seen.push(...res.body.items.map((i: { id: string }) => i.id));
-      const next = res.headers.get("link")?.match(/<([^>]+)>; rel="next"/)?.[1];
+      const next: string | undefined = res.headers.get("link")?.match(/<([^>]+)>; rel="next"/)?.[1];
       url = next ? next.slice(next.indexOf("/repost-automation")) : null;
     }
     expect(seen).toEqual(expected);
