@@ -1,24 +1,48 @@
-import { eq, sql } from "drizzle-orm";
-import { analyticsCollectionRuns } from "../db/schema";
+import { openDb } from "../lib/db/client";
+import type { Env } from "../lib/env";
+import { collectAccount, countIntoRun } from "../lib/analytics/collect-account";
+import { queueDueAccounts } from "../lib/analytics/schedule";
 import type { ConsumerDefinition } from "../lib/jobs/consumer";
 import { createConsumerWorker } from "../lib/jobs/consumer-worker";
+import { analyticsCollectionRuns } from "../db/schema";
+import { eq, sql } from "drizzle-orm";
 
+/** One account's collection (`account_id`), counted into the run that asked for it (`run_id`, when any). */
 export interface AnalyticsRefreshPayload {
-  run_id: string;
+  run_id?: string;
+  account_id?: string;
 }
 
-/** Completes a collection run. Provider collection joins here once accounts exist (issue 3). */
+/**
+ * Collects one account (lib/analytics/collect-account.ts). Its database effects share the transaction of
+ * the job's receipt, so a redelivered job adds nothing twice. A provider failure is recorded on the
+ * account's coverage (and retried when it is next eligible), not thrown: a rate-limited provider does not
+ * burn through the job's attempts or hold up other accounts.
+ */
 export const analyticsRefresh: ConsumerDefinition<AnalyticsRefreshPayload> = {
   kind: "analytics.refresh",
-  async handle({ tx, job }) {
-    await tx
-      .update(analyticsCollectionRuns)
-      .set({ status: "completed", accountsCollected: 0, completedAt: sql`now()` })
-      .where(eq(analyticsCollectionRuns.id, job.payload.run_id));
+  async handle({ tx, env, job }) {
+    if (job.payload.account_id) await collectAccount(tx, env, job.payload.account_id);
+    if (job.payload.run_id) await countIntoRun(tx, job.payload.run_id, job.payload.account_id ? 1 : 0);
   },
   async onGiveUp({ db, job }) {
+    if (!job.payload.run_id) return;
     await db.update(analyticsCollectionRuns).set({ status: "failed", completedAt: sql`now()` }).where(eq(analyticsCollectionRuns.id, job.payload.run_id));
   },
 };
 
-export default createConsumerWorker(analyticsRefresh);
+const worker = createConsumerWorker(analyticsRefresh);
+
+export default {
+  fetch: worker.fetch,
+  /** Each minute: queue the accounts whose next_eligible_at has passed, then drain (which relays them). */
+  async scheduled(event: ScheduledController, env: Env, ctx: ExecutionContext): Promise<void> {
+    const { db, close } = openDb(env);
+    try {
+      await queueDueAccounts(db);
+    } finally {
+      await close();
+    }
+    await worker.scheduled(event, env, ctx);
+  },
+};

@@ -6,12 +6,13 @@ import { publications, renditions } from "./publications";
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, precision: 3 });
 
-/** One row per `POST /analytics/refresh`; the consumer completes it. */
+/** One row per `POST /analytics/refresh`; each account's job counts itself in and the last completes it. */
 export const analyticsCollectionRuns = pgTable(
   "analytics_collection_runs",
   {
     id: text("id").primaryKey(),
     workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    /** The run's first job (one per account; a run for no account has one job that only completes it). */
     jobId: text("job_id").notNull().unique(),
     status: text("status").$type<"queued" | "running" | "completed" | "failed">().notNull(),
     accountsQueued: integer("accounts_queued").notNull(),
@@ -106,7 +107,7 @@ export const analyticsMeasurements = pgTable(
   ],
 );
 
-export type CoverageStatus = "pending" | "partial" | "complete" | "failed" | "unsupported";
+export type CoverageStatus = "pending" | "backfilling" | "complete" | "failed" | "unsupported";
 
 /** How far collection for one account has got (SPEC 2.7 Coverage), and when it may run again. */
 export const analyticsCoverage = pgTable(

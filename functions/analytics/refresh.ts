@@ -9,7 +9,7 @@ import { requireRole } from "../../lib/http/workspace-guard";
 import { newId } from "../../lib/ids";
 import { dispatchAfterCommit } from "../../lib/jobs/dispatch";
 import { enqueueJob } from "../../lib/jobs/outbox";
-import { countCollectableAccounts } from "../../lib/analytics/accounts";
+import { collectableAccounts } from "../../lib/analytics/accounts";
 
 export const RefreshAnalyticsRequest = z.object({ workspace_id: z.string().min(1).max(100) }).openapi("RefreshAnalyticsRequest");
 
@@ -23,7 +23,8 @@ export const route = createRoute({
   path: "/analytics/refresh",
   tags: ["analytics"],
   summary: "Queue analytics collection for a workspace",
-  description: "Records a collection run and queues it; a queue consumer collects and completes it.",
+  description:
+    "Records a collection run and queues one collection job per active Mastodon or Bluesky account (webhooks offer no analytics); the consumer collects each account and the last one completes the run. Provider failures show in `GET /analytics` coverage. Needs the editor role.",
   request: { body: jsonBody(RefreshAnalyticsRequest) },
   responses: { 202: jsonResponse(RefreshAnalyticsOutputBody, "Collection queued"), ...problems(400, 401, 403, 404, 422) },
 });
@@ -31,19 +32,21 @@ export const route = createRoute({
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { workspace_id } = c.req.valid("json");
   const user = currentUser(c);
-  const { jobId, accounts } = await db(c).transaction(async (tx) => {
+  const { jobIds, accounts } = await db(c).transaction(async (tx) => {
     await requireRole(tx, user.id, workspace_id, "editor");
-    const accounts = await countCollectableAccounts(tx, workspace_id);
+    const collectable = await collectableAccounts(tx, workspace_id);
     const runId = newId("arun");
-    const jobId = await enqueueJob(tx, "analytics.refresh", workspace_id, { run_id: runId });
-    await tx.insert(analyticsCollectionRuns).values({ id: runId, workspaceId: workspace_id, jobId, status: "queued", accountsQueued: accounts, requestedBy: user.id });
+    // One job per account (a run for no account gets one job that only completes it).
+    const jobIds: string[] = [];
+    for (const a of collectable.length ? collectable : [null]) jobIds.push(await enqueueJob(tx, "analytics.refresh", workspace_id, a ? { run_id: runId, account_id: a.id } : { run_id: runId }));
+    await tx.insert(analyticsCollectionRuns).values({ id: runId, workspaceId: workspace_id, jobId: jobIds[0], status: "queued", accountsQueued: collectable.length, requestedBy: user.id });
     await audit(tx, { actorUserId: user.id, workspaceId: workspace_id, action: "analytics.refresh", targetType: "analytics_run", targetId: runId });
-    return { jobId, accounts };
+    return { jobIds, accounts: collectable.length };
   });
-  dispatchAfterCommit(c, [jobId]);
+  dispatchAfterCommit(c, jobIds);
   const message =
     accounts === 0
-      ? "Collection run queued. Collecting measurements from providers is not built yet, so no account was queued and the run will record none."
+      ? "No account of this workspace offers analytics to collect (connect a Mastodon or Bluesky account); nothing was queued."
       : `Collection queued for ${accounts} account${accounts === 1 ? "" : "s"}.`;
   return c.json(withSchema(c, RefreshAnalyticsOutputBody, { message, queued: accounts }), 202);
 };

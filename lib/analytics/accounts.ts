@@ -1,6 +1,7 @@
 import { and, eq, inArray, isNull } from "drizzle-orm";
 import { socialAccounts } from "../../db/schema";
 import type { Queryable } from "../db/client";
+import { platformSupport } from "./overview";
 
 /** The workspace's connected accounts (not disconnected): the ones analytics collects from and shows. */
 export async function workspaceAccounts(q: Queryable, workspaceId: string, onlyIds?: string[]) {
@@ -12,10 +13,7 @@ export async function workspaceAccounts(q: Queryable, workspaceId: string, onlyI
     .orderBy(socialAccounts.createdAt, socialAccounts.id);
 }
 
-/**
- * Accounts of a workspace whose measurements a collection run gathers. Collecting from providers is not
- * wired yet; until it is, a run gathers none and says so rather than claim accounts were queued.
- */
-export async function countCollectableAccounts(_q: Queryable, _workspaceId: string): Promise<number> {
-  return 0;
+/** Accounts a collection run gathers from: active ones on a platform that offers analytics. */
+export async function collectableAccounts(q: Queryable, workspaceId: string) {
+  return (await workspaceAccounts(q, workspaceId)).filter((a) => a.isActive && platformSupport(a.platform).content);
 }

@@ -9,8 +9,15 @@ export const baseUrl = (account: Pick<AccountContext, "instanceUrl">) => {
   return normaliseInstanceUrl(account.instanceUrl);
 };
 
+type ApiInit = { method?: string; body?: unknown; form?: FormData; headers?: Record<string, string>; mutating?: boolean };
+
 /** One authenticated API call; any non-2xx becomes a ProviderError carrying Mastodon's `error` text. */
-export async function mastodonApi<T>(account: AccountContext, path: string, init: { method?: string; body?: unknown; form?: FormData; headers?: Record<string, string>; mutating?: boolean } = {}): Promise<T> {
+export async function mastodonApi<T>(account: AccountContext, path: string, init: ApiInit = {}): Promise<T> {
+  return (await readJson<T>(await mastodonResponse(account, path, init))) as T;
+}
+
+/** The same call, answering the 2xx Response itself (for callers that read headers, e.g. Link paging). */
+export async function mastodonResponse(account: AccountContext, path: string, init: ApiInit = {}): Promise<Response> {
   const token = account.credentials.access_token;
   if (!token) throw new ProviderError("The Mastodon account has no access token.", { kind: "configuration", code: "missing_credentials", retryable: false });
   const res = await providerFetch(`${baseUrl(account)}${path}`, {
@@ -30,5 +37,5 @@ export async function mastodonApi<T>(account: AccountContext, path: string, init
     const error = await readJson<{ error?: unknown }>(res);
     throw errorFromResponse(res, { providerName: "The Mastodon server", message: typeof error?.error === "string" ? error.error : undefined, mutating: init.mutating });
   }
-  return (await readJson<T>(res)) as T;
+  return res;
 }

@@ -11,7 +11,9 @@ import type { AddressInfo } from "node:net";
  *   account) return the first status instead of posting again, as Mastodon does for about an hour;
  *   `in_reply_to_id` must name an existing status (404 otherwise); text over `max_characters` (URLs
  *   counted as 23) → 422 `{error: "Validation failed: Text character limit of N exceeded"}`.
- * - GET /api/v1/accounts/verify_credentials, GET /api/v1/accounts/:id/statuses (newest first).
+ * - GET /api/v1/accounts/verify_credentials (with followers_count), GET /api/v1/accounts/:id/statuses (newest
+ *   first; `limit` up to 40, `max_id` for older pages, a `Link: <…>; rel="next"` header while more exist;
+ *   each Status with favourites_count, reblogs_count and replies_count).
  * - GET /api/v2/instance (configuration.statuses.max_characters), GET /api/v1/instance, or only v1.
  * - GET /api/v1/notifications?types[]=mention, POST /api/v2/media (multipart).
  * - GET /.well-known/nodeinfo and /nodeinfo/2.0.
@@ -19,7 +21,9 @@ import type { AddressInfo } from "node:net";
  *
  * It can fail on purpose: `failNext(n, status, opts)` answers the next n status posts with that status
  * (a 429 carries Retry-After), `hangNext(n)` leaves the next n posts unanswered (after storing them, so a
- * client's timeout leaves the outcome unknown; or before, with `afterStoring: false`).
+ * client's timeout leaves the outcome unknown; or before, with `afterStoring: false`). `failReadsNext(n, status,
+ * headers)` answers the next n authenticated GETs so (a 429 as Mastodon sends it: X-RateLimit-Limit,
+ * X-RateLimit-Remaining 0 and X-RateLimit-Reset as an ISO 8601 time).
  */
 
 export interface MastodonStatus {
@@ -80,11 +84,26 @@ export async function startMastodon(opts: MastodonPeerOptions = {}) {
   const notifications: { id: string; type: string; created_at: string; account: Account; status: MastodonStatus; for: string }[] = [];
   const keys = new Map<string, MastodonStatus>();
   const faults: Fault[] = [];
+  const readFaults: { status: number; headers: Record<string, string> }[] = [];
+  const followers = new Map<string, number>();
+  const counts = new Map<string, { favourites: number; reblogs: number }>();
   const postRequests: { headers: http.IncomingHttpHeaders; body: any }[] = [];
   let seq = 100_000;
   let url = "";
 
-  const accountJson = (a: Account) => ({ id: a.id, username: a.username, acct: a.username, display_name: a.username, bot: a.bot, group: false, avatar: `${url}/avatars/${a.id}.png`, url: `${url}/@${a.username}` });
+  const accountJson = (a: Account) => ({
+    id: a.id,
+    username: a.username,
+    acct: a.username,
+    display_name: a.username,
+    bot: a.bot,
+    group: false,
+    avatar: `${url}/avatars/${a.id}.png`,
+    url: `${url}/@${a.username}`,
+    followers_count: followers.get(a.id) ?? 0,
+    following_count: 0,
+    statuses_count: statuses.filter((s) => s.account.id === a.id).length,
+  });
 
   function newStatus(author: Account, text: string, inReplyTo: MastodonStatus | null, key: string | null, media: string[] = []): MastodonStatus {
     const id = String(seq++);
@@ -106,7 +125,13 @@ export async function startMastodon(opts: MastodonPeerOptions = {}) {
     return status;
   }
 
-  const publicStatus = ({ text: _t, idempotency_key: _k, ...s }: MastodonStatus) => s;
+  const publicStatus = ({ text: _t, idempotency_key: _k, ...s }: MastodonStatus) => ({
+    ...s,
+    favourites_count: counts.get(s.id)?.favourites ?? 0,
+    reblogs_count: counts.get(s.id)?.reblogs ?? 0,
+    replies_count: statuses.filter((r) => r.in_reply_to_id === s.id).length,
+    reblog: null,
+  });
 
   async function readBody(req: http.IncomingMessage): Promise<Buffer> {
     const chunks: Buffer[] = [];
@@ -139,13 +164,20 @@ export async function startMastodon(opts: MastodonPeerOptions = {}) {
     const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1];
     const me = accounts.find((a) => a.token === token);
     if (!me) return send(401, { error: "The access token is invalid" });
+    if (req.method === "GET" && readFaults.length > 0) {
+      const fault = readFaults.shift()!;
+      return send(fault.status, { error: fault.status === 429 ? "Too many requests" : "Something went wrong" }, fault.headers);
+    }
 
     if (req.method === "GET" && path === "/api/v1/accounts/verify_credentials") return send(200, accountJson(me));
     const accountStatuses = /^\/api\/v1\/accounts\/([^/]+)\/statuses$/.exec(path);
     if (req.method === "GET" && accountStatuses) {
       const limit = Math.min(40, Number(target.searchParams.get("limit") ?? 20));
-      const list = statuses.filter((s) => s.account.id === accountStatuses[1]).reverse().slice(0, limit);
-      return send(200, list.map(publicStatus));
+      const maxId = target.searchParams.get("max_id");
+      const older = statuses.filter((s) => s.account.id === accountStatuses[1] && (!maxId || BigInt(s.id) < BigInt(maxId))).reverse();
+      const list = older.slice(0, limit);
+      const headers: Record<string, string> = older.length > limit ? { link: `<${url}${path}?limit=${limit}&max_id=${list.at(-1)!.id}>; rel="next"` } : {};
+      return send(200, list.map(publicStatus), headers);
     }
     if (req.method === "GET" && path === "/api/v1/notifications") {
       const types = target.searchParams.getAll("types[]");
@@ -210,6 +242,21 @@ export async function startMastodon(opts: MastodonPeerOptions = {}) {
       const status = newStatus(from, `@${target.username} ${text}`, parent, null);
       notifications.push({ id: String(seq++), type: "mention", created_at: status.created_at, account: from, status, for: target.id });
       return status;
+    },
+    /** A status written outside Herald (or at a given time). */
+    addStatus(accountId: string, text: string, createdAt?: Date) {
+      const status = newStatus(accounts.find((a) => a.id === accountId)!, text, null, null);
+      if (createdAt) status.created_at = createdAt.toISOString();
+      return status;
+    },
+    setFollowers(accountId: string, n: number) {
+      followers.set(accountId, n);
+    },
+    setCounts(statusId: string, c: { favourites: number; reblogs: number }) {
+      counts.set(statusId, c);
+    },
+    failReadsNext(n: number, status: number, headers: Record<string, string> = {}) {
+      for (let i = 0; i < n; i++) readFaults.push({ status, headers });
     },
     failNext(n: number, status: number, o: { retryAfter?: number; error?: string } = {}) {
       for (let i = 0; i < n; i++) faults.push({ status, ...o });

@@ -1,0 +1,44 @@
+import type { ProviderError } from "../providers/types";
+import type { MeasurementSource, MetricReading } from "./metrics";
+
+/** What collectors share: where a run starts, what it found, and how much it may read. */
+
+export type SourcedReading = MetricReading & { source: MeasurementSource };
+
+/** Where backfill discovery of an account's older posts stands (from its coverage row). */
+export interface BackfillState {
+  /** The provider's paging position for the next older page; null: start from the newest. */
+  cursor: string | null;
+  /** Whether discovery has reached the account's oldest post once. */
+  done: boolean;
+}
+
+export interface CollectedPost {
+  externalId: string;
+  publishedAt: Date;
+  excerpt: string | null;
+  url: string | null;
+  readings: SourcedReading[];
+}
+
+export interface CollectResult {
+  account: SourcedReading[];
+  posts: CollectedPost[];
+  backfill: BackfillState;
+  /** Oldest publication time reached by discovery so far in this run (null: none read). */
+  oldestSeen: Date | null;
+  reads: number;
+  /** A failure after some progress: what was read is kept, the account's coverage records this. */
+  error?: ProviderError;
+}
+
+/** Reads per provider per run: a large account is covered over several runs rather than in one long one. */
+export const READ_BUDGET = { mastodon: 6, bluesky: 6 } as const;
+
+/** Recent posts stay refreshed for the longest overview range. */
+export const REFRESH_WINDOW_MS = 90 * 86_400_000;
+
+export const excerptOf = (text: string) => {
+  const clean = text.replace(/\s+/g, " ").trim();
+  return clean.length > 280 ? `${clean.slice(0, 279)}…` : clean || null;
+};
