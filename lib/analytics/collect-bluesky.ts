@@ -51,13 +51,15 @@ export async function collectBluesky(account: AccountContext, state: BackfillSta
       const newest = await listPage(null);
       found.push(...newest.records);
       if (!state.done) {
+        // The position is kept after every page, so a failure later in the run loses nothing already read.
         let cursor = state.cursor ?? newest.next;
+        result.backfill = { cursor, done: cursor === null };
         while (cursor !== null && result.reads < budget) {
           const got = await listPage(cursor);
           found.push(...got.records);
           cursor = got.next;
+          result.backfill = { cursor, done: cursor === null };
         }
-        result.backfill = cursor === null ? { cursor: null, done: true } : { cursor, done: false };
       }
     } catch (err) {
       if (!(err instanceof ProviderError)) throw err;

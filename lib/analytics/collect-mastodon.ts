@@ -84,13 +84,13 @@ export async function collectMastodon(account: AccountContext, state: BackfillSt
     }
     if (!state.done) {
       // Discovery: older pages from where the last run stopped (or after the newest page).
+      // The position is kept after every page, so a failure later in the run loses nothing already read.
       let cursor = state.cursor ?? next;
-      if (cursor === null && result.posts.length < PAGE) result.backfill = { cursor: null, done: true };
+      result.backfill = { cursor, done: cursor === null };
       while (cursor !== null && result.reads < budget) {
-        const got = await page(cursor);
-        cursor = got.next;
+        cursor = (await page(cursor)).next;
+        result.backfill = { cursor, done: cursor === null };
       }
-      result.backfill = cursor === null ? { cursor: null, done: true } : { cursor, done: false };
     }
   } catch (err) {
     if (!(err instanceof ProviderError)) throw err;

@@ -13,7 +13,7 @@ export const SCHEDULE_BATCH = 100;
  * `next_eligible_at` has passed (or that was never collected), claiming it for CLAIM_MS in the same
  * transaction so the next pass does not queue it twice. Returns the job ids.
  */
-export async function queueDueAccounts(db: Database, now = new Date(), limit = SCHEDULE_BATCH): Promise<string[]> {
+export async function queueDueAccounts(db: Database, now = new Date(), opts: { limit?: number; workspaceId?: string } = {}): Promise<string[]> {
   return db.transaction(async (tx) => {
     const due = await tx
       .select({ id: socialAccounts.id, workspaceId: socialAccounts.workspaceId })
@@ -25,10 +25,12 @@ export async function queueDueAccounts(db: Database, now = new Date(), limit = S
           eq(socialAccounts.isActive, true),
           inArray(socialAccounts.platform, ["mastodon", "bluesky"]),
           or(isNull(analyticsCoverage.accountId), lte(analyticsCoverage.nextEligibleAt, now)),
+          // One workspace only: tests sharing the database with others.
+          opts.workspaceId ? eq(socialAccounts.workspaceId, opts.workspaceId) : undefined,
         ),
       )
       .orderBy(sql`${analyticsCoverage.nextEligibleAt} nulls first`, socialAccounts.id)
-      .limit(limit)
+      .limit(opts.limit ?? SCHEDULE_BATCH)
       .for("update", { of: socialAccounts, skipLocked: true });
     const jobIds: string[] = [];
     const until = new Date(now.getTime() + CLAIM_MS);

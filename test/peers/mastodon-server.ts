@@ -84,7 +84,7 @@ export async function startMastodon(opts: MastodonPeerOptions = {}) {
   const notifications: { id: string; type: string; created_at: string; account: Account; status: MastodonStatus; for: string }[] = [];
   const keys = new Map<string, MastodonStatus>();
   const faults: Fault[] = [];
-  const readFaults: { status: number; headers: Record<string, string> }[] = [];
+  const readFaults: { status: number; headers: Record<string, string>; pass: number }[] = [];
   const followers = new Map<string, number>();
   const counts = new Map<string, { favourites: number; reblogs: number }>();
   const postRequests: { headers: http.IncomingHttpHeaders; body: any }[] = [];
@@ -164,7 +164,7 @@ export async function startMastodon(opts: MastodonPeerOptions = {}) {
     const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1];
     const me = accounts.find((a) => a.token === token);
     if (!me) return send(401, { error: "The access token is invalid" });
-    if (req.method === "GET" && readFaults.length > 0) {
+    if (req.method === "GET" && readFaults.length > 0 && readFaults[0].pass-- <= 0) {
       const fault = readFaults.shift()!;
       return send(fault.status, { error: fault.status === 429 ? "Too many requests" : "Something went wrong" }, fault.headers);
     }
@@ -255,8 +255,9 @@ export async function startMastodon(opts: MastodonPeerOptions = {}) {
     setCounts(statusId: string, c: { favourites: number; reblogs: number }) {
       counts.set(statusId, c);
     },
-    failReadsNext(n: number, status: number, headers: Record<string, string> = {}) {
-      for (let i = 0; i < n; i++) readFaults.push({ status, headers });
+    /** The next n authenticated GETs fail with `status` (after letting `pass` through: a failure mid-run). */
+    failReadsNext(n: number, status: number, headers: Record<string, string> = {}, pass = 0) {
+      for (let i = 0; i < n; i++) readFaults.push({ status, headers, pass: i === 0 ? pass : 0 });
     },
     failNext(n: number, status: number, o: { retryAfter?: number; error?: string } = {}) {
       for (let i = 0; i < n; i++) faults.push({ status, ...o });
