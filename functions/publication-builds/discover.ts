@@ -1,8 +1,16 @@
 import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
+import { and, eq, isNull } from "drizzle-orm";
+import { PLATFORMS } from "../../db/schema/accounts";
+import { socialAccounts } from "../../db/schema";
+import { modelFromSettings } from "../../lib/builds/model";
+import { discoverWithModel } from "../../lib/discovery/model";
+import { rankOpportunities } from "../../lib/discovery/rank";
+import { loadSignals } from "../../lib/discovery/signals";
 import { currentUser, db, type AppEnv } from "../../lib/http/context";
-import { notImplemented } from "../../lib/http/errors";
+import { ApiError } from "../../lib/http/errors";
 import { jsonBody, jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
+import { withSchema } from "../../lib/http/schema-ref";
 import { requireRole } from "../../lib/http/workspace-guard";
 import { WorkspaceIdField } from "../../lib/schemas/common";
 import { DiscoveryResult } from "./schemas";
@@ -18,22 +26,66 @@ export const DiscoverOpportunitiesRequest = z
   })
   .openapi("DiscoverOpportunitiesRequest");
 
+/** What `model` says when no language model is configured: the workspace's signals ranked by Herald itself. */
+export const RANKER = "herald-signal-ranker";
+
 export const route = createRoute({
   method: "post",
   path: "/publication-opportunities/discover",
   tags: ["publication-builds"],
   summary: "Discover current content opportunities",
-  description: "Returns idea cards with angles and platform treatments. Never drafts, schedules or publishes anything. Needs the editor role.",
+  description:
+    "Idea cards from the workspace's own signals (recent publications and how they did, imported content, media, build sources, the default voice's expertise and opinions), " +
+    "each with angles and one treatment per platform. Never drafts, schedules or publishes anything. " +
+    "422: a platform Herald does not know or with no connected account; 409: nothing to learn from yet; 429/502: the configured language model refused or failed. Needs the editor role.",
   request: { body: jsonBody(DiscoverOpportunitiesRequest) },
   responses: {
     200: jsonResponse(DiscoveryResult, "Idea cards"),
-    ...problems(400, 401, 403, 404, 413, 422, 429, 501, 502, 503),
+    ...problems(400, 401, 403, 404, 409, 413, 422, 429, 502),
   },
 });
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
-  const { workspace_id } = c.req.valid("json");
+  const body = c.req.valid("json");
+  const database = db(c);
   // Discovery spends AI budget on content planning: the editor role, like composing.
-  await requireRole(db(c), currentUser(c).id, workspace_id, "editor");
-  throw notImplemented("POST /publication-opportunities/discover", "a later issue");
+  await requireRole(database, currentUser(c).id, body.workspace_id, "editor");
+  const accounts = await database
+    .select({ platform: socialAccounts.platform })
+    .from(socialAccounts)
+    .where(and(eq(socialAccounts.workspaceId, body.workspace_id), eq(socialAccounts.isActive, true), isNull(socialAccounts.disconnectedAt)));
+  const connected = new Set<string>(accounts.map((a) => a.platform));
+  if (body.platforms === undefined && connected.size === 0) {
+    throw new ApiError("validation-error", {
+      detail: "The workspace has no connected accounts, so there is no platform to suggest for; connect an account or name the platforms.",
+      errors: [{ location: "body.platforms", message: "No connected account in this workspace" }],
+    });
+  }
+  const errors = (body.platforms ?? []).flatMap((p, i) =>
+    !(PLATFORMS as readonly string[]).includes(p)
+      ? [{ location: `body.platforms[${i}]`, message: `Unknown platform; one of ${PLATFORMS.join(", ")}`, value: p }]
+      : !connected.has(p)
+        ? [{ location: `body.platforms[${i}]`, message: "No connected account on this platform in the workspace; connect one first", value: p }]
+        : [],
+  );
+  if (errors.length) throw new ApiError("validation-error", { detail: errors.map((e) => `${e.location}: ${e.message}`).join("; "), errors });
+  const platforms = body.platforms ? [...new Set(body.platforms)] : PLATFORMS.filter((p) => connected.has(p));
+
+  const signals = await loadSignals(database, body.workspace_id);
+  if (signals.length === 0) {
+    throw new ApiError("conflict", {
+      detail: "Nothing to learn from yet: publish something, import analytics, upload media or give the default voice its expertise and opinions, then ask again.",
+    });
+  }
+  const model = await modelFromSettings(c.env, database);
+  let opportunities = rankOpportunities(signals, platforms);
+  if (model) {
+    const answer = await discoverWithModel(database, model, body.workspace_id, signals, platforms);
+    if (!answer.ok) {
+      if (answer.status === 429) throw new ApiError("rate-limited", { detail: `${answer.reason} Try again later.`, headers: { "retry-after": "60" } });
+      throw new ApiError("bad-gateway", { detail: `${answer.reason} Nothing was created.` });
+    }
+    opportunities = answer.value;
+  }
+  return c.json(withSchema(c, DiscoveryResult, { generated_at: new Date().toISOString(), model: model?.model ?? RANKER, opportunities } as never), 200);
 };

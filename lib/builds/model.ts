@@ -45,7 +45,8 @@ const Completion = z.object({
   usage: z.object({ prompt_tokens: z.number().int().nonnegative().optional(), completion_tokens: z.number().int().nonnegative().optional(), total_tokens: z.number().int().nonnegative().optional() }).optional(),
 });
 
-export type ModelAnswer<T> = { ok: true; value: T } | { ok: false; reason: string };
+/** `status`: the HTTP status the model answered with, when it answered with an error (429: rate-limited). */
+export type ModelAnswer<T> = { ok: true; value: T } | { ok: false; reason: string; status?: number };
 
 /**
  * One chat completion asking for strict JSON, validated by `schema`. Every call is in the
@@ -87,7 +88,7 @@ export async function chatJson<T>(
     .update(providerCostEvents)
     .set(res.ok ? { status: "committed", units: tokens, costMicrousd: Math.ceil((tokens * call.microUsdPer1kTokens) / 1000) } : { status: "released" })
     .where(eq(providerCostEvents.id, eventId));
-  if (!res.ok) return { ok: false, reason: `The language model answered ${res.status}.` };
+  if (!res.ok) return { ok: false, reason: `The language model answered ${res.status}.`, status: res.status };
   if (!parsed.success) return { ok: false, reason: "The language model's answer is not a chat completion." };
   const content = parsed.data.choices[0].message.content ?? "";
   let json: unknown;
