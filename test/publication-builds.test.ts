@@ -2,10 +2,13 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { media, outboxJobs, publicationBuilds, socialAccounts } from "../db/schema";
+import { media, outboxJobs, providerCostEvents, publicationBuilds, socialAccounts } from "../db/schema";
+import { modelFromSettings } from "../lib/builds/model";
+import { runBuild } from "../lib/builds/run";
 import { newId } from "../lib/ids";
 import { graphemeLength } from "../lib/providers/text";
-import { api, expectProblem, newUser, newWorkspace, withDb } from "./helpers/harness";
+import { api, env, expectProblem, newUser, newWorkspace, withDb } from "./helpers/harness";
+import { startChatPeer } from "./peers/openai-chat";
 import { runBuildJob } from "./helpers/builds";
 import { newAccount } from "./helpers/publishing";
 
@@ -226,5 +229,40 @@ describe("GET /publication-builds and commit", () => {
     const b = (await api("GET", `/publication-builds/${res.body.id}`, { token: t.editor.token })).body;
     expect(b.result.skipped).toEqual([{ account_id: t.bluesky, platform: "bluesky", reason: expect.stringContaining("inactive") }]);
     expect(b.result.destinations.map((d: { account_id: string }) => d.account_id)).toEqual([t.hook]);
+  });
+});
+
+describe("with a language model (a stand-in for an OpenAI-compatible API; no model runs here)", () => {
+  it("drafts through the model, holds the draft to the limits and source checks, and records the call in the ledger", async () => {
+    const chat = await startChatPeer();
+    try {
+      const t = await setup();
+      const res = await api("POST", "/publication-builds", { token: t.editor.token, json: { workspace_id: t.ws, sources: [{ kind: "text", text: NOTES }], destination_account_ids: [t.bluesky, t.hook] } });
+      const long = "In our trial, 42 teams cut their drafting time by half. ".repeat(80);
+      chat.answer = { content: JSON.stringify({ canonical_text: "Herald plans every destination at once. It also bakes bread.", thesis: "Plan once.", destinations: [{ account_id: t.bluesky, text: long }] }) };
+      const modelEnv = { ...env, AI_API_KEY: chat.key, AI_BASE_URL: chat.url, AI_MODEL: "stand-in-model" } as typeof env;
+      await withDb(async (db) => runBuild(db, modelEnv, res.body.id, { model: await modelFromSettings(modelEnv, db) }));
+      const b = (await api("GET", `/publication-builds/${res.body.id}`, { token: t.editor.token })).body;
+      expect(b.state).toBe("completed");
+      expect(b.result.direction.route).toBe("model:stand-in-model");
+      expect(b.result.direction.claims.find((c: { text: string }) => c.text === "It also bakes bread.")).toMatchObject({ status: "unsupported", source_refs: [] });
+      const bluesky = b.result.destinations.find((d: { account_id: string }) => d.account_id === t.bluesky);
+      expect(bluesky.segments.length).toBeLessThanOrEqual(10);
+      for (const s of bluesky.segments) expect(graphemeLength(s.body)).toBeLessThanOrEqual(300);
+      expect(b.result.review_flags.some((f: { message: string }) => f.message.includes("Text shortened to fit"))).toBe(true);
+      expect(chat.requests[0].messages[1].content).toContain("42 teams");
+      const ledger = await withDb((db) => db.select().from(providerCostEvents).where(eq(providerCostEvents.buildId, res.body.id)));
+      expect(ledger).toEqual([expect.objectContaining({ workspaceId: t.ws, operation: "build.draft", status: "committed", units: 200 })]);
+
+      // A model answer that is not the JSON asked for: the planner writes the build alone, and says so.
+      const second = await api("POST", "/publication-builds", { token: t.editor.token, json: { workspace_id: t.ws, sources: [{ kind: "text", text: NOTES }], destination_account_ids: [t.bluesky] } });
+      chat.answer = { content: "{\"canonical_text\": 42}" };
+      await withDb(async (db) => runBuild(db, modelEnv, second.body.id, { model: await modelFromSettings(modelEnv, db) }));
+      const plain = (await api("GET", `/publication-builds/${second.body.id}`, { token: t.editor.token })).body;
+      expect(plain.result.direction.route).toBe("planner");
+      expect(plain.result.review_flags[0]).toMatchObject({ field: "model", message: expect.stringContaining("planner wrote this build alone") });
+    } finally {
+      await chat.stop();
+    }
   });
 });
