@@ -47,9 +47,9 @@ const footprint = (ws: string) =>
   });
 
 const discover = (token: string, json: unknown, e = env) =>
-  gateway
-    .request("/publication-opportunities/discover", { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: typeof json === "string" ? json : JSON.stringify(json) }, e)
-    .then(async (res) => ({ status: res.status, headers: res.headers, text: await res.clone().text(), body: await res.json().catch(() => null) }));
+  Promise.resolve(
+    gateway.request("/publication-opportunities/discover", { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: typeof json === "string" ? json : JSON.stringify(json) }, e),
+  ).then(async (res) => ({ status: res.status, headers: res.headers, text: await res.clone().text(), body: (await res.json().catch(() => null)) as any }));
 
 describe("discovery without a model", () => {
   it("ranks the workspace's own signals into idea cards with every SPEC 2.12 field; the same state gives the same cards; nothing is created", async () => {
