@@ -19,6 +19,10 @@ export function fitSegments(text: string, limit: number, maxSegments: number, me
     if (err instanceof SegmentationError) return { ok: false, reason: err.message };
     throw err;
   }
+  // The segmenter cuts an over-long word between graphemes; a URL glued to other text ("。https://…")
+  // is counted whole by the platform (Mastodon: 23) even in pieces, so such a piece can still be over.
+  // That text cannot be posted at this limit: say so rather than plan a segment the platform refuses.
+  if (segments.some((s) => measure(s) > limit)) return { ok: false, reason: `A URL is longer than one segment (limit ${limit}) and cannot be split.` };
   if (segments.length <= maxSegments) return { ok: true, segments, shortened: false };
   return { ok: true, segments: segments.slice(0, Math.max(0, maxSegments)), shortened: true };
 }
