@@ -9,6 +9,8 @@ export interface Env {
   INSTANCE_SECRET_KEY_PREVIOUS?: string;
   /** Largest accepted JSON request body in bytes (default 1 MiB). */
   MAX_BODY_BYTES?: string;
+  /** Requests per token per minute before 429 rate-limited (lib/http/rate-limit.ts); 1200 when unset. */
+  RATE_LIMIT_PER_MINUTE?: string;
   ALLOW_PRIVATE_URLS?: string;
   /** Object storage for the media library (R2; wrangler.toml [[r2_buckets]] binding = "MEDIA_BUCKET"). */
   MEDIA_BUCKET?: R2Bucket;

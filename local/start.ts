@@ -229,7 +229,7 @@ async function main(): Promise<void> {
   };
   // Optional settings of lib/env.ts, passed on when given.
   // Instance settings given as environment variables (lib/settings) win over saved ones, so they are passed on too.
-  for (const name of ["MAX_BODY_BYTES", "MEDIA_MAX_BYTES", "INSTANCE_SECRET_KEY_PREVIOUS", ...SETTINGS.map((s) => envVarOf(s.key))]) {
+  for (const name of ["MAX_BODY_BYTES", "RATE_LIMIT_PER_MINUTE", "MEDIA_MAX_BYTES", "INSTANCE_SECRET_KEY_PREVIOUS", ...SETTINGS.map((s) => envVarOf(s.key))]) {
     if (process.env[name] && !(name in vars)) vars[name] = process.env[name]!;
   }
 

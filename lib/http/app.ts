@@ -6,6 +6,7 @@ import type { AppEnv } from "./context";
 import { defer } from "./context";
 import { ApiError } from "./errors";
 import { mountMeta } from "./meta";
+import { rateLimit } from "./rate-limit";
 import { handleError, problemResponse } from "./problem-response";
 import { validationHook } from "./validation";
 
@@ -39,7 +40,7 @@ export interface WorkerAppOptions {
  */
 export function createWorkerApp(groups: GroupApp[], options: WorkerAppOptions): GroupApp {
   const app = createGroupApp();
-  app.use("*", requestContext, jsonBodyLimit, authenticate, rejectNulInUrl, requireJsonBody);
+  app.use("*", requestContext, jsonBodyLimit, authenticate, rateLimit, rejectNulInUrl, requireJsonBody);
   mountMeta(app, options);
   for (const group of groups) app.route("/", group);
   app.notFound((c) => problemResponse(c, new ApiError("not-found", { detail: `No operation at ${c.req.method} ${c.req.path}.` })));

@@ -9,6 +9,7 @@ import { ApiError } from "./errors";
 import { PROBLEMS, type ProblemSlug } from "./problems";
 import { jsonSchemaFor } from "./json-schema";
 import { docsPage } from "./docs-page";
+import { addConventionalResponses } from "./conventional-responses";
 
 type OpenApiDocument = ReturnType<GroupApp["getOpenAPI31Document"]>;
 
@@ -42,6 +43,7 @@ export function mountMeta(app: GroupApp, options: WorkerAppOptions): void {
         servers: [{ url: baseUrl }],
         security: [{ Bearer: [] }],
       });
+      addConventionalResponses(document);
       if (documents.size < 8) documents.set(baseUrl, document);
     }
     return document;

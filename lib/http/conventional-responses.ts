@@ -1,0 +1,36 @@
+import { isPublicPath } from "./auth";
+
+type Operation = { parameters?: { in: string }[]; requestBody?: unknown; responses?: Record<string, unknown> };
+type Document = { paths?: object };
+
+const problem = (description: string) => ({ description, content: { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } } });
+
+/**
+ * The statuses the shared middleware (lib/http/app.ts) can answer for any operation, added to every
+ * operation's OpenAPI entry so that each status a client can meet is documented once, where it arises:
+ * 401 and 429 from authentication and the rate limit; 422 for a NUL character anywhere in the URL (and
+ * validation); 400 and 413 for unreadable or oversized bodies on methods that take one; 400 for a path
+ * parameter that is not valid percent-encoding. A route's own entries (with their descriptions) win.
+ */
+export function addConventionalResponses(document: Document): void {
+  for (const [path, methods] of Object.entries((document.paths ?? {}) as Record<string, Record<string, unknown>>)) {
+    for (const [method, value] of Object.entries(methods)) {
+      const op = value as Operation;
+      if (!op || typeof op !== "object" || !op.responses) continue;
+      const add = (status: number, description: string) => {
+        op.responses![String(status)] ??= problem(description);
+      };
+      const examplePath = path.replace(/\{[^}]+\}/g, "x");
+      if (!isPublicPath(examplePath)) {
+        add(401, "Missing, unknown or revoked bearer token");
+        add(429, "Too many requests for this token this minute (Retry-After says when to try again)");
+      }
+      add(422, "Validation failed");
+      if (method !== "get" && method !== "head") {
+        add(400, "Body is not JSON or not the declared content type");
+        add(413, "Request body too large");
+      }
+      if (path.includes("{")) add(400, "A path parameter is not valid percent-encoding");
+    }
+  }
+}
