@@ -26,7 +26,7 @@ describe("per-token rate limit (CONTRACT §2)", () => {
   });
 
   it("is documented on every authenticated operation, with the other statuses the shared middleware gives", async () => {
-    const doc = await (await gateway.request("/openapi.json", {}, env)).json();
+    const doc: any = await (await gateway.request("/openapi.json", {}, env)).json();
     for (const [path, methods] of Object.entries<Record<string, { responses: Record<string, unknown> }>>(doc.paths)) {
       for (const [method, op] of Object.entries(methods)) {
         const statuses = Object.keys(op.responses);
