@@ -18,6 +18,8 @@ export const CONSUMERS: Record<string, Load | { load: Load; everySeconds: number
   publish: () => import("./publish"),
   "build-generate": () => import("./build-generate"),
   "publication-scheduler": () => import("./publication-scheduler"),
+  repost: () => import("./repost"),
+  "repost-evaluator": () => import("./repost-evaluator"),
   "media-purge": { load: () => import("./media-purge"), everySeconds: 60 },
 };
 

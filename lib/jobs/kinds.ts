@@ -7,6 +7,7 @@ export const JOB_KINDS = {
   "messages.refresh": { queueKey: "MESSAGES", queueName: "herald-messages" },
   "publication.publish": { queueKey: "PUBLISH", queueName: "herald-publish" },
   "build.generate": { queueKey: "BUILDS", queueName: "herald-builds" },
+  "repost.execute": { queueKey: "REPOSTS", queueName: "herald-reposts" },
 } as const;
 
 export type JobKind = keyof typeof JOB_KINDS;

@@ -15,6 +15,7 @@ export const CONSUMER_OF: Partial<Record<JobKind, string>> = {
   "analytics.refresh": "analytics-refresh",
   "messages.refresh": "messages-refresh",
   "build.generate": "build-generate",
+  "repost.execute": "repost",
 };
 
 /** The service binding name for a kind's consumer: NUDGE_PUBLISH, NUDGE_ANALYTICS, … */

@@ -1,0 +1,114 @@
+import { and, eq, isNull, sql } from "drizzle-orm";
+import { renditions, repostActivity, repostAttempts, socialAccounts } from "../../db/schema";
+import type { Database } from "../db/client";
+import type { Env } from "../env";
+import { newId } from "../ids";
+import { logEvent } from "../log";
+import { accountContext } from "../providers/account-context";
+import { blueskyRepost, blueskyUnrepost } from "../providers/bluesky-repost";
+import { localStatusId, mastodonReblog, mastodonUnreblog } from "../providers/mastodon-reblog";
+import { ProviderError, type AccountContext } from "../providers/types";
+
+type Attempt = typeof repostAttempts.$inferSelect;
+
+interface Subject {
+  platform: string;
+  externalId: string;
+  externalUrl: string | null;
+  instanceUrl: string | null;
+}
+
+/**
+ * Carries out one queued repost attempt through its target account, undoing the previous stage first when
+ * the attempt says so. Safe to run again: the Bluesky record key comes from the attempt id and is read
+ * before and after creating; a Mastodon reblog is read (`reblogged`) before asking. Provider errors that
+ * may pass are rethrown for the queue's retry with backoff; others end the attempt as failed.
+ */
+export async function executeRepost(db: Database, env: Env, attemptId: string): Promise<void> {
+  const [attempt] = await db.select().from(repostAttempts).where(eq(repostAttempts.id, attemptId));
+  if (!attempt || attempt.status !== "queued") return;
+  const [target] = await db.select().from(socialAccounts).where(and(eq(socialAccounts.id, attempt.targetAccountId), isNull(socialAccounts.disconnectedAt)));
+  const [post] = await db
+    .select({ platform: renditions.platform, externalId: renditions.externalId, externalUrl: renditions.externalUrl, instanceUrl: socialAccounts.instanceUrl })
+    .from(renditions)
+    .innerJoin(socialAccounts, eq(socialAccounts.id, renditions.socialAccountId))
+    .where(eq(renditions.id, attempt.renditionId));
+  if (!target) return fail(db, attempt, "target_unavailable", "the target account is no longer connected");
+  if (!post?.externalId) return fail(db, attempt, "subject_not_found", "the post has no provider id");
+  const subject = post as Subject;
+  const account = await accountContext(env, target);
+  try {
+    if (attempt.unrepostPrevious && attempt.stage > 0) await undoPrevious(db, account, attempt, subject);
+    const externalId = await repost(account, attempt.id, subject);
+    await db.transaction(async (tx) => {
+      const [done] = await tx
+        .update(repostAttempts)
+        .set({ status: "done", externalId, completedAt: sql`now()`, attempts: sql`${repostAttempts.attempts} + 1` })
+        .where(and(eq(repostAttempts.id, attempt.id), eq(repostAttempts.status, "queued")))
+        .returning({ id: repostAttempts.id });
+      if (done) await tx.insert(repostActivity).values(activity(attempt, "repost", "done", `reposted at stage ${attempt.stage}`, externalId));
+    });
+  } catch (err) {
+    if (err instanceof ProviderError && !err.info.retryable && !err.info.outcomeUnknown) return fail(db, attempt, err.info.code, err.message);
+    await db.update(repostAttempts).set({ attempts: sql`${repostAttempts.attempts} + 1`, errorCode: err instanceof ProviderError ? err.info.code : "error" }).where(eq(repostAttempts.id, attempt.id));
+    throw err;
+  }
+}
+
+async function repost(account: AccountContext, attemptId: string, subject: Subject): Promise<string> {
+  if (account.platform === "bluesky") return blueskyRepost(account, attemptId, subject.externalId);
+  const statusId = await localStatusId(account, { id: subject.externalId, url: subject.externalUrl, instanceUrl: subject.instanceUrl });
+  return (await mastodonReblog(account, statusId)).id;
+}
+
+/** Undoes stage k-1's repost once; recorded as its own activity. */
+async function undoPrevious(db: Database, account: AccountContext, attempt: Attempt, subject: Subject): Promise<void> {
+  const [previous] = await db
+    .select()
+    .from(repostAttempts)
+    .where(
+      and(
+        eq(repostAttempts.renditionId, attempt.renditionId),
+        eq(repostAttempts.policyId, attempt.policyId),
+        eq(repostAttempts.targetAccountId, attempt.targetAccountId),
+        eq(repostAttempts.stage, attempt.stage - 1),
+      ),
+    );
+  if (!previous || previous.status !== "done" || previous.unrepostedAt) return;
+  if (account.platform === "bluesky") await blueskyUnrepost(account, previous.id);
+  else await mastodonUnreblog(account, await localStatusId(account, { id: subject.externalId, url: subject.externalUrl, instanceUrl: subject.instanceUrl }));
+  await db.transaction(async (tx) => {
+    const [marked] = await tx
+      .update(repostAttempts)
+      .set({ unrepostedAt: sql`now()` })
+      .where(and(eq(repostAttempts.id, previous.id), isNull(repostAttempts.unrepostedAt)))
+      .returning({ id: repostAttempts.id });
+    if (marked) await tx.insert(repostActivity).values(activity(previous, "unrepost", "done", `undone before stage ${attempt.stage} (unrepost_previous)`, previous.externalId));
+  });
+}
+
+const activity = (a: Attempt, action: "repost" | "unrepost", status: "done" | "failed", reason: string, externalId: string | null) => ({
+  id: newId("rpa"),
+  workspaceId: a.workspaceId,
+  policyId: a.policyId,
+  renditionId: a.renditionId,
+  targetAccountId: a.targetAccountId,
+  stage: a.stage,
+  action,
+  status,
+  reason: reason.slice(0, 1000),
+  externalId,
+});
+
+/** Ends the attempt as failed (once), saying why; later stages of it then stop. */
+export async function fail(db: Database, attempt: Attempt, code: string, why: string): Promise<void> {
+  logEvent("warn", "repost failed", { attempt_id: attempt.id, code });
+  await db.transaction(async (tx) => {
+    const [failed] = await tx
+      .update(repostAttempts)
+      .set({ status: "failed", errorCode: code.slice(0, 100), completedAt: sql`now()` })
+      .where(and(eq(repostAttempts.id, attempt.id), eq(repostAttempts.status, "queued")))
+      .returning({ id: repostAttempts.id });
+    if (failed) await tx.insert(repostActivity).values(activity(attempt, "repost", "failed", `${code}: ${why}`, null));
+  });
+}
