@@ -17,6 +17,10 @@ import type { AddressInfo } from "node:net";
  * - GET /api/v2/instance (configuration.statuses.max_characters), GET /api/v1/instance, or only v1.
  * - GET /api/v1/notifications?types[]=mention, POST /api/v2/media (multipart).
  * - GET /.well-known/nodeinfo and /nodeinfo/2.0.
+ * - GET /api/v1/statuses/:id (with `reblogged` as the caller sees it), POST /api/v1/statuses/:id/reblog (200 with
+ *   the new reblog status, whose `reblog` is the original; already reblogged → the same reblog again, as Mastodon
+ *   does), POST /api/v1/statuses/:id/unreblog (200 with the original, `reblogged: false`), and
+ *   GET /api/v2/search?type=statuses&resolve=true&q=<url> (finds a status by its url or uri).
  * - 401 `{error: "The access token is invalid"}` for an unknown token.
  *
  * It can fail on purpose: `failNext(n, status, opts)` answers the next n status posts with that status
@@ -88,6 +92,9 @@ export async function startMastodon(opts: MastodonPeerOptions = {}) {
   const followers = new Map<string, number>();
   const counts = new Map<string, { favourites: number; reblogs: number }>();
   const postRequests: { headers: http.IncomingHttpHeaders; body: any }[] = [];
+  /** Reblogs by (account id, original status id) → the reblog status's id. */
+  const reblogs = new Map<string, string>();
+  const reblogRequests: { accountId: string; statusId: string; action: "reblog" | "unreblog" }[] = [];
   let seq = 100_000;
   let url = "";
 
@@ -125,12 +132,14 @@ export async function startMastodon(opts: MastodonPeerOptions = {}) {
     return status;
   }
 
-  const publicStatus = ({ text: _t, idempotency_key: _k, ...s }: MastodonStatus) => ({
+  const reblogCount = (id: string) => [...reblogs.keys()].filter((k) => k.endsWith(`:${id}`)).length;
+  const publicStatus = ({ text: _t, idempotency_key: _k, ...s }: MastodonStatus, viewerId?: string) => ({
     ...s,
     favourites_count: counts.get(s.id)?.favourites ?? 0,
-    reblogs_count: counts.get(s.id)?.reblogs ?? 0,
+    reblogs_count: (counts.get(s.id)?.reblogs ?? 0) + reblogCount(s.id),
     replies_count: statuses.filter((r) => r.in_reply_to_id === s.id).length,
     reblog: null,
+    ...(viewerId ? { reblogged: reblogs.has(`${viewerId}:${s.id}`) } : {}),
   });
 
   async function readBody(req: http.IncomingMessage): Promise<Buffer> {
@@ -184,6 +193,30 @@ export async function startMastodon(opts: MastodonPeerOptions = {}) {
       const list = notifications.filter((n) => n.for === me.id && (types.length === 0 || types.includes(n.type))).reverse().slice(0, Number(target.searchParams.get("limit") ?? 40));
       return send(200, list.map((n) => ({ id: n.id, type: n.type, created_at: n.created_at, account: accountJson(n.account), status: publicStatus(n.status) })));
     }
+    const statusAction = /^\/api\/v1\/statuses\/([^/]+)(?:\/(reblog|unreblog))?$/.exec(path);
+    if (statusAction) {
+      const original = statuses.find((s) => s.id === statusAction[1]);
+      if (!original) return send(404, { error: "Record not found" });
+      const key = `${me.id}:${original.id}`;
+      if (req.method === "GET" && !statusAction[2]) return send(200, publicStatus(original, me.id));
+      if (req.method === "POST" && statusAction[2] === "reblog") {
+        reblogRequests.push({ accountId: me.id, statusId: original.id, action: "reblog" });
+        const existing = reblogs.get(key);
+        const id = existing ?? String(seq++);
+        reblogs.set(key, id);
+        return send(200, { id, uri: `${url}/users/${me.username}/statuses/${id}/activity`, url: null, created_at: new Date().toISOString(), account: accountJson(me), reblogged: true, reblog: publicStatus(original, me.id) });
+      }
+      if (req.method === "POST" && statusAction[2] === "unreblog") {
+        reblogRequests.push({ accountId: me.id, statusId: original.id, action: "unreblog" });
+        reblogs.delete(key);
+        return send(200, publicStatus(original, me.id));
+      }
+    }
+    if (req.method === "GET" && path === "/api/v2/search") {
+      const q = target.searchParams.get("q") ?? "";
+      const found = statuses.filter((s) => s.url === q || s.uri === q).map((s) => publicStatus(s, me.id));
+      return send(200, { accounts: [], statuses: found, hashtags: [] });
+    }
     if (req.method === "POST" && path === "/api/v2/media") {
       if (!String(req.headers["content-type"]).startsWith("multipart/form-data")) return send(422, { error: "Validation failed: File can't be blank" });
       return send(200, { id: String(seq++), type: "image", url: `${url}/media/${seq}`, description: null });
@@ -228,6 +261,12 @@ export async function startMastodon(opts: MastodonPeerOptions = {}) {
     url,
     statuses,
     postRequests,
+    reblogRequests,
+    /** Whether `accountId` has reblogged `statusId` (a reblog made outside Herald, or whose answer was lost). */
+    isReblogged: (accountId: string, statusId: string) => reblogs.has(`${accountId}:${statusId}`),
+    reblogAs(accountId: string, statusId: string) {
+      reblogs.set(`${accountId}:${statusId}`, String(seq++));
+    },
     /** A new account with a fresh access token. */
     addAccount(username = `user${seq}`, o: { bot?: boolean } = {}) {
       const account: Account = { id: String(seq++), username, token: `tok_${Math.random().toString(36).slice(2)}${seq}`, bot: o.bot ?? false };
