@@ -1,0 +1,250 @@
+import { and, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { publications, renditions, repostActivity, repostAttempts, repostPolicies } from "../db/schema";
+import type { RepostPolicyRule } from "../db/schema/repost";
+import { openDb } from "../lib/db/client";
+import { drainQueue } from "../lib/jobs/consumer";
+import { relayOutbox } from "../lib/jobs/outbox";
+import { accountContext } from "../lib/providers/account-context";
+import { blueskyRepost, repostRecordKey } from "../lib/providers/bluesky-repost";
+import { forgetSessions } from "../lib/providers/bluesky-xrpc";
+import { executeRepost } from "../lib/repost/execute";
+import { evaluateRepostPolicies } from "../lib/repost/run-evaluator";
+import { newId } from "../lib/ids";
+import { repost } from "../queues/repost";
+import { seedItem } from "./helpers/analytics";
+import { env, newUser, newWorkspace, withDb } from "./helpers/harness";
+import { newAccount } from "./helpers/publishing";
+import { startPds, type PdsAccount, type PdsPeer } from "./peers/bluesky-pds";
+// Mastodon cannot run here: a local stand-in answering as the Mastodon API documents (see its header).
+import { startMastodon, type MastodonPeer } from "./peers/mastodon-server";
+
+/** Repost automation end to end: evaluator → outbox → local SQS → repost consumer → a real PDS / the Mastodon stand-in. */
+
+let pds: PdsPeer;
+let masto: MastodonPeer;
+
+beforeAll(async () => {
+  [pds, masto] = await Promise.all([startPds(), startMastodon()]);
+}, 90_000);
+afterAll(async () => {
+  await Promise.all([pds?.stop(), masto?.stop()]);
+  forgetSessions();
+});
+
+const rule = (r: Partial<RepostPolicyRule> = {}): RepostPolicyRule => ({ match: "all", thresholds: [{ metric: "likes", min: 3 }], window_hours: 24, stages: [{ delay_minutes: 0 }], unrepost_previous: false, ...r });
+
+async function workspace() {
+  const owner = await newUser();
+  return { owner, ws: await newWorkspace(owner) };
+}
+
+/** A post by `accountId` that Herald published (publication + published rendition), `minutesAgo` ago. */
+async function publishedRendition(ws: string, accountId: string, platform: string, externalId: string, externalUrl: string | null, minutesAgo = 30) {
+  const publicationId = newId("pub");
+  const renditionId = newId("rnd");
+  const publishedAt = new Date(Date.now() - minutesAgo * 60_000);
+  await withDb(async (db) => {
+    await db.insert(publications).values({ id: publicationId, workspaceId: ws, status: "published", sourceText: "x" });
+    await db.insert(renditions).values({ id: renditionId, publicationId, workspaceId: ws, socialAccountId: accountId, platform, position: 0, body: "x", deliveryKey: newId("dlv"), status: "published", externalId, externalUrl, publishedAt });
+  });
+  return { renditionId, publicationId, publishedAt };
+}
+
+async function policy(ws: string, source: string[], target: string[], r: RepostPolicyRule) {
+  const id = newId("rpp");
+  await withDb((db) => db.insert(repostPolicies).values({ id, workspaceId: ws, name: "p", rule: r, sourceAccountIds: source, targetAccountIds: target }));
+  return id;
+}
+
+/** One evaluator pass for this workspace, then the repost consumer until its jobs are done. */
+async function runOnce(ws: string) {
+  const jobs = await withDb((db) => evaluateRepostPolicies(db, { workspaceId: ws }));
+  if (jobs.length) {
+    await withDb((db) => relayOutbox(db, env, { ids: jobs }));
+    await drainQueue(env, repost, { waitSeconds: 1, budgetMs: 15_000 });
+  }
+  return jobs;
+}
+
+const attemptsOf = (policyId: string) => withDb((db) => db.select().from(repostAttempts).where(eq(repostAttempts.policyId, policyId)).orderBy(repostAttempts.stage));
+const activityOf = (policyId: string) => withDb((db) => db.select().from(repostActivity).where(eq(repostActivity.policyId, policyId)).orderBy(repostActivity.at, repostActivity.id));
+
+async function postAs(who: PdsAccount, text: string) {
+  const created = await pds.post("com.atproto.repo.createRecord", { repo: who.did, collection: "app.bsky.feed.post", record: { $type: "app.bsky.feed.post", text, createdAt: new Date().toISOString() } }, who.accessJwt);
+  expect(created.status).toBe(200);
+  return created.body as { uri: string; cid: string };
+}
+const repostsOf = async (did: string) =>
+  (await pds.get<{ records: { uri: string; value: { subject: { uri: string; cid: string } } }[] }>("com.atproto.repo.listRecords", { repo: did, collection: "app.bsky.feed.repost", limit: "100" })).body.records;
+
+async function blueskyPair(ws: string, owner: { id: string }) {
+  const [alice, bob] = await Promise.all([pds.createAccount("alice"), pds.createAccount("bob")]);
+  const source = await newAccount(ws, owner.id, "bluesky", { instanceUrl: pds.url, username: alice.handle, credentials: { identifier: alice.handle, app_password: alice.appPassword } });
+  const target = await newAccount(ws, owner.id, "bluesky", { instanceUrl: pds.url, username: bob.handle, credentials: { identifier: bob.handle, app_password: bob.appPassword } });
+  return { alice, bob, source, target };
+}
+
+describe("repost automation on a real PDS", () => {
+  it("reposts a post whose thresholds are met through the target account, once; the activity says why", async () => {
+    const { owner, ws } = await workspace();
+    const { alice, bob, source, target } = await blueskyPair(ws, owner);
+    const post = await postAs(alice, "worth a repost");
+    const { renditionId } = await publishedRendition(ws, source, "bluesky", post.uri, null);
+    await seedItem(ws, source, { externalId: post.uri, publishedAt: new Date(), renditionId, metrics: { likes: 5, reposts: 0, replies: 1 }, measurementSource: "bluesky_pds" });
+    const policyId = await policy(ws, [source], [target], rule());
+
+    expect(await runOnce(ws)).toHaveLength(1);
+    const records = await repostsOf(bob.did);
+    expect(records).toHaveLength(1);
+    expect(records[0].value.subject).toEqual({ uri: post.uri, cid: post.cid });
+    const [attempt] = await attemptsOf(policyId);
+    expect(attempt).toMatchObject({ status: "done", stage: 0, renditionId, targetAccountId: target, externalId: records[0].uri });
+    expect(records[0].uri.split("/").pop()).toBe(await repostRecordKey(attempt.id));
+
+    // Later passes: nothing more to do (one stage), and running the consumer's step again repeats nothing.
+    expect(await runOnce(ws)).toEqual([]);
+    await withDb((db) => executeRepost(db, env, attempt.id));
+    expect(await repostsOf(bob.did)).toHaveLength(1);
+
+    const activity = await activityOf(policyId);
+    expect(activity.map((a) => [a.action, a.status])).toEqual([["repost", "queued"], ["repost", "done"]]);
+    expect(activity[0].reason).toBe("stage 0: all of: likes 5 ≥ 3");
+    expect(activity[1].externalId).toBe(records[0].uri);
+  }, 60_000);
+
+  it("a lost answer is reconciled by reading the record key: the repost is not made twice", async () => {
+    const { owner, ws } = await workspace();
+    const { alice, bob, source, target } = await blueskyPair(ws, owner);
+    const post = await postAs(alice, "lost answer");
+    const { renditionId } = await publishedRendition(ws, source, "bluesky", post.uri, null);
+    await seedItem(ws, source, { externalId: post.uri, publishedAt: new Date(), renditionId, metrics: { likes: 9 } });
+    const policyId = await policy(ws, [source], [target], rule());
+    const jobs = await withDb((db) => evaluateRepostPolicies(db, { workspaceId: ws }));
+    expect(jobs).toHaveLength(1);
+    const [attempt] = await attemptsOf(policyId);
+    // The repost reached the PDS but its answer never came back: the record exists, the attempt is still queued.
+    const bobAccount = await withDb(async (db) => accountContext(env, (await db.query.socialAccounts.findFirst({ where: (a, { eq }) => eq(a.id, target) }))!));
+    await blueskyRepost(bobAccount, attempt.id, post.uri);
+    expect(await repostsOf(bob.did)).toHaveLength(1);
+
+    await withDb((db) => relayOutbox(db, env, { ids: jobs }));
+    await drainQueue(env, repost, { waitSeconds: 1, budgetMs: 15_000 });
+    expect(await repostsOf(bob.did)).toHaveLength(1);
+    expect((await attemptsOf(policyId))[0]).toMatchObject({ status: "done", externalId: (await repostsOf(bob.did))[0].uri });
+  }, 60_000);
+
+  it("stages follow their delays and undo the previous stage when unrepost_previous is set", async () => {
+    const { owner, ws } = await workspace();
+    const { alice, bob, source, target } = await blueskyPair(ws, owner);
+    const post = await postAs(alice, "staged");
+    const { renditionId } = await publishedRendition(ws, source, "bluesky", post.uri, null);
+    await seedItem(ws, source, { externalId: post.uri, publishedAt: new Date(), renditionId, metrics: { likes: 4 } });
+    const policyId = await policy(ws, [source], [target], rule({ stages: [{ delay_minutes: 0 }, { delay_minutes: 60 }], unrepost_previous: true }));
+
+    await runOnce(ws);
+    const [first] = await attemptsOf(policyId);
+    expect(first.status).toBe("done");
+    // Stage 1 is an hour after stage 0: not yet.
+    expect(await runOnce(ws)).toEqual([]);
+    // An hour passes (stage 0 completed 61 minutes ago).
+    await withDb((db) => db.update(repostAttempts).set({ completedAt: new Date(Date.now() - 61 * 60_000) }).where(eq(repostAttempts.id, first.id)));
+    expect(await runOnce(ws)).toHaveLength(1);
+
+    const [stage0, stage1] = await attemptsOf(policyId);
+    expect(stage0.unrepostedAt).toBeInstanceOf(Date);
+    expect(stage1).toMatchObject({ stage: 1, status: "done", unrepostPrevious: true });
+    const records = await repostsOf(bob.did);
+    // Stage 0's record was deleted; stage 1's is the only one.
+    expect(records.map((r) => r.uri.split("/").pop())).toEqual([await repostRecordKey(stage1.id)]);
+    expect((await activityOf(policyId)).map((a) => `${a.stage}:${a.action}:${a.status}`)).toEqual(["0:repost:queued", "0:repost:done", "1:repost:queued", "0:unrepost:done", "1:repost:done"]);
+    expect(await runOnce(ws)).toEqual([]);
+  }, 60_000);
+
+  it("a policy whose thresholds are never met does nothing", async () => {
+    const { owner, ws } = await workspace();
+    const { alice, bob, source, target } = await blueskyPair(ws, owner);
+    const post = await postAs(alice, "quiet");
+    const { renditionId } = await publishedRendition(ws, source, "bluesky", post.uri, null);
+    await seedItem(ws, source, { externalId: post.uri, publishedAt: new Date(), renditionId, metrics: { likes: 2, reposts: 50 } });
+    const policyId = await policy(ws, [source], [target], rule({ thresholds: [{ metric: "likes", min: 3 }, { metric: "views", min: 1 }], match: "any" }));
+    for (let i = 0; i < 3; i++) expect(await runOnce(ws)).toEqual([]);
+    expect(await attemptsOf(policyId)).toEqual([]);
+    expect(await activityOf(policyId)).toEqual([]);
+    expect(await repostsOf(bob.did)).toEqual([]);
+  }, 60_000);
+
+  it("two evaluators racing repost once", async () => {
+    const { owner, ws } = await workspace();
+    const { alice, bob, source, target } = await blueskyPair(ws, owner);
+    const post = await postAs(alice, "race");
+    const { renditionId } = await publishedRendition(ws, source, "bluesky", post.uri, null);
+    await seedItem(ws, source, { externalId: post.uri, publishedAt: new Date(), renditionId, metrics: { likes: 30 } });
+    const policyId = await policy(ws, [source], [target], rule());
+    // Each evaluator on its own connection pool, started together.
+    const handles = [openDb(env), openDb(env), openDb(env)];
+    try {
+      const results = await Promise.all(handles.map((h) => evaluateRepostPolicies(h.db, { workspaceId: ws })));
+      const jobs = results.flat();
+      expect(jobs).toHaveLength(1);
+      await withDb((db) => relayOutbox(db, env, { ids: jobs }));
+      await drainQueue(env, repost, { waitSeconds: 1, budgetMs: 15_000 });
+    } finally {
+      await Promise.all(handles.map((h) => h.close()));
+    }
+    expect(await attemptsOf(policyId)).toHaveLength(1);
+    expect(await repostsOf(bob.did)).toHaveLength(1);
+    expect((await activityOf(policyId)).filter((a) => a.status === "queued")).toHaveLength(1);
+  }, 60_000);
+});
+
+describe("repost automation on Mastodon (local stand-in server)", () => {
+  async function mastodonPair(ws: string, owner: { id: string }) {
+    const a = masto.addAccount("source");
+    const b = masto.addAccount("target");
+    const source = await newAccount(ws, owner.id, "mastodon", { instanceUrl: masto.url, username: a.username, credentials: { access_token: a.token } });
+    const target = await newAccount(ws, owner.id, "mastodon", { instanceUrl: masto.url, username: b.username, credentials: { access_token: b.token } });
+    return { a, b, source, target };
+  }
+
+  it("reblogs through the target account once, and reconciles a reblog already made by reading `reblogged`", async () => {
+    const { owner, ws } = await workspace();
+    const { a, b, source, target } = await mastodonPair(ws, owner);
+    const status = masto.addStatus(a.id, "boost me");
+    const { renditionId } = await publishedRendition(ws, source, "mastodon", status.id, status.url);
+    await seedItem(ws, source, { externalId: status.id, publishedAt: new Date(), renditionId, metrics: { likes: 7 } });
+    const policyId = await policy(ws, [source], [target], rule({ thresholds: [{ metric: "engagement", min: 5 }] }));
+
+    expect(await runOnce(ws)).toHaveLength(1);
+    expect(masto.isReblogged(b.id, status.id)).toBe(true);
+    expect(masto.reblogRequests.filter((r) => r.statusId === status.id)).toEqual([{ accountId: b.id, statusId: status.id, action: "reblog" }]);
+    expect((await attemptsOf(policyId))[0]).toMatchObject({ status: "done", externalId: expect.any(String) });
+
+    // A second post whose reblog happened but whose answer was lost: the consumer reads `reblogged` and does not ask again.
+    const second = masto.addStatus(a.id, "boost me too");
+    const r2 = await publishedRendition(ws, source, "mastodon", second.id, second.url);
+    await seedItem(ws, source, { externalId: second.id, publishedAt: new Date(), renditionId: r2.renditionId, metrics: { likes: 7 } });
+    masto.reblogAs(b.id, second.id);
+    expect(await runOnce(ws)).toHaveLength(1);
+    expect(masto.reblogRequests.filter((r) => r.statusId === second.id)).toEqual([]);
+    const done = await withDb((db) => db.select().from(repostAttempts).where(and(eq(repostAttempts.policyId, policyId), eq(repostAttempts.renditionId, r2.renditionId))));
+    expect(done).toMatchObject([{ status: "done" }]);
+  }, 60_000);
+
+  it("undoes the previous stage's reblog before the next one", async () => {
+    const { owner, ws } = await workspace();
+    const { a, b, source, target } = await mastodonPair(ws, owner);
+    const status = masto.addStatus(a.id, "staged boost");
+    const { renditionId } = await publishedRendition(ws, source, "mastodon", status.id, status.url);
+    await seedItem(ws, source, { externalId: status.id, publishedAt: new Date(), renditionId, metrics: { likes: 3 } });
+    const policyId = await policy(ws, [source], [target], rule({ stages: [{ delay_minutes: 0 }, { delay_minutes: 0 }], unrepost_previous: true }));
+    await runOnce(ws);
+    await runOnce(ws);
+    expect(masto.reblogRequests.filter((r) => r.statusId === status.id).map((r) => r.action)).toEqual(["reblog", "unreblog", "reblog"]);
+    expect(masto.isReblogged(b.id, status.id)).toBe(true);
+    expect((await attemptsOf(policyId)).map((x) => [x.stage, x.status, x.unrepostedAt !== null])).toEqual([
+      [0, "done", true],
+      [1, "done", false],
+    ]);
+  }, 60_000);
+});
