@@ -133,14 +133,15 @@ export async function startMastodon(opts: MastodonPeerOptions = {}) {
   }
 
   const reblogCount = (id: string) => [...reblogs.keys()].filter((k) => k.endsWith(`:${id}`)).length;
-  const publicStatus = ({ text: _t, idempotency_key: _k, ...s }: MastodonStatus, viewerId?: string) => ({
+  const publicStatus = ({ text: _t, idempotency_key: _k, ...s }: MastodonStatus) => ({
     ...s,
     favourites_count: counts.get(s.id)?.favourites ?? 0,
     reblogs_count: (counts.get(s.id)?.reblogs ?? 0) + reblogCount(s.id),
     replies_count: statuses.filter((r) => r.in_reply_to_id === s.id).length,
     reblog: null,
-    ...(viewerId ? { reblogged: reblogs.has(`${viewerId}:${s.id}`) } : {}),
   });
+  /** A status as one account sees it: with whether that account reblogged it. */
+  const viewedStatus = (s: MastodonStatus, viewerId: string) => ({ ...publicStatus(s), reblogged: reblogs.has(`${viewerId}:${s.id}`) });
 
   async function readBody(req: http.IncomingMessage): Promise<Buffer> {
     const chunks: Buffer[] = [];
@@ -198,23 +199,23 @@ export async function startMastodon(opts: MastodonPeerOptions = {}) {
       const original = statuses.find((s) => s.id === statusAction[1]);
       if (!original) return send(404, { error: "Record not found" });
       const key = `${me.id}:${original.id}`;
-      if (req.method === "GET" && !statusAction[2]) return send(200, publicStatus(original, me.id));
+      if (req.method === "GET" && !statusAction[2]) return send(200, viewedStatus(original, me.id));
       if (req.method === "POST" && statusAction[2] === "reblog") {
         reblogRequests.push({ accountId: me.id, statusId: original.id, action: "reblog" });
         const existing = reblogs.get(key);
         const id = existing ?? String(seq++);
         reblogs.set(key, id);
-        return send(200, { id, uri: `${url}/users/${me.username}/statuses/${id}/activity`, url: null, created_at: new Date().toISOString(), account: accountJson(me), reblogged: true, reblog: publicStatus(original, me.id) });
+        return send(200, { id, uri: `${url}/users/${me.username}/statuses/${id}/activity`, url: null, created_at: new Date().toISOString(), account: accountJson(me), reblogged: true, reblog: viewedStatus(original, me.id) });
       }
       if (req.method === "POST" && statusAction[2] === "unreblog") {
         reblogRequests.push({ accountId: me.id, statusId: original.id, action: "unreblog" });
         reblogs.delete(key);
-        return send(200, publicStatus(original, me.id));
+        return send(200, viewedStatus(original, me.id));
       }
     }
     if (req.method === "GET" && path === "/api/v2/search") {
       const q = target.searchParams.get("q") ?? "";
-      const found = statuses.filter((s) => s.url === q || s.uri === q).map((s) => publicStatus(s, me.id));
+      const found = statuses.filter((s) => s.url === q || s.uri === q).map((s) => viewedStatus(s, me.id));
       return send(200, { accounts: [], statuses: found, hashtags: [] });
     }
     if (req.method === "POST" && path === "/api/v2/media") {
