@@ -19,7 +19,7 @@ export const CONSUMERS: Record<string, Load | { load: Load; everySeconds: number
   "build-generate": () => import("./build-generate"),
   "publication-scheduler": () => import("./publication-scheduler"),
   repost: () => import("./repost"),
-  "repost-evaluator": () => import("./repost-evaluator"),
+  "repost-evaluator": { load: () => import("./repost-evaluator"), everySeconds: 60 },
   "media-purge": { load: () => import("./media-purge"), everySeconds: 60 },
 };
 
