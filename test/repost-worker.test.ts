@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { publications, renditions, repostActivity, repostAttempts, repostPolicies } from "../db/schema";
+import { publications, renditions, repostActivity, repostAttempts, repostGrants, repostPolicies } from "../db/schema";
 import type { RepostPolicyRule } from "../db/schema/repost";
 import { openDb } from "../lib/db/client";
 import { drainQueue } from "../lib/jobs/consumer";
@@ -13,7 +13,7 @@ import { evaluateRepostPolicies } from "../lib/repost/run-evaluator";
 import { newId } from "../lib/ids";
 import { repost } from "../queues/repost";
 import { seedItem } from "./helpers/analytics";
-import { env, newUser, newWorkspace, withDb } from "./helpers/harness";
+import { api, env, newUser, newWorkspace, withDb } from "./helpers/harness";
 import { newAccount } from "./helpers/publishing";
 import { startPds, type PdsAccount, type PdsPeer } from "./peers/bluesky-pds";
 // Mastodon cannot run here: a local stand-in answering as the Mastodon API documents (see its header).
@@ -245,6 +245,62 @@ describe("repost automation on Mastodon (local stand-in server)", () => {
     expect((await attemptsOf(policyId)).map((x) => [x.stage, x.status, x.unrepostedAt !== null])).toEqual([
       [0, "done", true],
       [1, "done", false],
+    ]);
+  }, 60_000);
+});
+
+describe("repost automation: isolation, failures, the activity listing", () => {
+  it("never reposts another workspace's post, nor through another workspace's account without a grant; a disabled policy does nothing", async () => {
+    const a = await workspace();
+    const b = await workspace();
+    const pa = await blueskyPair(a.ws, a.owner);
+    const pb = await blueskyPair(b.ws, b.owner);
+    const postB = await postAs(pb.alice, "B's post");
+    const rb = await publishedRendition(b.ws, pb.source, "bluesky", postB.uri, null);
+    await seedItem(b.ws, pb.source, { externalId: postB.uri, publishedAt: new Date(), renditionId: rb.renditionId, metrics: { likes: 99 } });
+    const postA = await postAs(pa.alice, "A's post");
+    const ra = await publishedRendition(a.ws, pa.source, "bluesky", postA.uri, null);
+    await seedItem(a.ws, pa.source, { externalId: postA.uri, publishedAt: new Date(), renditionId: ra.renditionId, metrics: { likes: 99 } });
+
+    // Written straight to the table (the API refuses both): A's policy names B's account as a source, and B's
+    // account as a target without a grant.
+    const foreignSource = await policy(a.ws, [pb.source], [pa.target], rule());
+    const ungranted = await policy(a.ws, [pa.source], [pb.target], rule());
+    const disabled = await policy(a.ws, [pa.source], [pa.target], rule());
+    await withDb((db) => db.update(repostPolicies).set({ enabled: false }).where(eq(repostPolicies.id, disabled)));
+    expect(await runOnce(a.ws)).toEqual([]);
+    for (const id of [foreignSource, ungranted, disabled]) expect(await attemptsOf(id)).toEqual([]);
+    expect(await repostsOf(pa.bob.did)).toEqual([]);
+    expect(await repostsOf(pb.bob.did)).toEqual([]);
+
+    // B's admin grants its account to A: now A's post is reposted through it (and B's post still never is).
+    await withDb((db) => db.insert(repostGrants).values({ id: newId("rpg"), sourceWorkspaceId: a.ws, targetWorkspaceId: b.ws, targetAccountId: pb.target }));
+    expect(await runOnce(a.ws)).toHaveLength(1);
+    const reposts = await repostsOf(pb.bob.did);
+    expect(reposts.map((r) => r.value.subject.uri)).toEqual([postA.uri]);
+  }, 60_000);
+
+  it("a refused repost ends as failed and says why; its later stages stop; the activity is listed through the API", async () => {
+    const { owner, ws } = await workspace();
+    const { alice, bob, source, target } = await blueskyPair(ws, owner);
+    const post = await postAs(alice, "soon deleted");
+    const { renditionId } = await publishedRendition(ws, source, "bluesky", post.uri, null);
+    await seedItem(ws, source, { externalId: post.uri, publishedAt: new Date(), renditionId, metrics: { likes: 5 } });
+    const policyId = await policy(ws, [source], [target], rule({ stages: [{ delay_minutes: 0 }, { delay_minutes: 0 }] }));
+    // The post is deleted on the PDS before the repost runs.
+    const deleted = await pds.post("com.atproto.repo.deleteRecord", { repo: alice.did, collection: "app.bsky.feed.post", rkey: post.uri.split("/").pop() }, alice.accessJwt);
+    expect(deleted.status).toBe(200);
+
+    expect(await runOnce(ws)).toHaveLength(1);
+    expect(await attemptsOf(policyId)).toMatchObject([{ stage: 0, status: "failed", errorCode: "subject_not_found" }]);
+    expect(await runOnce(ws)).toEqual([]);
+    expect(await repostsOf(bob.did)).toEqual([]);
+
+    const listed = await api("GET", `/repost-automation/activity?workspace_id=${ws}`, { token: owner.token });
+    expect(listed.status, listed.text).toBe(200);
+    expect(listed.body.items).toMatchObject([
+      { policy_id: policyId, rendition_id: renditionId, target_account_id: target, stage: 0, action: "repost", status: "failed", reason: expect.stringContaining("subject_not_found"), external_id: null },
+      { policy_id: policyId, stage: 0, action: "repost", status: "queued", reason: "stage 0: all of: likes 5 ≥ 3" },
     ]);
   }, 60_000);
 });
