@@ -1,6 +1,7 @@
 import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
 import { accountInfo, analyticsAccount, contentItem, coverageOf, followerGrowth, followerSummary, mostEngagementInsight, publicationAnalytics, summary, trends } from "../../lib/analytics/overview";
 import { decodeContentCursor, encodeContentCursor } from "../../lib/analytics/overview-cursor";
+import { loadOverview } from "../../lib/analytics/overview-load";
 import * as Q from "../../lib/analytics/overview-queries";
 import { ApiError } from "../../lib/http/errors";
 import { currentUser, db, type AppEnv } from "../../lib/http/context";
@@ -47,35 +48,21 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const now = new Date();
   const filter: Q.OverviewFilter = { workspaceId: query.workspace_id, accountId: query.account_id ?? null, source: query.source, days: query.days, now };
 
-  const allAccounts = await Q.accountRows(database, query.workspace_id);
+  const loaded = await loadOverview(database, filter, { sort: query.sort, after, limit: query.limit });
+  const { allAccounts, shown, shownIds, pageFilter, followerDays, baselines, accountReadings, totals, trendDays, page, pubRows, pubItems, topRow, readings } = loaded;
   if (filter.accountId && !allAccounts.some((a) => a.account.id === filter.accountId)) {
     throw new ApiError("validation-error", { detail: "No such account in this workspace.", errors: [{ location: "query.account_id", message: "No such account in this workspace" }] });
   }
-  const shown = allAccounts.filter((a) => (filter.accountId ? a.account.id === filter.accountId : a.account.disconnectedAt === null));
-  const shownIds = shown.map((a) => a.account.id);
   const info = accountInfo(allAccounts);
-  const pageFilter = after ? { ...filter, now: after.asOf } : filter;
-
-  const [followerDays, baselines, accountReadings, totals, trendDays, pageRows, pubRows, topRow] = await Promise.all([
-    Q.followerDays(database, filter, shownIds),
-    Q.followerBaselines(database, filter, shownIds),
-    Q.accountReadings(database, shownIds),
-    Q.periodTotals(database, filter),
-    Q.trendRows(database, filter),
-    Q.contentPage(database, pageFilter, query.sort, after, query.limit + 1),
-    Q.publicationPage(database, filter, query.limit),
-    Q.topEngagementItem(database, filter),
-  ]);
-  const page = pageRows.slice(0, query.limit);
-  const pubItems = await Q.publicationItems(database, filter, pubRows.map((p) => p.publication_id));
-  const readings = await Q.itemReadings(database, [...new Set([...page, ...pubItems, ...(topRow ? [topRow] : [])].map((r) => r.id))]);
-  const readingsOf = (id: string) => readings.filter((r) => r.owner_id === id);
+  const byOwner = new Map<string, Q.ReadingRow[]>();
+  for (const r of readings) byOwner.set(r.owner_id, [...(byOwner.get(r.owner_id) ?? []), r]);
+  const readingsOf = (id: string) => byOwner.get(id) ?? [];
   const nowMs = now.getTime();
   const toItem = (row: Q.ContentRow) => contentItem(row, info.get(row.account_id), readingsOf(row.id), nowMs);
 
   const growth = followerGrowth(shownIds, followerDays, baselines, now, query.days);
   const last = page.at(-1);
-  const nextCursor = pageRows.length > query.limit && last ? encodeContentCursor(binding, { asOf: pageFilter.now, value: Number(last.sort_value), id: last.id }) : null;
+  const nextCursor = loaded.hasMore && last ? encodeContentCursor(binding, { asOf: pageFilter.now, value: Number(last.sort_value), id: last.id }) : null;
   const lastSynced = shown.map((a) => a.coverage?.lastSuccessAt?.getTime() ?? 0).reduce((a, b) => Math.max(a, b), 0);
 
   const body = {
