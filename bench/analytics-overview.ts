@@ -37,9 +37,9 @@ async function seed(db: Queryable, ws: string, accountIds: string[]) {
   for (let done = 0; done < ITEMS; done += BATCH) {
     await db.execute(sql`
       insert into analytics_content_items (id, workspace_id, account_id, source, external_id, published_at, title, excerpt, external_url, last_synced_at)
-      select 'aci_bench_' || g, ${ws}, (${accounts})[1 + g % ${ACCOUNTS}], case when g % 5 = 0 then 'external' else 'native' end, 'post-' || g,
+      select 'aci_bench_' || g, ${ws}, (${accounts})[1 + g % ${ACCOUNTS}::int], case when g % 5 = 0 then 'external' else 'native' end, 'post-' || g,
         now() - (hashint4(g)::float8 / 2147483647 + 1) / 2 * interval '180 days', 'Post ' || g, 'Excerpt of post ' || g, 'https://example.test/' || g, now()
-      from generate_series(${done}, ${Math.min(ITEMS, done + BATCH) - 1}) g`);
+      from generate_series(${done}::int, ${Math.min(ITEMS, done + BATCH) - 1}::int) g`);
     progress("items        ", Math.min(ITEMS, done + BATCH), ITEMS);
   }
   // Measurements: per item, each metric at SNAPSHOTS times, values growing over time.
@@ -48,12 +48,12 @@ async function seed(db: Queryable, ws: string, accountIds: string[]) {
   for (let done = 0; done < ITEMS; done += perBatch) {
     await db.execute(sql`
       insert into analytics_measurements (id, workspace_id, account_id, content_item_id, metric, value, collected_at, source)
-      select 'ams_bench_' || g || '_' || m.ord || '_' || s, ${ws}, (${accounts})[1 + g % ${ACCOUNTS}], 'aci_bench_' || g, m.metric,
-        (abs(hashint4(g * 31 + m.ord)) % (case when m.metric in ('views', 'impressions') then 5000 else 200 end)) * s / ${SNAPSHOTS},
-        now() - (${SNAPSHOTS} - s) * interval '6 hours', 'mastodon_api'
-      from generate_series(${done}, ${Math.min(ITEMS, done + perBatch) - 1}) g
+      select 'ams_bench_' || g || '_' || m.ord || '_' || s, ${ws}, (${accounts})[1 + g % ${ACCOUNTS}::int], 'aci_bench_' || g, m.metric,
+        (abs(hashint4((g * 31 + m.ord)::int)) % (case when m.metric in ('views', 'impressions') then 5000 else 200 end)) * s / ${SNAPSHOTS}::int,
+        now() - (${SNAPSHOTS}::int - s) * interval '6 hours', 'mastodon_api'
+      from generate_series(${done}::int, ${Math.min(ITEMS, done + perBatch) - 1}::int) g
       cross join unnest(array[${sql.raw(METRICS.map((m) => `'${m}'`).join(","))}]) with ordinality as m(metric, ord)
-      cross join generate_series(1, ${SNAPSHOTS}) s`);
+      cross join generate_series(1, ${SNAPSHOTS}::int) s`);
     written = Math.min(ITEMS, done + perBatch) * METRICS.length * SNAPSHOTS;
     progress("measurements ", written, MEASUREMENTS);
   }

@@ -6,13 +6,14 @@ import { dayList, fillSeries, seriesDelta, sumSeries } from "../lib/analytics/se
 const NOW = new Date("2026-11-24T12:00:00Z");
 
 describe("analytics series (pure)", () => {
-  it("dayList ends today and has one entry per day", () => {
+  it("dayList runs from the range's first day to today, one entry per day", () => {
     fc.assert(
       fc.property(fc.constantFrom(7, 30, 90), fc.date({ min: new Date("2000-01-01"), max: new Date("2100-01-01"), noInvalidDate: true }), (days, now) => {
         const list = dayList(now, days);
-        expect(list).toHaveLength(days);
+        expect(list).toHaveLength(days + 1);
         expect(list.at(-1)).toBe(now.toISOString().slice(0, 10));
-        expect(new Set(list).size).toBe(days);
+        expect(list[0]).toBe(new Date(now.getTime() - days * 86_400_000).toISOString().slice(0, 10));
+        expect(new Set(list).size).toBe(days + 1);
         expect([...list].sort()).toEqual(list);
       }),
     );

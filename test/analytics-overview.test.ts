@@ -52,7 +52,7 @@ describe("GET /analytics", () => {
     await seedItem(ws, mastodon, { externalId: "m1", publishedAt: daysAgo(1), metrics: { likes: 5, reposts: 2, replies: 1, views: 100 }, collectedAt: daysAgo(0.5) });
     const m2 = await seedItem(ws, mastodon, { externalId: "m2", publishedAt: daysAgo(3), metrics: { likes: 1, views: 900, impressions: 50 } });
     await seedItem(ws, bluesky, { externalId: "b1", publishedAt: daysAgo(2), metrics: { likes: 20, reposts: 4, views: null } });
-    await seedItem(ws, bluesky, { externalId: "b2", publishedAt: daysAgo(5), source: "external", metrics: { likes: 3 }, measurementSource: "import" });
+    await seedItem(ws, bluesky, { externalId: "b2", publishedAt: daysAgo(6.9), source: "external", metrics: { likes: 3 }, measurementSource: "import" });
     await seedItem(ws, mastodon, { externalId: "old", publishedAt: daysAgo(10), metrics: { likes: 7, views: 70 } }); // previous 7-day period
     await seedItem(ws, mastodon, { externalId: "older", publishedAt: daysAgo(20), metrics: { likes: 100 } }); // outside both
     // A later measurement of m2 supersedes the first.
@@ -84,7 +84,7 @@ describe("GET /analytics", () => {
 
     const acc = Object.fromEntries(o.accounts.map((a: any) => [a.platform, a]));
     expect(acc.mastodon).toMatchObject({ username: "masto", status: "ok", stale: false, follower_delta: 25, metrics: { followers: 125 }, account_supported: true });
-    expect(acc.mastodon.follower_series).toHaveLength(7);
+    expect(acc.mastodon.follower_series).toHaveLength(8); // the range's first day to today
     expect(acc.mastodon.follower_series.at(-1).value).toBe(125);
     expect(acc.mastodon.follower_series[0].value).toBe(100);
     expect(acc.mastodon.metric_metadata.followers).toMatchObject({ aggregation: "current_snapshot", unit: "count", source: "mastodon_api", scale: 1 });
@@ -103,7 +103,7 @@ describe("GET /analytics", () => {
     expect(o.content.find((c: any) => c.reference.account_content_id === "b2")).toMatchObject({ source: "external", reference: { type: "external", account_content_id: "b2" } });
 
     // Trends: every day of the range; each day's value is the content published that day.
-    expect(o.trends.engagement).toHaveLength(7);
+    expect(o.trends.engagement).toHaveLength(8);
     expect(o.trends.engagement.reduce((n: number, p: any) => n + p.value, 0)).toBe(cur.engagement);
     expect(o.trends.views.reduce((n: number, p: any) => n + p.value, 0)).toBe(cur.views);
     const b1Day = o.trends.engagement.find((p: any) => p.date === b1.published_at.slice(0, 10));
@@ -210,6 +210,6 @@ describe("GET /analytics", () => {
     expect(empty.status).toBe(200);
     expect(empty.body).toMatchObject({ content: [], content_total: 0, content_next_cursor: null, publications: [], publication_total: 0 });
     expect(empty.body.insights[0]).toMatchObject({ status: "unavailable", reason: "missing_measurements", value: null, content: null });
-    expect(empty.body.trends.engagement).toHaveLength(90);
+    expect(empty.body.trends.engagement).toHaveLength(91);
   });
 });

@@ -5,10 +5,13 @@ const DAY_MS = 86_400_000;
 /** `YYYY-MM-DD` (UTC) of an instant. */
 export const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
-/** The `days` calendar days (UTC) ending with the one containing `now`, oldest first. */
+/**
+ * The calendar days (UTC) a range of `days` × 24 h ending at `now` touches, oldest first: from the day of
+ * its start to today, so `days + 1` of them (content published 6.9 days ago is on the first).
+ */
 export function dayList(now: Date, days: number): string[] {
   const out: string[] = [];
-  for (let i = days - 1; i >= 0; i--) out.push(dayOf(now.getTime() - i * DAY_MS));
+  for (let i = days; i >= 0; i--) out.push(dayOf(now.getTime() - i * DAY_MS));
   return out;
 }
 
