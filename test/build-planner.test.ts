@@ -94,6 +94,11 @@ describe("planning a build", () => {
     expect(byId.acc_b.follow_up_notes.join(" ")).toContain("not in this version");
   });
 
+  it("says a sentence once however often the sources repeat it", () => {
+    const { result } = planBuild(input({ idea: "Herald keeps going.", sources: [{ id: "src_1", kind: "text", label: "Loop", mime_type: null, text: "Herald keeps going. ".repeat(500) + "Teams like it.", publishable: true }] }), noContext);
+    expect(result.canonical_text).toBe("Herald keeps going.\n\nTeams like it.");
+  });
+
   it("a short text is a single post", () => {
     const { result } = planBuild(input({ idea: "Short and sweet." }), noContext);
     expect(result.destinations[0]).toMatchObject({ output_profile: "bluesky.post", archetype: "single_post", segments: [{ title: null, body: "Short and sweet.", description: null }] });

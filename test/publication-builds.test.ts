@@ -221,6 +221,28 @@ describe("GET /publication-builds and commit", () => {
     expect(pubs.body).toHaveLength(1);
   });
 
+  it("commits media every destination chose; media only some chose are named in metadata, not attached", async () => {
+    const t = await setup();
+    const [image, video] = [newId("med"), newId("med")];
+    await withDb((db) =>
+      db.insert(media).values([
+        { id: image, workspaceId: t.ws, objectKey: `k/${image}`, mimeType: "image/png", mediaType: "image", size: 1000, altText: "A chart", originalFilename: "chart.png" },
+        { id: video, workspaceId: t.ws, objectKey: `k/${video}`, mimeType: "video/mp4", mediaType: "video", size: 1000, altText: "A clip", originalFilename: "clip.mp4" },
+      ]),
+    );
+    const res = await api("POST", "/publication-builds", {
+      token: t.editor.token,
+      json: { workspace_id: t.ws, idea: "Look at this chart.", sources: [{ kind: "media", media_id: image }, { kind: "media", media_id: video }], destination_account_ids: [t.bluesky, t.hook] },
+    });
+    expect(res.status, res.text).toBe(202);
+    expect(res.body.assets).toEqual([{ media_id: image, role: "source", may_publish: true }, { media_id: video, role: "source", may_publish: true }]);
+    expect(await runBuildJob(res.body.id)).toBe("completed");
+    const committed = await api("POST", `/publication-builds/${res.body.id}/commit`, { token: t.editor.token });
+    expect(committed.status, committed.text).toBe(201);
+    expect(committed.body.media.map((m: { id: string }) => m.id)).toEqual([image]);
+    expect(committed.body.metadata).toEqual({ build_id: res.body.id, build_media_not_attached: [video] });
+  });
+
   it("skips an account made inactive before the build ran, with a reason", async () => {
     const t = await setup();
     const res = await api("POST", "/publication-builds", { token: t.editor.token, json: { workspace_id: t.ws, idea: "Hello there.", destination_account_ids: [t.bluesky, t.hook] } });

@@ -35,8 +35,13 @@ export async function commitBuild(tx: Tx, build: BuildRow, userId: string): Prom
     const segments = d.segments.map((s) => ({ title: s.title, body: s.body, url: null, fromSource: false }));
     return [{ socialAccountId: d.account_id, platform, title: segments[0]?.title ?? null, body: segments.map((s) => s.body).join("\n\n"), formatLocked: true, segments }];
   });
+  // Media attach to the whole publication (every rendition carries them), so only what every included
+  // destination chose goes on; what only some chose is named in metadata for the editor to decide.
   const mediaPlan = build.mediaPlan ?? {};
-  const mediaIds = await attachMedia(tx, build.workspaceId, [...new Set(plans.flatMap((p) => mediaPlan[p.socialAccountId] ?? []))], "build.media").catch((err) => {
+  const lists = plans.map((p) => mediaPlan[p.socialAccountId] ?? []);
+  const shared = (lists[0] ?? []).filter((id) => lists.every((l) => l.includes(id)));
+  const leftOut = [...new Set(lists.flat())].filter((id) => !shared.includes(id));
+  const mediaIds = await attachMedia(tx, build.workspaceId, shared, "build.media").catch((err) => {
     if (!(err instanceof ApiError)) throw err;
     throw new ApiError("not-editable", { detail: "A media item this build chose is no longer in the library; start a new build." });
   });
@@ -49,7 +54,7 @@ export async function commitBuild(tx: Tx, build: BuildRow, userId: string): Prom
       status: "draft",
       title,
       sourceText: result.canonical_text,
-      metadata: { build_id: build.id },
+      metadata: leftOut.length ? { build_id: build.id, build_media_not_attached: leftOut } : { build_id: build.id },
       mediaIds,
       platforms: platformsOf(plans),
       createdBy: userId,

@@ -50,6 +50,7 @@ export function canonicalFromSources(input: BuildInputValue, index: SupportIndex
   const candidates: { text: string; paragraph: number; score: number; source: string; length: number }[] = [];
   const frequency = new Map<string, number>();
   const bySentence: string[][] = [];
+  const seen = new Set(out.map((s) => s.text.toLowerCase()));
   for (const source of input.sources) {
     if (!source.publishable || !source.text || source.kind === "media") continue;
     let last = -1;
@@ -57,6 +58,10 @@ export function canonicalFromSources(input: BuildInputValue, index: SupportIndex
     for (const s of splitSentences(source.text)) {
       if (s.paragraph !== last) paragraph++;
       last = s.paragraph;
+      // A sentence said already (by the idea or an earlier source) adds nothing the second time.
+      const key = s.text.toLowerCase();
+      if (seen.has(key)) continue;
+      seen.add(key);
       const words = [...new Set(contentWords(s.text))];
       if (focus.size === 0) for (const w of words) frequency.set(w, (frequency.get(w) ?? 0) + 1);
       bySentence.push(words);
