@@ -1,6 +1,6 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { publications, renditions, repostActivity, repostAttempts, repostGrants, repostPolicies } from "../db/schema";
+import { outboxJobs, publications, renditions, repostActivity, repostAttempts, repostGrants, repostPolicies } from "../db/schema";
 import type { RepostPolicyRule } from "../db/schema/repost";
 import { openDb } from "../lib/db/client";
 import { drainQueue } from "../lib/jobs/consumer";
@@ -9,7 +9,7 @@ import { accountContext } from "../lib/providers/account-context";
 import { blueskyRepost, repostRecordKey } from "../lib/providers/bluesky-repost";
 import { forgetSessions } from "../lib/providers/bluesky-xrpc";
 import { executeRepost } from "../lib/repost/execute";
-import { evaluateRepostPolicies } from "../lib/repost/run-evaluator";
+import { evaluateRepostPolicies, POLICY_PAGE } from "../lib/repost/run-evaluator";
 import { newId } from "../lib/ids";
 import { repost } from "../queues/repost";
 import { seedItem } from "./helpers/analytics";
@@ -302,5 +302,27 @@ describe("repost automation: isolation, failures, the activity listing", () => {
       { policy_id: policyId, rendition_id: renditionId, target_account_id: target, stage: 0, action: "repost", status: "failed", reason: expect.stringContaining("subject_not_found"), external_id: null },
       { policy_id: policyId, stage: 0, action: "repost", status: "queued", reason: "stage 0: all of: likes 5 ≥ 3" },
     ]);
+  }, 60_000);
+});
+
+describe("repost evaluator: bounded runs", () => {
+  it("visits every enabled policy across pages (from a random start, wrapping), and stops when its time budget is spent", async () => {
+    const { owner, ws } = await workspace();
+    // Accounts on an address nothing listens on: this test queues attempts and never runs the consumer.
+    const source = await newAccount(ws, owner.id, "mastodon", { instanceUrl: "http://127.0.0.1:9", credentials: { access_token: "x" } });
+    const target = await newAccount(ws, owner.id, "mastodon", { instanceUrl: "http://127.0.0.1:9", credentials: { access_token: "y" } });
+    const { renditionId } = await publishedRendition(ws, source, "mastodon", "1", "http://127.0.0.1:9/@s/1");
+    await seedItem(ws, source, { externalId: "1", publishedAt: new Date(), renditionId, metrics: { likes: 5 } });
+    const count = POLICY_PAGE + 30;
+    await withDb((db) =>
+      db.insert(repostPolicies).values(Array.from({ length: count }, (_, i) => ({ id: newId("rpp"), workspaceId: ws, name: `p${i}`, rule: rule(), sourceAccountIds: [source], targetAccountIds: [target] }))),
+    );
+    expect(await withDb((db) => evaluateRepostPolicies(db, { workspaceId: ws, budgetMs: -1 }))).toEqual([]);
+    const jobs = await withDb((db) => evaluateRepostPolicies(db, { workspaceId: ws }));
+    expect(jobs).toHaveLength(count);
+    const attempts = await withDb((db) => db.select({ policyId: repostAttempts.policyId }).from(repostAttempts).where(eq(repostAttempts.workspaceId, ws)));
+    expect(new Set(attempts.map((a) => a.policyId)).size).toBe(count);
+    // Not for the queue: these jobs would only fail against the closed port.
+    await withDb((db) => db.delete(outboxJobs).where(inArray(outboxJobs.id, jobs)));
   }, 60_000);
 });

@@ -1,14 +1,15 @@
-import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, gte, inArray, isNotNull, isNull, lte, or, sql } from "drizzle-orm";
 import { analyticsContentItems, renditions, repostActivity, repostAttempts, repostGrants, repostPolicies, socialAccounts } from "../../db/schema";
 import type { RepostPolicyRule } from "../../db/schema/repost";
 import type { Database, Queryable } from "../db/client";
-import { newId } from "../ids";
+import { newId, randomText } from "../ids";
 import { enqueueJob } from "../jobs/outbox";
 import { decide, type StageState } from "./evaluate";
 
-/** Bounds on one run: policies looked at, and posts per policy (newest first). */
-export const MAX_POLICIES_PER_RUN = 500;
+/** Bounds on one run: policies per page, posts per policy (newest first), and the time a run may take. */
+export const POLICY_PAGE = 100;
 export const MAX_POSTS_PER_POLICY = 200;
+export const RUN_BUDGET_MS = 40_000;
 
 const HOUR = 3_600_000;
 
@@ -23,17 +24,33 @@ type Policy = typeof repostPolicies.$inferSelect;
  * still need a stage, decided by `decide` from stored measurements. Each due stage is a repost_attempts
  * row inserted with ON CONFLICT DO NOTHING on (rendition, policy, target, stage) in the same transaction
  * as its outbox job: evaluators running at once queue it once. Returns the job ids written.
+ *
+ * Policies are read in pages by id, starting at a random id and wrapping around, until every one was seen
+ * or the run's time budget is spent: a run that cannot finish leaves different policies for the next one
+ * rather than always the same.
  */
-export async function evaluateRepostPolicies(db: Database, opts: { now?: Date; workspaceId?: string } = {}): Promise<string[]> {
+export async function evaluateRepostPolicies(db: Database, opts: { now?: Date; workspaceId?: string; budgetMs?: number } = {}): Promise<string[]> {
   const now = opts.now ?? new Date();
-  const policies = await db
-    .select()
-    .from(repostPolicies)
-    .where(and(eq(repostPolicies.enabled, true), opts.workspaceId ? eq(repostPolicies.workspaceId, opts.workspaceId) : undefined))
-    .orderBy(asc(repostPolicies.id))
-    .limit(MAX_POLICIES_PER_RUN);
+  const deadline = Date.now() + (opts.budgetMs ?? RUN_BUDGET_MS);
+  const start = `rpp_${randomText(24)}`;
   const jobs: string[] = [];
-  for (const policy of policies) jobs.push(...(await evaluatePolicy(db, policy, now)));
+  for (const range of [gt(repostPolicies.id, start), lte(repostPolicies.id, start)]) {
+    let after: string | null = null;
+    for (;;) {
+      const page = await db
+        .select()
+        .from(repostPolicies)
+        .where(and(eq(repostPolicies.enabled, true), range, after ? gt(repostPolicies.id, after) : undefined, opts.workspaceId ? eq(repostPolicies.workspaceId, opts.workspaceId) : undefined))
+        .orderBy(asc(repostPolicies.id))
+        .limit(POLICY_PAGE);
+      for (const policy of page) {
+        if (Date.now() > deadline) return jobs;
+        jobs.push(...(await evaluatePolicy(db, policy, now)));
+      }
+      if (page.length < POLICY_PAGE) break;
+      after = page[page.length - 1].id;
+    }
+  }
   return jobs;
 }
 
