@@ -6,6 +6,7 @@ import type { BuildInputValue, InputDestination, PlanContext } from "../lib/buil
 import { measureFor, outputProfiles } from "../lib/builds/profiles";
 import { splitSentences } from "../lib/builds/text";
 import { graphemeLength } from "../lib/providers/text";
+import { segmentLimit } from "../lib/publishing/limits";
 
 /** The planner is pure: these tests call it directly, with no database, queue or network. */
 
@@ -203,6 +204,16 @@ const separator = fc.constantFrom(" ", " ", " ", ". ", "! ", "\n", "\n\n", "。"
 const text = fc.array(fc.tuple(word, separator), { minLength: 0, maxLength: 80 }).map((parts) => parts.map(([w, s]) => w + s).join(""));
 
 describe("properties", () => {
+  it("measureFor counts exactly as the adapter does (its ASCII shortcut included)", () => {
+    const ascii = fc.string({ unit: fc.constantFrom(..."ab c.:/@\n\r\t-", "http://x.y", "https://example.com/p", "@a@b.social"), maxLength: 60 });
+    fc.assert(
+      fc.property(fc.oneof(ascii, text), fc.constantFrom("bluesky" as const, "mastodon" as const, "webhook" as const), (t, platform) => {
+        expect(measureFor(platform)(t)).toBe(segmentLimit(platform).measure(t));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it("fitSegments: every segment fits, at most max_segments, nothing lost or reordered, deterministic", () => {
     fc.assert(
       fc.property(text, fc.integer({ min: 1, max: 400 }), fc.integer({ min: 1, max: 12 }), fc.constantFrom("bluesky", "mastodon", "webhook"), (t, limit, max, platform) => {

@@ -42,7 +42,25 @@ export function outputProfiles(platform: Platform, announcedLimit: number | null
   }
 }
 
-/** How a platform counts text (the adapter's measure); graphemes for a platform Herald does not know. */
+/**
+ * Plain ASCII (printable, tab, line feed; no carriage return, which pairs with a line feed into one
+ * grapheme) without "://" or "@": every measure Herald has counts it as its length. Checked in one pass.
+ */
+function plainAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 64 || c > 126 || (c < 32 && c !== 9 && c !== 10)) return false;
+    if (c === 58 && text.charCodeAt(i + 1) === 47 && text.charCodeAt(i + 2) === 47) return false;
+  }
+  return true;
+}
+
+/**
+ * How a platform counts text (the adapter's measure); graphemes for a platform Herald does not know.
+ * Plain ASCII is counted directly: the same answer as the adapter's measure, without walking
+ * Intl.Segmenter over it (that was nearly all of the planner's time).
+ */
 export function measureFor(platform: string): Measure {
-  return segmentLimit(isPlatform(platform) ? platform : "webhook").measure;
+  const exact = segmentLimit(isPlatform(platform) ? platform : "webhook").measure;
+  return (text) => (plainAscii(text) ? text.length : exact(text));
 }
