@@ -176,7 +176,11 @@ describe("repost automation: cross-workspace grants", () => {
 
     expectProblem(await api("DELETE", `/repost-automation/grants/${made.body.id}`, { token: b.outsider.token }), 404, "not-found");
     expectProblem(await api("DELETE", `/repost-automation/grants/${made.body.id}`, { token: a.viewer.token }), 403, "forbidden");
-    expect((await api("DELETE", `/repost-automation/grants/${made.body.id}`, { token: a.owner.token })).status).toBe(204);
+    // A viewer of the account's workspace who administers the receiving workspace may withdraw it.
+    const sideways = await newUser();
+    await withDb((db) => db.execute(`insert into workspace_members (workspace_id, user_id, role) values ('${a.ws}', '${sideways.id}', 'viewer'), ('${b.ws}', '${sideways.id}', 'admin')`));
+    expect((await api("DELETE", `/repost-automation/grants/${made.body.id}`, { token: sideways.token })).status).toBe(204);
+    expectProblem(await api("DELETE", `/repost-automation/grants/${made.body.id}`, { token: a.owner.token }), 404, "not-found");
     expectProblem(await createPolicy(b.owner, policyBody(b.ws, b.source, a.target)), 422, "validation-error");
   });
 });

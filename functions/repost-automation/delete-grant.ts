@@ -1,11 +1,11 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
-import { eq } from "drizzle-orm";
-import { repostGrants } from "../../db/schema";
+import { and, eq, inArray } from "drizzle-orm";
+import { repostGrants, workspaceMembers } from "../../db/schema";
 import { audit } from "../../lib/audit";
 import { currentUser, db, type AppEnv } from "../../lib/http/context";
-import { notFound } from "../../lib/http/errors";
+import { ApiError, notFound } from "../../lib/http/errors";
 import { problems } from "../../lib/http/problem-schema";
-import { requireRole } from "../../lib/http/workspace-guard";
+import { roleAtLeast } from "../../lib/http/workspace-guard";
 import { GrantIdParams } from "./schemas";
 
 export const route = createRoute({
@@ -24,12 +24,13 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   await db(c).transaction(async (tx) => {
     const [grant] = await tx.select().from(repostGrants).where(eq(repostGrants.id, id)).for("update");
     if (!grant) throw notFound("grant");
-    // Either side's admin may end it; a member of neither gets 404.
-    const side = await requireRole(tx, user.id, grant.targetWorkspaceId, "viewer", "grant").then(
-      () => grant.targetWorkspaceId,
-      () => grant.sourceWorkspaceId,
-    );
-    await requireRole(tx, user.id, side, "admin", "grant");
+    // Either side's admin may end it: a member of neither gets 404, a member below admin on both sides 403.
+    const roles = await tx
+      .select({ role: workspaceMembers.role })
+      .from(workspaceMembers)
+      .where(and(eq(workspaceMembers.userId, user.id), inArray(workspaceMembers.workspaceId, [grant.targetWorkspaceId, grant.sourceWorkspaceId])));
+    if (roles.length === 0) throw notFound("grant");
+    if (!roles.some((r) => roleAtLeast(r.role, "admin"))) throw new ApiError("forbidden", { detail: "This needs the admin role or higher in the workspace that gave or received the grant." });
     await tx.delete(repostGrants).where(eq(repostGrants.id, id));
     await audit(tx, { actorUserId: user.id, workspaceId: grant.targetWorkspaceId, action: "repost_grant.delete", targetType: "repost_grant", targetId: id });
   });

@@ -260,6 +260,24 @@ export const CASES: Case[] = [
     ],
   },
   {
+    op: "PUT /repost-automation/policies/{id}",
+    valid: (ws) => ({ method: "PUT", path: "/repost-automation/policies/rpp_unknown", json: { ...repostPolicy(ws), workspace_id: undefined, expected_revision: 1 } }),
+    invalid: [
+      { name: "expected_revision beyond int range", req: (ws) => ({ method: "PUT", path: "/repost-automation/policies/rpp_unknown", json: { ...repostPolicy(ws), workspace_id: undefined, expected_revision: 2 ** 31 } }), location: "body.expected_revision" },
+      { name: "negative delay", req: (ws) => ({ method: "PUT", path: "/repost-automation/policies/rpp_unknown", json: { ...repostPolicy(ws, { stages: [{ delay_minutes: -1 }] }), workspace_id: undefined, expected_revision: 1 } }), location: "body.rule.stages[0].delay_minutes" },
+    ],
+  },
+  {
+    op: "DELETE /repost-automation/policies/{id}",
+    valid: () => ({ method: "DELETE", path: "/repost-automation/policies/rpp_unknown" }),
+    invalid: [{ name: "300-character id", req: () => ({ method: "DELETE", path: `/repost-automation/policies/${LONG_ID}` }), location: "path.id" }],
+  },
+  {
+    op: "DELETE /repost-automation/grants/{id}",
+    valid: () => ({ method: "DELETE", path: "/repost-automation/grants/rpg_unknown" }),
+    invalid: [{ name: "300-character id", req: () => ({ method: "DELETE", path: `/repost-automation/grants/${LONG_ID}` }), location: "path.id" }],
+  },
+  {
     op: "GET /repost-automation/activity",
     scoped: true,
     valid: (ws) => get(`/repost-automation/activity?workspace_id=${ws}&limit=200`),
