@@ -1,7 +1,4 @@
-import { openDb } from "../lib/db/client";
-import type { Env } from "../lib/env";
 import { collectAccount, countIntoRun } from "../lib/analytics/collect-account";
-import { queueDueAccounts } from "../lib/analytics/schedule";
 import type { ConsumerDefinition } from "../lib/jobs/consumer";
 import { createConsumerWorker } from "../lib/jobs/consumer-worker";
 import { analyticsCollectionRuns } from "../db/schema";
@@ -31,18 +28,4 @@ export const analyticsRefresh: ConsumerDefinition<AnalyticsRefreshPayload> = {
   },
 };
 
-const worker = createConsumerWorker(analyticsRefresh);
-
-export default {
-  fetch: worker.fetch,
-  /** Each minute: queue the accounts whose next_eligible_at has passed, then drain (which relays them). */
-  async scheduled(event: ScheduledController, env: Env, ctx: ExecutionContext): Promise<void> {
-    const { db, close } = openDb(env);
-    try {
-      await queueDueAccounts(db);
-    } finally {
-      await close();
-    }
-    await worker.scheduled(event, env, ctx);
-  },
-};
+export default createConsumerWorker(analyticsRefresh);

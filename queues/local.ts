@@ -20,6 +20,7 @@ export const CONSUMERS: Record<string, Load | { load: Load; everySeconds: number
   "publication-scheduler": () => import("./publication-scheduler"),
   repost: () => import("./repost"),
   "repost-evaluator": { load: () => import("./repost-evaluator"), everySeconds: 60 },
+  "analytics-scheduler": { load: () => import("./analytics-scheduler"), everySeconds: 60 },
   "media-purge": { load: () => import("./media-purge"), everySeconds: 60 },
 };
 
