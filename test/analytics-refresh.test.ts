@@ -1,7 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import gateway from "../functions/gateway";
-import { analyticsCollectionRuns, analyticsContentItems, analyticsCoverage, analyticsMeasurements, outboxJobs, renditions } from "../db/schema";
+import { analyticsCollectionRuns, analyticsContentItems, analyticsCoverage, analyticsMeasurements, outboxJobs, renditions, workspaceMembers } from "../db/schema";
 import { queueDueAccounts } from "../lib/analytics/schedule";
 import { drainQueue } from "../lib/jobs/consumer";
 import { relayOutbox } from "../lib/jobs/outbox";
@@ -112,9 +112,20 @@ describe("analytics collection", () => {
     expect(await itemsOf(accountId)).toHaveLength(3);
     expect((await itemsOf(accountId)).find((i) => i.externalId === theirs.id)).toMatchObject({ engagement: 6 });
 
-    // Strangers do not see the workspace.
+    // A token without the read scopes (Mastodon answers 403): the account shows which scopes are missing.
+    await makeEligible(accountId);
+    mastodon.failReadsNext(1, 403);
+    await withDb((db) => queueDueAccounts(db, new Date(), { workspaceId: ws }));
+    await collect(ws);
+    const scoped = (await call("GET", `/analytics?workspace_id=${ws}`)).body.accounts.find((a: any) => a.platform === "mastodon");
+    expect(scoped).toMatchObject({ status: "error", error_code: "missing_scope", missing_account_scopes: ["read:accounts"], missing_content_scopes: ["read:statuses"] });
+
+    // Strangers do not see the workspace; viewers may not queue collection.
     const stranger = await newUser();
     expectProblem(await call("POST", "/analytics/refresh", { workspace_id: ws }, stranger.token), 404, "not-found");
+    const viewer = await newUser();
+    await withDb((db) => db.insert(workspaceMembers).values({ workspaceId: ws, userId: viewer.id, role: "viewer" }));
+    expectProblem(await call("POST", "/analytics/refresh", { workspace_id: ws }, viewer.token), 403, "forbidden");
   });
 
   it("a 429 with Mastodon's rate-limit headers marks only that account; the Bluesky account is collected from its PDS", async () => {

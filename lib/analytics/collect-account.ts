@@ -23,7 +23,9 @@ const COLLECTORS: Record<string, { collect: Collector; budget: number }> = {
   bluesky: { collect: collectBluesky, budget: READ_BUDGET.bluesky },
 };
 
-const failureCode = (err: ProviderError) => (err.info.kind === "rate_limited" ? "rate_limited" : err.info.code).slice(0, 100);
+/** Mastodon answers 403 to a token without the scope a read needs ("outside the authorized scopes"). */
+const failureCode = (err: ProviderError) =>
+  (err.info.kind === "rate_limited" ? "rate_limited" : err.info.httpStatus === 403 ? "missing_scope" : err.info.code).slice(0, 100);
 
 /**
  * One account's collection: read from its provider, store posts and measurements, update its coverage.

@@ -175,8 +175,9 @@ export function analyticsAccount(row: AccountRow, growth: AccountGrowth | undefi
     follower_series: growth?.series ?? [],
     metrics: Object.fromEntries(readings.filter((r) => r.value !== null).map((r) => [r.metric, Number(r.value)])),
     metric_metadata: Object.fromEntries(readings.map((r) => [r.metric, metricMetadata(r)])),
-    missing_account_scopes: coverage?.failureCode === "missing_scope" ? ["read:accounts"] : [],
-    missing_content_scopes: coverage?.failureCode === "missing_scope" ? ["read:statuses"] : [],
+    // The Mastodon scopes collection reads with (the only provider with scoped tokens here).
+    missing_account_scopes: coverage?.failureCode === "missing_scope" && account.platform === "mastodon" ? ["read:accounts"] : [],
+    missing_content_scopes: coverage?.failureCode === "missing_scope" && account.platform === "mastodon" ? ["read:statuses"] : [],
     last_synced_at: iso(lastSuccess),
     next_sync_at: support.account ? iso(coverage?.nextEligibleAt?.getTime()) : null,
   };
