@@ -231,6 +231,30 @@ describe("repost automation on Mastodon (local stand-in server)", () => {
     expect(done).toMatchObject([{ status: "done" }]);
   }, 60_000);
 
+  it("a target on another server reblogs the post resolved there by its URL", async () => {
+    const other = await startMastodon();
+    try {
+      other.federate(masto);
+      const { owner, ws } = await workspace();
+      const a = masto.addAccount("home");
+      const b = other.addAccount("away");
+      const source = await newAccount(ws, owner.id, "mastodon", { instanceUrl: masto.url, username: a.username, credentials: { access_token: a.token } });
+      const target = await newAccount(ws, owner.id, "mastodon", { instanceUrl: other.url, username: b.username, credentials: { access_token: b.token } });
+      const status = masto.addStatus(a.id, "travels");
+      const { renditionId } = await publishedRendition(ws, source, "mastodon", status.id, status.url);
+      await seedItem(ws, source, { externalId: status.id, publishedAt: new Date(), renditionId, metrics: { likes: 4 } });
+      const policyId = await policy(ws, [source], [target], rule());
+      expect(await runOnce(ws)).toHaveLength(1);
+      const local = other.statuses.find((x) => x.url === status.url)!;
+      expect(masto.statuses).not.toContain(local); // the other server's own copy, under its own id
+      expect(other.isReblogged(b.id, local.id)).toBe(true);
+      expect(other.reblogRequests).toEqual([{ accountId: b.id, statusId: local.id, action: "reblog" }]);
+      expect((await attemptsOf(policyId))[0]).toMatchObject({ status: "done" });
+    } finally {
+      await other.stop();
+    }
+  }, 60_000);
+
   it("undoes the previous stage's reblog before the next one", async () => {
     const { owner, ws } = await workspace();
     const { a, b, source, target } = await mastodonPair(ws, owner);

@@ -20,7 +20,8 @@ import type { AddressInfo } from "node:net";
  * - GET /api/v1/statuses/:id (with `reblogged` as the caller sees it), POST /api/v1/statuses/:id/reblog (200 with
  *   the new reblog status, whose `reblog` is the original; already reblogged → the same reblog again, as Mastodon
  *   does), POST /api/v1/statuses/:id/unreblog (200 with the original, `reblogged: false`), and
- *   GET /api/v2/search?type=statuses&resolve=true&q=<url> (finds a status by its url or uri).
+ *   GET /api/v2/search?type=statuses&resolve=true&q=<url> (finds a status by its url or uri; with resolve=true a
+ *   status of a server this one `federate`s with is fetched and stored under a local id, as Mastodon does).
  * - 401 `{error: "The access token is invalid"}` for an unknown token.
  *
  * It can fail on purpose: `failNext(n, status, opts)` answers the next n status posts with that status
@@ -95,6 +96,7 @@ export async function startMastodon(opts: MastodonPeerOptions = {}) {
   /** Reblogs by (account id, original status id) → the reblog status's id. */
   const reblogs = new Map<string, string>();
   const reblogRequests: { accountId: string; statusId: string; action: "reblog" | "unreblog" }[] = [];
+  const remotes: { statuses: MastodonStatus[] }[] = [];
   let seq = 100_000;
   let url = "";
 
@@ -215,8 +217,16 @@ export async function startMastodon(opts: MastodonPeerOptions = {}) {
     }
     if (req.method === "GET" && path === "/api/v2/search") {
       const q = target.searchParams.get("q") ?? "";
-      const found = statuses.filter((s) => s.url === q || s.uri === q).map((s) => viewedStatus(s, me.id));
-      return send(200, { accounts: [], statuses: found, hashtags: [] });
+      let found = statuses.filter((s) => s.url === q || s.uri === q);
+      if (found.length === 0 && target.searchParams.get("resolve") === "true") {
+        const remote = remotes.flatMap((r) => r.statuses).find((s) => s.url === q || s.uri === q);
+        if (remote) {
+          const copy = { ...remote, id: String(seq++) };
+          statuses.push(copy);
+          found = [copy];
+        }
+      }
+      return send(200, { accounts: [], statuses: found.map((s) => viewedStatus(s, me.id)), hashtags: [] });
     }
     if (req.method === "POST" && path === "/api/v2/media") {
       if (!String(req.headers["content-type"]).startsWith("multipart/form-data")) return send(422, { error: "Validation failed: File can't be blank" });
@@ -265,6 +275,10 @@ export async function startMastodon(opts: MastodonPeerOptions = {}) {
     reblogRequests,
     /** Whether `accountId` has reblogged `statusId` (a reblog made outside Herald, or whose answer was lost). */
     isReblogged: (accountId: string, statusId: string) => reblogs.has(`${accountId}:${statusId}`),
+    /** Statuses of `other` become resolvable here by URL (search with resolve=true), as across federated servers. */
+    federate(other: { statuses: MastodonStatus[] }) {
+      remotes.push(other);
+    },
     reblogAs(accountId: string, statusId: string) {
       reblogs.set(`${accountId}:${statusId}`, String(seq++));
     },
