@@ -29,7 +29,10 @@ beforeAll(async () => {
       res.end("%PDF-1.4");
     } else if (req.url === "/huge") {
       res.writeHead(200, { "content-type": "text/plain" });
-      res.end("Herald keeps going. ".repeat(200_000));
+      res.end("Herald keeps going. ".repeat(50_000)); // 1 MB: read, then cut to what a build keeps
+    } else if (req.url === "/enormous") {
+      res.writeHead(200, { "content-type": "text/plain" });
+      res.end("x".repeat(3 * 1024 * 1024)); // over the 2 MiB a build reads
     } else {
       res.writeHead(404, { "content-type": "text/plain" });
       res.end("gone");
@@ -155,12 +158,12 @@ describe("URL sources", () => {
       token: t.editor.token,
       json: {
         workspace_id: t.ws,
-        sources: [{ kind: "url", url: `${siteUrl}/article` }, { kind: "url", url: `${siteUrl}/missing` }, { kind: "url", url: `${siteUrl}/binary` }, { kind: "url", url: `${siteUrl}/huge` }],
+        sources: [{ kind: "url", url: `${siteUrl}/article` }, { kind: "url", url: `${siteUrl}/missing` }, { kind: "url", url: `${siteUrl}/binary` }, { kind: "url", url: `${siteUrl}/huge` }, { kind: "url", url: `${siteUrl}/enormous` }],
         destination_account_ids: [t.bluesky],
       },
     });
     expect(res.status, res.text).toBe(202);
-    expect(res.body.context_urls).toEqual([`${siteUrl}/article`, `${siteUrl}/missing`, `${siteUrl}/binary`, `${siteUrl}/huge`]);
+    expect(res.body.context_urls).toEqual([`${siteUrl}/article`, `${siteUrl}/missing`, `${siteUrl}/binary`, `${siteUrl}/huge`, `${siteUrl}/enormous`]);
     expect(await runBuildJob(res.body.id)).toBe("completed");
     const b = (await api("GET", `/publication-builds/${res.body.id}`, { token: t.editor.token })).body;
     expect(b.input.sources[0]).toMatchObject({ kind: "url", mime_type: "text/html", text: expect.stringContaining("42 teams") });
@@ -172,7 +175,8 @@ describe("URL sources", () => {
     expect(flags).toContain("answered 404");
     expect(flags).toContain("application/pdf");
     expect(flags).toContain("sources.src_4: Only the beginning");
-    expect(b.result.sources.map((s: { id: string }) => s.id)).toEqual(["src_1", "src_2", "src_3", "src_4"]);
+    expect(flags).toMatch(/sources\.src_5: The source .* is larger than 2 MiB/);
+    expect(b.result.sources.map((s: { id: string }) => s.id)).toEqual(["src_1", "src_2", "src_3", "src_4", "src_5"]);
   });
 
   it("fails with a code and the phase when no source can be read and there is no idea", async () => {

@@ -1,12 +1,13 @@
+import { readTextCapped } from "../net/read-capped";
 import { providerFetch } from "../providers/http";
 import { ProviderError } from "../providers/types";
 
-/** A page larger than this is read only up to here (the rest is dropped and flagged). */
+/** A page larger than this is not read (a review flag says so). */
 export const SOURCE_MAX_BYTES = 2 * 1024 * 1024;
 export const SOURCE_TIMEOUT_MS = 10_000;
 const TEXT_TYPES = ["text/html", "application/xhtml+xml", "text/plain", "text/markdown"];
 
-export type FetchedSource = { ok: true; text: string; mimeType: string; truncated: boolean } | { ok: false; reason: string };
+export type FetchedSource = { ok: true; text: string; mimeType: string } | { ok: false; reason: string };
 
 /**
  * Read a URL source for a build: the outbound URL rules of CONTRACT.md §6 (checked again at send time,
@@ -22,54 +23,23 @@ export async function fetchSource(url: string, opts: { allowPrivateUrls: boolean
     return { ok: false, reason: `The source ${url.slice(0, 200)} could not be read: ${err instanceof ProviderError ? err.message : "network error"}` };
   }
   if (res.status >= 300 && res.status < 400) {
-    await res.body?.cancel();
+    await res.body?.cancel().catch(() => {});
     return { ok: false, reason: `The source ${url.slice(0, 200)} redirects elsewhere (${res.status}); Herald does not follow redirects, so give the final address.` };
   }
   if (!res.ok) {
-    await res.body?.cancel();
+    await res.body?.cancel().catch(() => {});
     return { ok: false, reason: `The source ${url.slice(0, 200)} answered ${res.status}.` };
   }
   const mimeType = (res.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
   if (!TEXT_TYPES.includes(mimeType)) {
-    await res.body?.cancel();
+    await res.body?.cancel().catch(() => {});
     return { ok: false, reason: `The source ${url.slice(0, 200)} is ${mimeType || "of no stated type"}, not a web page or text.` };
   }
-  let raw: { text: string; truncated: boolean };
-  try {
-    raw = await readCapped(res, maxBytes, opts.timeoutMs ?? SOURCE_TIMEOUT_MS);
-  } catch {
-    return { ok: false, reason: `The source ${url.slice(0, 200)} could not be read to the end in time.` };
-  }
-  const text = mimeType === "text/html" || mimeType === "application/xhtml+xml" ? pageText(raw.text) : raw.text.trim();
+  const raw = await readTextCapped(res, maxBytes);
+  if (raw === null) return { ok: false, reason: `The source ${url.slice(0, 200)} is larger than ${Math.round(maxBytes / 1024 / 1024)} MiB or could not be read to the end in time.` };
+  const text = mimeType === "text/html" || mimeType === "application/xhtml+xml" ? pageText(raw) : raw.trim();
   if (!text) return { ok: false, reason: `The source ${url.slice(0, 200)} has no readable text.` };
-  return { ok: true, text, mimeType, truncated: raw.truncated };
-}
-
-/** At most `maxBytes` of the body as UTF-8; the stream is cancelled beyond that. */
-async function readCapped(res: Response, maxBytes: number, timeoutMs: number): Promise<{ text: string; truncated: boolean }> {
-  const reader = res.body?.getReader();
-  if (!reader) return { text: "", truncated: false };
-  const decoder = new TextDecoder();
-  const deadline = Date.now() + timeoutMs;
-  let size = 0;
-  let text = "";
-  for (;;) {
-    if (Date.now() > deadline) {
-      await reader.cancel();
-      throw new Error("timeout");
-    }
-    const { done, value } = await reader.read();
-    if (done) break;
-    const room = maxBytes - size;
-    if (value.byteLength >= room) {
-      text += decoder.decode(value.subarray(0, room));
-      await reader.cancel();
-      return { text, truncated: true };
-    }
-    size += value.byteLength;
-    text += decoder.decode(value, { stream: true });
-  }
-  return { text: text + decoder.decode(), truncated: false };
+  return { ok: true, text, mimeType };
 }
 
 const DROPPED = new Set(["script", "style", "noscript", "template", "svg", "head", "title"]);

@@ -45,7 +45,7 @@ export async function runBuild(db: Database, env: Env, buildId: string, opts: Ru
     }
     source.text = fetched.text.length > URL_TEXT_MAX ? fetched.text.slice(0, URL_TEXT_MAX) : fetched.text;
     source.mime_type = fetched.mimeType;
-    if (fetched.truncated || fetched.text.length > URL_TEXT_MAX) {
+    if (fetched.text.length > URL_TEXT_MAX) {
       extraFlags.push({ account_id: "", field: `sources.${source.id}`, message: "Only the beginning of this page was read (it is longer than a build reads).", severity: "info" });
     }
   }
