@@ -45,7 +45,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   await requireRole(database, currentUser(c).id, query.workspace_id, "viewer");
   const binding = { sort: query.sort, source: query.source, days: query.days, accountId: query.account_id ?? null };
   const after = query.cursor ? decodeContentCursor(query.cursor, binding) : null;
-  const now = new Date();
+  const now = await Q.databaseNow(database);
   const filter: Q.OverviewFilter = { workspaceId: query.workspace_id, accountId: query.account_id ?? null, source: query.source, days: query.days, now };
 
   const loaded = await loadOverview(database, filter, { sort: query.sort, after, limit: query.limit });

@@ -44,6 +44,15 @@ function inSet(f: OverviewFilter, from: Date, to: Date, alias = "i"): SQL {
   );
 }
 
+/**
+ * The database's clock: the snapshot time a listing starts at is compared with created_at and rollup_at,
+ * which the database writes, so it comes from the same clock.
+ */
+export async function databaseNow(q: Queryable): Promise<Date> {
+  const [row] = await rows<{ now_ms: number }>(q, sql`select ${ms("now()")} as now_ms`);
+  return new Date(Number(row.now_ms));
+}
+
 /** Every account of the workspace (disconnected ones too: their content keeps its history) with coverage. */
 export async function accountRows(q: Queryable, workspaceId: string) {
   return q
