@@ -3,6 +3,8 @@ export interface Env {
   DATABASE_URL: string;
   /** Local only: host:port/path of the WebSocket-to-TCP relay that lets the Neon driver reach a plain Postgres. */
   NEON_WS_PROXY?: string;
+  /** Local only: URL of the SQL-over-HTTP endpoint (local/sql-over-http.ts) that answers single statements. */
+  NEON_FETCH_ENDPOINT?: string;
   PUBLIC_BASE_URL?: string;
   INSTANCE_SECRET_KEY?: string;
   /** The key INSTANCE_SECRET_KEY replaced, while secrets sealed by it are re-saved (lib/settings/secret-box.ts). */

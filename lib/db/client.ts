@@ -1,4 +1,4 @@
-import { Pool, neonConfig } from "@neondatabase/serverless";
+import { Pool, neon, neonConfig } from "@neondatabase/serverless";
 import { drizzle, type NeonDatabase } from "drizzle-orm/neon-serverless";
 import * as schema from "../../db/schema";
 import type { Env } from "../env";
@@ -8,17 +8,63 @@ export type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
 /** Either the database or an open transaction: helpers that must join the caller's transaction take this. */
 export type Queryable = Database | Tx;
 
+type DbEnv = Pick<Env, "DATABASE_URL" | "NEON_WS_PROXY" | "NEON_FETCH_ENDPOINT">;
+
+/** Local SQL-over-HTTP endpoints by database `host:port`; any other database is Neon, at Neon's own endpoint. */
+const localFetchEndpoints = new Map<string, string>();
+let fetchEndpointInstalled = false;
+
 /**
- * Locally the Neon driver reaches a plain Postgres through our WebSocket relay; in production
- * NEON_WS_PROXY is unset and the driver talks to Neon directly.
+ * Locally the Neon driver reaches a plain Postgres through our WebSocket relay (transactions) and our
+ * SQL-over-HTTP endpoint (single statements); in production both are unset and the driver talks to Neon.
  */
-function configureDriver(env: Pick<Env, "NEON_WS_PROXY">): void {
+function configureDriver(env: DbEnv): void {
+  if (env.NEON_FETCH_ENDPOINT) {
+    const url = new URL(env.DATABASE_URL);
+    localFetchEndpoints.set(`${url.hostname}:${url.port}`, env.NEON_FETCH_ENDPOINT);
+  }
+  if (!fetchEndpointInstalled) {
+    fetchEndpointInstalled = true;
+    const neonDefault = neonConfig.fetchEndpoint;
+    neonConfig.fetchEndpoint = (host, port, options) =>
+      localFetchEndpoints.get(`${host}:${port}`) ?? (typeof neonDefault === "function" ? neonDefault(host, port, options) : neonDefault);
+  }
   const relay = env.NEON_WS_PROXY;
   if (!relay) return;
   neonConfig.wsProxy = (host, port) => `${relay}?address=${host}:${port}`;
   neonConfig.useSecureWebSocket = false;
   neonConfig.pipelineTLS = false;
   neonConfig.pipelineConnect = false;
+}
+
+type QueryConfigLike = { text: string; values?: unknown[]; rowMode?: string; types?: unknown };
+
+/**
+ * A Pool whose one-shot statements go over HTTP (one round trip on a connection the server keeps warm),
+ * while `connect()` — what drizzle's `transaction()` uses — still opens a WebSocket session, because an
+ * interactive transaction must read, decide and write on one connection. (The driver's own
+ * `poolQueryViaFetch` does the same but is global and drops the port; this is per database.)
+ */
+class HttpFirstPool extends Pool {
+  constructor(
+    options: ConstructorParameters<typeof Pool>[0],
+    private readonly http: ReturnType<typeof neon<boolean, true>> | undefined,
+  ) {
+    super(options);
+  }
+
+  // The promise form only: drizzle never passes a callback, and anything else keeps the WebSocket path.
+  override query(...args: unknown[]): never {
+    const [config, values, callback] = args as [string | QueryConfigLike, unknown[] | undefined, unknown];
+    if (!this.http || typeof config === "function" || typeof values === "function" || callback !== undefined) {
+      return (super.query as (...a: unknown[]) => never)(...args);
+    }
+    const text = typeof config === "string" ? config : config.text;
+    const params = values ?? (typeof config === "string" ? [] : config.values ?? []);
+    const rowMode = typeof config === "string" ? undefined : config.rowMode;
+    const types = (typeof config === "string" ? undefined : config.types) ?? (this as unknown as { options?: { types?: unknown } }).options?.types;
+    return this.http.query(text, params, { arrayMode: rowMode === "array", fullResults: true, types: types as never }) as never;
+  }
 }
 
 export interface DbHandle {
@@ -28,16 +74,34 @@ export interface DbHandle {
 }
 
 /**
- * A Pool lives for one request (Workers cannot share I/O objects across requests), so every
- * request or job opens its own and closes it when done.
+ * One handle per request or job (Workers cannot share I/O objects across requests). Single statements
+ * cost one HTTP round trip and no connection; only a transaction opens a WebSocket (and closing the
+ * handle ends it). Without a local HTTP endpoint next to the relay (a plain Postgres reached only through
+ * the relay), everything goes over the WebSocket as before.
  */
-export function openDb(env: Pick<Env, "DATABASE_URL" | "NEON_WS_PROXY">): DbHandle {
+export function openDb(env: DbEnv): DbHandle {
   configureDriver(env);
-  const pool = new Pool({ connectionString: env.DATABASE_URL, max: 5 });
+  const viaHttp = Boolean(env.NEON_FETCH_ENDPOINT) || !env.NEON_WS_PROXY;
+  const http = viaHttp ? neon<boolean, true>(env.DATABASE_URL, { fullResults: true }) : undefined;
+  const pool = new HttpFirstPool({ connectionString: env.DATABASE_URL, max: 5 }, http);
   // A client that loses its socket (idle, or refused by a full server) must not crash the isolate:
-  // the query it was running rejects, and that is where the failure is handled.
+  // the query it was running rejects, and that is where the failure is handled. (Listening to the
+  // pool's "connect" event would turn the driver's HTTP path off, so checked-out clients are wrapped.)
   pool.on("error", () => {});
-  pool.on("connect", (client: { on(event: "error", listener: () => void): void }) => client.on("error", () => {}));
+  const guarded = new WeakSet<object>();
+  type Client = { on(event: "error", listener: () => void): void };
+  type Callback = (err: Error | undefined, client?: Client, done?: unknown) => void;
+  const guard = <C extends Client | undefined>(client: C): C => {
+    if (client && !guarded.has(client)) {
+      guarded.add(client);
+      client.on("error", () => {});
+    }
+    return client;
+  };
+  const connect = pool.connect.bind(pool) as unknown as (callback?: Callback) => Promise<Client> | undefined;
+  // Both forms: drizzle awaits connect(); the pool's own query() passes a callback.
+  (pool as unknown as { connect: typeof connect }).connect = (callback?: Callback) =>
+    callback ? connect((err, client, done) => callback(err, guard(client), done)) : connect()!.then(guard);
   return {
     db: drizzle({ client: pool, schema }),
     pool,
