@@ -1,7 +1,8 @@
 /**
  * `npm start`: the whole of Herald on this machine (CONTRACT.md §1).
  *
- *   embedded Postgres (DATA_DIR/pg)  ←  WebSocket relay (the Neon driver speaks only WebSocket)
+ *   embedded Postgres (DATA_DIR/pg)  ←  WebSocket relay (the Neon driver's transactions)
+ *                                    ←  SQL-over-HTTP endpoint (its single statements, on warm connections)
  *   local SQS (in memory) with each job kind's queue and dead-letter queue
  *   migrations, the bootstrap administrator
  *   wrangler dev functions/gateway.ts   on 127.0.0.1:PORT            (the API)
@@ -13,7 +14,7 @@
  * BOOTSTRAP_ADMIN_EMAIL, BOOTSTRAP_ADMIN_TOKEN, INSTANCE_SECRET_KEY, ALLOW_PRIVATE_URLS (default true),
  * MAX_BODY_BYTES, MEDIA_MAX_BYTES; and the ports of the parts behind the API, each a free port when not
  * given: CONSUMERS_PORT (the consumers Worker), PG_PORT (embedded Postgres), WS_RELAY_PORT (the relay),
- * SQS_PORT (embedded SQS).
+ * SQL_HTTP_PORT (the SQL-over-HTTP endpoint), SQS_PORT (embedded SQS).
  *
  * Ctrl-C (SIGINT), SIGTERM or SIGHUP stops everything it started.
  *
@@ -41,6 +42,7 @@ import { bootstrapToken, instanceSecretKey, postgresPassword } from "./services/
 import { ensureQueues, startLocalSqs } from "./services/sqs";
 import { dotenvLine, forwardOutput, spawnWrangler, WRANGLER_CONFIG } from "./services/wrangler";
 import { startWsRelay } from "./services/ws-relay";
+import { startSqlOverHttp } from "./sql-over-http";
 
 // The AWS SDK's notice about future Node versions is not for people running Herald locally.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = "true";
@@ -289,8 +291,11 @@ async function main(): Promise<void> {
       (relay) => relay.close(),
     );
     vars.NEON_WS_PROXY = `127.0.0.1:${relay.port}/v2`;
+    // Single statements take Neon's HTTP path; locally this endpoint answers it over warm connections.
+    const sqlHttp = await track("SQL-over-HTTP endpoint", STOP.relay, await startSqlOverHttp({ port: await portFor("SQL_HTTP_PORT"), databaseUrl: vars.DATABASE_URL }), (s) => s.close());
+    vars.NEON_FETCH_ENDPOINT = sqlHttp.endpoint;
   }
-  const dbEnv = { DATABASE_URL: vars.DATABASE_URL, NEON_WS_PROXY: vars.NEON_WS_PROXY };
+  const dbEnv = { DATABASE_URL: vars.DATABASE_URL, NEON_WS_PROXY: vars.NEON_WS_PROXY, NEON_FETCH_ENDPOINT: vars.NEON_FETCH_ENDPOINT };
 
   // -- The Workers, started now so that they boot while Postgres does: variables in a 0600 file under
   //    DATA_DIR (not on command lines, not in the repo)
