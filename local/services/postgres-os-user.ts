@@ -92,6 +92,8 @@ export function runnableNativeDir(nativeDir: string, runAs: RunAs | undefined): 
   const build = crypto.createHash("sha256").update(`${st.size}:${st.mtimeMs}:${fs.readFileSync(path.join(nativeDir, "..", "package.json"), "utf8")}`).digest("hex").slice(0, 16);
   for (const base of temporaryBases(runAs)) {
     const target = path.join(base, `herald-postgres-${build}`);
+    // A copy made while npm was still installing (its library links not yet made) never runs: replace it.
+    if (trusted(target) && !canRun(runAs, path.join(target, "bin", "postgres"))) fs.rmSync(target, { recursive: true, force: true });
     if (!fs.existsSync(target)) {
       const staging = `${target}.${process.pid}-${crypto.randomBytes(4).toString("hex")}`;
       try {
