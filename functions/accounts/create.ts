@@ -2,7 +2,7 @@ import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { socialAccounts } from "../../db/schema";
 import { presentAccount } from "../../lib/accounts/present";
 import { audit } from "../../lib/audit";
-import { currentUser, db, type AppEnv } from "../../lib/http/context";
+import { auditActor, currentUser, db, type AppEnv } from "../../lib/http/context";
 import { ApiError } from "../../lib/http/errors";
 import { jsonBody, jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
@@ -90,7 +90,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     if (!created) {
       throw new ApiError("conflict", { detail: `This ${body.platform} account (${profile.username}) is already connected to the workspace.` });
     }
-    await audit(tx, { actorUserId: user.id, workspaceId: body.workspace_id, action: "account.connect", targetType: "social_account", targetId: created.id });
+    await audit(tx, { ...auditActor(c), workspaceId: body.workspace_id, action: "account.connect", targetType: "social_account", targetId: created.id });
     return created;
   });
   return c.json(withSchema(c, AccountResponse, presentAccount(row)), 201);

@@ -2,7 +2,7 @@ import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
 import { and, eq, inArray, or, sql } from "drizzle-orm";
 import { publications, renditions, socialAccounts } from "../../db/schema";
 import { audit } from "../../lib/audit";
-import { currentUser, db, type AppEnv } from "../../lib/http/context";
+import { auditActor, currentUser, db, type AppEnv } from "../../lib/http/context";
 import { ApiError } from "../../lib/http/errors";
 import { problems } from "../../lib/http/problem-schema";
 import { IdParam } from "../../lib/schemas/common";
@@ -55,7 +55,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
         .set({ disconnectedAt: new Date(), isActive: false, credentialsCiphertext: null, updatedAt: new Date() })
         .where(and(eq(socialAccounts.id, row.id)));
     }
-    await audit(tx, { actorUserId: user.id, workspaceId: row.workspaceId, action: "account.disconnect", targetType: "social_account", targetId: row.id });
+    await audit(tx, { ...auditActor(c), workspaceId: row.workspaceId, action: "account.disconnect", targetType: "social_account", targetId: row.id });
   });
   return c.body(null, 204);
 };

@@ -1,7 +1,7 @@
 import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
 import { messageCapableAccounts } from "../../lib/accounts/messages";
 import { audit } from "../../lib/audit";
-import { currentUser, db, type AppEnv } from "../../lib/http/context";
+import { auditActor, currentUser, db, type AppEnv } from "../../lib/http/context";
 import { jsonBody, jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
 import { withSchema } from "../../lib/http/schema-ref";
@@ -34,7 +34,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     const accounts = await messageCapableAccounts(tx, workspace_id);
     const ids: string[] = [];
     for (const account of accounts) ids.push(await enqueueJob(tx, "messages.refresh", workspace_id, { account_id: account.id }));
-    if (ids.length > 0) await audit(tx, { actorUserId: user.id, workspaceId: workspace_id, action: "messages.refresh", targetType: "workspace", targetId: workspace_id });
+    if (ids.length > 0) await audit(tx, { ...auditActor(c), workspaceId: workspace_id, action: "messages.refresh", targetType: "workspace", targetId: workspace_id });
     return ids;
   });
   dispatchAfterCommit(c, jobIds);

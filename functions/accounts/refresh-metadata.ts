@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { socialAccounts } from "../../db/schema";
 import { presentAccount } from "../../lib/accounts/present";
 import { audit } from "../../lib/audit";
-import { currentUser, db, type AppEnv } from "../../lib/http/context";
+import { auditActor, currentUser, db, type AppEnv } from "../../lib/http/context";
 import { jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
 import { withSchema } from "../../lib/http/schema-ref";
@@ -49,7 +49,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
       })
       .where(eq(socialAccounts.id, row.id))
       .returning();
-    await audit(tx, { actorUserId: user.id, workspaceId: row.workspaceId, action: "account.refresh_metadata", targetType: "social_account", targetId: row.id });
+    await audit(tx, { ...auditActor(c), workspaceId: row.workspaceId, action: "account.refresh_metadata", targetType: "social_account", targetId: row.id });
     return next;
   });
   return c.json(withSchema(c, AccountResponse, presentAccount(updated)), 200);

@@ -4,7 +4,7 @@ import { createUser } from "../../lib/auth/users";
 import { issueToken } from "../../lib/auth/tokens";
 import { toUserProfile } from "../../lib/auth/profile";
 import { requireInstanceAdmin } from "../../lib/http/auth";
-import { currentUser, db, type AppEnv } from "../../lib/http/context";
+import { auditActor, db, type AppEnv } from "../../lib/http/context";
 import { jsonBody, jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
 import { responseObject, withSchema } from "../../lib/http/schema-ref";
@@ -35,11 +35,10 @@ export const route = createRoute({
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   requireInstanceAdmin(c);
   const body = c.req.valid("json");
-  const actor = currentUser(c);
   const { user, token } = await db(c).transaction(async (tx) => {
     const user = await createUser(tx, { email: body.email, displayName: body.display_name ?? "", isAdmin: body.is_admin ?? false });
     const { token } = await issueToken(tx, user.id, "first token");
-    await audit(tx, { actorUserId: actor.id, action: "user.create", targetType: "user", targetId: user.id });
+    await audit(tx, { ...auditActor(c), action: "user.create", targetType: "user", targetId: user.id });
     return { user, token };
   });
   return c.json(withSchema(c, CreatedUser, { user: toUserProfile(user), token }), 201);

@@ -1,4 +1,5 @@
 import { createGroupApp } from "../../lib/http/app";
+import * as auditEvidence from "./audit-evidence";
 import * as createUser from "./create-user";
 import * as getInstanceSettings from "./get-instance-settings";
 import * as listJobs from "./list-jobs";
@@ -8,6 +9,7 @@ import * as updateInstanceSettings from "./update-instance-settings";
 /** Instance administration (instance administrators only). */
 const app = createGroupApp();
 app.openapi(createUser.route, createUser.handler);
+app.openapi(auditEvidence.route, auditEvidence.handler);
 app.openapi(getInstanceSettings.route, getInstanceSettings.handler);
 app.openapi(updateInstanceSettings.route, updateInstanceSettings.handler);
 app.openapi(listJobs.route, listJobs.handler);

@@ -3,7 +3,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { jobReceipts, outboxJobs } from "../../db/schema";
 import { audit } from "../../lib/audit";
 import { requireInstanceAdmin } from "../../lib/http/auth";
-import { currentUser, db, type AppEnv } from "../../lib/http/context";
+import { auditActor, db, type AppEnv } from "../../lib/http/context";
 import { ApiError, notFound } from "../../lib/http/errors";
 import { jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
@@ -28,7 +28,6 @@ export const route = createRoute({
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   requireInstanceAdmin(c);
   const { id } = c.req.valid("param");
-  const actor = currentUser(c);
   const row = await db(c).transaction(async (tx) => {
     const [job] = await tx.select().from(outboxJobs).where(eq(outboxJobs.id, id)).for("update");
     if (!job) throw notFound("job");
@@ -44,7 +43,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
       .set({ state: "pending", sentAt: null, nextAttemptAt: sql`now()`, attempts: 0, finishedAt: null, updatedAt: sql`now()`, sendAttempts: 0 })
       .where(eq(outboxJobs.id, id))
       .returning();
-    await audit(tx, { actorUserId: actor.id, action: "job.redrive", targetType: "job", targetId: id, workspaceId: job.workspaceId });
+    await audit(tx, { ...auditActor(c), action: "job.redrive", targetType: "job", targetId: id, workspaceId: job.workspaceId });
     return updated;
   });
   dispatchAfterCommit(c, [row.id]);

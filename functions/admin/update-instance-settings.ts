@@ -2,7 +2,7 @@ import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
 import { sql } from "drizzle-orm";
 import { audit } from "../../lib/audit";
 import { requireInstanceAdmin } from "../../lib/http/auth";
-import { currentUser, db, type AppEnv } from "../../lib/http/context";
+import { auditActor, currentUser, db, type AppEnv } from "../../lib/http/context";
 import { ApiError, type FieldError } from "../../lib/http/errors";
 import { jsonBody, jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
@@ -72,7 +72,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     const before = await loadSaved(tx, c.env);
     for (const { key, value } of settings) {
       if (await saveSetting(tx, c.env, key, value, actor.id, before.get(key))) {
-        await audit(tx, { actorUserId: actor.id, action: value === "" ? "settings.clear" : "settings.save", targetType: "instance_setting", targetId: key });
+        await audit(tx, { ...auditActor(c), action: value === "" ? "settings.clear" : "settings.save", targetType: "instance_setting", targetId: key });
       }
     }
     return loadSaved(tx, c.env);

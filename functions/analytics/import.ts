@@ -4,7 +4,7 @@ import { workspaceAccounts } from "../../lib/analytics/accounts";
 import { CONTENT_METRICS, type MetricReading } from "../../lib/analytics/metrics";
 import { insertMeasurements, refreshRollups, upsertContentItems, type MeasurementInput } from "../../lib/analytics/store";
 import { ApiError, type FieldError } from "../../lib/http/errors";
-import { currentUser, db, type AppEnv } from "../../lib/http/context";
+import { auditActor, currentUser, db, type AppEnv } from "../../lib/http/context";
 import { jsonBody, jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
 import { responseObject, withSchema } from "../../lib/http/schema-ref";
@@ -98,7 +98,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     );
     await insertMeasurements(tx, measurements);
     await refreshRollups(tx, saved.map((s) => s.id));
-    await audit(tx, { actorUserId: user.id, workspaceId: body.workspace_id, action: "analytics.import", targetType: "workspace", targetId: body.workspace_id });
+    await audit(tx, { ...auditActor(c), workspaceId: body.workspace_id, action: "analytics.import", targetType: "workspace", targetId: body.workspace_id });
     return saved;
   });
   const created = result.filter((r) => r.created).length;

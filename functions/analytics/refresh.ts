@@ -1,7 +1,7 @@
 import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
 import { analyticsCollectionRuns } from "../../db/schema";
 import { audit } from "../../lib/audit";
-import { currentUser, db, type AppEnv } from "../../lib/http/context";
+import { auditActor, currentUser, db, type AppEnv } from "../../lib/http/context";
 import { jsonBody, jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
 import { responseObject, withSchema } from "../../lib/http/schema-ref";
@@ -40,7 +40,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     const jobIds: string[] = [];
     for (const a of collectable.length ? collectable : [null]) jobIds.push(await enqueueJob(tx, "analytics.refresh", workspace_id, a ? { run_id: runId, account_id: a.id } : { run_id: runId }));
     await tx.insert(analyticsCollectionRuns).values({ id: runId, workspaceId: workspace_id, jobId: jobIds[0], status: "queued", accountsQueued: collectable.length, requestedBy: user.id });
-    await audit(tx, { actorUserId: user.id, workspaceId: workspace_id, action: "analytics.refresh", targetType: "analytics_run", targetId: runId });
+    await audit(tx, { ...auditActor(c), workspaceId: workspace_id, action: "analytics.refresh", targetType: "analytics_run", targetId: runId });
     return { jobIds, accounts: collectable.length };
   });
   dispatchAfterCommit(c, jobIds);

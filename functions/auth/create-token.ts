@@ -1,7 +1,7 @@
 import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
 import { audit } from "../../lib/audit";
 import { issueToken } from "../../lib/auth/tokens";
-import { currentUser, db, type AppEnv } from "../../lib/http/context";
+import { auditActor, currentUser, db, type AppEnv } from "../../lib/http/context";
 import { jsonBody, jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
 import { withSchema } from "../../lib/http/schema-ref";
@@ -24,7 +24,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const user = currentUser(c);
   const { row, token } = await db(c).transaction(async (tx) => {
     const issued = await issueToken(tx, user.id, name);
-    await audit(tx, { actorUserId: user.id, action: "token.create", targetType: "token", targetId: issued.row.id });
+    await audit(tx, { ...auditActor(c), action: "token.create", targetType: "token", targetId: issued.row.id });
     return issued;
   });
   return c.json(withSchema(c, CreatedToken, { id: row.id, name: row.name, token, created_at: row.createdAt.toISOString() }), 201);

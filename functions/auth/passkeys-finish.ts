@@ -1,54 +1,79 @@
 import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
-import type { AppEnv } from "../../lib/http/context";
-import { notImplemented } from "../../lib/http/errors";
+import { verifyRegistrationResponse, type RegistrationResponseJSON } from "@simplewebauthn/server";
+import { count, eq } from "drizzle-orm";
+import { passkeys } from "../../db/schema";
+import { audit } from "../../lib/audit";
+import { spendChallenge } from "../../lib/auth/challenges";
+import { relyingParty } from "../../lib/auth/relying-party";
+import { MAX_PASSKEYS_PER_USER, securityStatus } from "../../lib/auth/security-status";
+import { toBase64Url } from "../../lib/crypto";
+import { auditActor, currentUser, db, type AppEnv } from "../../lib/http/context";
+import { ApiError } from "../../lib/http/errors";
 import { jsonBody, jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
-import { BoundedJsonMap, IdParam } from "../../lib/schemas/common";
+import { withSchema } from "../../lib/http/schema-ref";
+import { newId } from "../../lib/ids";
+import { PasskeyName } from "./passkeys-start";
 import { SecurityStatus } from "./schemas";
-
-const Base64Url = (max: number) => z.string().min(1).max(max).regex(/^[A-Za-z0-9_-]+={0,2}$/, "Expected base64url");
-
-/**
- * SPEC.md 4.1 leaves the credential's structure unstated; Herald takes the WebAuthn
- * RegistrationResponseJSON that browsers produce (`PublicKeyCredential.toJSON()`). Other members are
- * dropped: verification reads only these.
- */
-export const RegistrationCredential = z
-  .object({
-    id: Base64Url(2048),
-    rawId: Base64Url(2048),
-    type: z.literal("public-key"),
-    response: z.object({
-      clientDataJSON: Base64Url(16_384),
-      attestationObject: Base64Url(65_536),
-      authenticatorData: Base64Url(16_384).optional(),
-      publicKey: Base64Url(16_384).optional(),
-      publicKeyAlgorithm: z.number().int().optional(),
-      transports: z.array(z.string().max(32)).max(10).optional(),
-    }),
-    authenticatorAttachment: z.string().max(32).optional(),
-    clientExtensionResults: BoundedJsonMap(4096),
-  })
-  .openapi("RegistrationCredential", { description: "WebAuthn RegistrationResponseJSON from navigator.credentials.create()" });
+import { ChallengeIdField, RegistrationCredential } from "./webauthn-credentials";
 
 export const FinishPasskeyRequest = z
-  .object({
-    challenge_id: IdParam.openapi({ description: "From POST /auth/security/passkeys/start" }),
-    credential: RegistrationCredential,
-    name: z.string().trim().min(1).max(100).optional().openapi({ description: "A label for the passkey, e.g. the device" }),
-  })
+  .object({ challenge_id: ChallengeIdField, credential: RegistrationCredential, name: PasskeyName.optional() })
   .openapi("FinishPasskeyRequest");
+
+const refused = (location: string, message: string) =>
+  new ApiError("validation-error", { detail: `The passkey was not registered: ${message}`, errors: [{ location, message }] });
 
 export const route = createRoute({
   method: "post",
   path: "/auth/security/passkeys/finish",
   tags: ["auth"],
   summary: "Finish passkey registration for the current user",
-  description: "Verifies the browser's attestation against the single-use challenge (5 minutes) and stores the passkey.",
+  description:
+    "Verifies the browser's attestation against the challenge (spent by this call, whatever its outcome), the origin and the RP ID of PUBLIC_BASE_URL, and stores the passkey. Any mismatch → 422 and nothing stored.",
   request: { body: jsonBody(FinishPasskeyRequest) },
-  responses: { 200: jsonResponse(SecurityStatus, "The caller's security status, with the new passkey"), ...problems(400, 401, 404, 413, 422, 501) },
+  responses: { 200: jsonResponse(SecurityStatus, "The caller's security status, with the new passkey"), ...problems(400, 401, 409, 413, 422) },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async () => {
-  throw notImplemented("POST /auth/security/passkeys/finish", "a later issue");
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const body = c.req.valid("json");
+  const userId = currentUser(c).id;
+  const challenge = await spendChallenge(db(c), body.challenge_id, "register", userId);
+  if (!challenge) throw refused("body.challenge_id", "Unknown, already used or expired challenge (they last 5 minutes); start again");
+  const rp = relyingParty(c.env, c.req.url);
+  let verified;
+  try {
+    verified = await verifyRegistrationResponse({
+      response: body.credential as RegistrationResponseJSON,
+      expectedChallenge: challenge.challenge,
+      expectedOrigin: rp.origin,
+      expectedRPID: rp.rpID,
+      requireUserVerification: false,
+    });
+  } catch (err) {
+    throw refused("body.credential", (err as Error).message);
+  }
+  if (!verified.verified) throw refused("body.credential", "The attestation did not verify");
+  const { credential } = verified.registrationInfo;
+  const id = newId("pky");
+  await db(c).transaction(async (tx) => {
+    const [{ n }] = await tx.select({ n: count() }).from(passkeys).where(eq(passkeys.userId, userId));
+    if (n >= MAX_PASSKEYS_PER_USER) throw new ApiError("conflict", { detail: `You already have ${MAX_PASSKEYS_PER_USER} passkeys; delete one before adding another.` });
+    const [row] = await tx
+      .insert(passkeys)
+      .values({
+        id,
+        userId,
+        name: body.name ?? challenge.name ?? "Passkey",
+        credentialId: credential.id,
+        publicKey: toBase64Url(credential.publicKey),
+        counter: credential.counter,
+        transports: (credential.transports ?? []).slice(0, 10),
+      })
+      .onConflictDoNothing()
+      .returning({ id: passkeys.id });
+    if (!row) throw new ApiError("conflict", { detail: "This passkey is already registered." });
+    await audit(tx, { ...auditActor(c), action: "passkey.add", targetType: "passkey", targetId: id });
+  });
+  return c.json(withSchema(c, SecurityStatus, await securityStatus(db(c), userId)), 200);
 };

@@ -2,7 +2,7 @@ import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { apiTokens } from "../../db/schema";
 import { audit } from "../../lib/audit";
-import { currentUser, db, type AppEnv } from "../../lib/http/context";
+import { auditActor, currentUser, db, type AppEnv } from "../../lib/http/context";
 import { notFound } from "../../lib/http/errors";
 import { problems } from "../../lib/http/problem-schema";
 
@@ -26,7 +26,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
       .where(and(eq(apiTokens.id, id), eq(apiTokens.userId, user.id), isNull(apiTokens.revokedAt)))
       .returning({ id: apiTokens.id });
     if (revoked.length === 0) throw notFound("token");
-    await audit(tx, { actorUserId: user.id, action: "token.revoke", targetType: "token", targetId: id });
+    await audit(tx, { ...auditActor(c), action: "token.revoke", targetType: "token", targetId: id });
   });
   return c.body(null, 204);
 };

@@ -40,6 +40,14 @@ export const SecurityStatus = responseObject("SecurityStatus", {
   user: UserProfileObject,
 });
 
+/** A WebAuthn ceremony's first step: the single-use challenge's id and the options for the browser. */
+export const PasskeyChallenge = responseObject("PasskeyChallenge", {
+  challenge_id: z.string().openapi({ description: "Pass back to the matching finish call; good for one use within 5 minutes" }),
+  options: z
+    .record(z.string(), z.unknown())
+    .openapi({ description: "WebAuthn options JSON for navigator.credentials.create() (registration) or get() (sign-in)" }),
+});
+
 export const CreatedToken = responseObject("CreatedToken", {
   id: z.string(),
   name: z.string(),

@@ -1,6 +1,6 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { audit } from "../../lib/audit";
-import { currentUser, type AppEnv } from "../../lib/http/context";
+import { auditActor, currentUser, type AppEnv } from "../../lib/http/context";
 import { idempotent, IdempotencyKeyHeader } from "../../lib/http/idempotency";
 import { jsonBody, jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
@@ -28,7 +28,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   return idempotent(c, { workspaceId: body.workspace_id, operation: "designs.create", request: body }, async (tx) => {
     const role = await requireRole(tx, user.id, body.workspace_id, "editor");
     const design = await insertDesign(tx, { workspaceId: body.workspace_id, userId: user.id, document: body.document });
-    await audit(tx, { actorUserId: user.id, workspaceId: design.workspaceId, action: "design.create", targetType: "design", targetId: design.id });
+    await audit(tx, { ...auditActor(c), workspaceId: design.workspaceId, action: "design.create", targetType: "design", targetId: design.id });
     return { status: 201, body: withSchema(c, DesignResponse, toDesign(design, body.document, role)) };
   }) as never;
 };

@@ -1,7 +1,7 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { imageTemplates } from "../../db/schema";
 import { audit } from "../../lib/audit";
-import { currentUser, type AppEnv } from "../../lib/http/context";
+import { auditActor, currentUser, type AppEnv } from "../../lib/http/context";
 import { idempotent, IdempotencyKeyHeader } from "../../lib/http/idempotency";
 import { jsonBody, jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
@@ -41,7 +41,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
       })
       .returning();
     await replaceMediaUsages(tx, { workspaceId: row.workspaceId, ownerType: "template", ownerId: row.id }, referencedMediaIds(body.document), "body.document", mentionedMediaIds(body.document));
-    await audit(tx, { actorUserId: user.id, workspaceId: row.workspaceId, action: "template.create", targetType: "template", targetId: row.id });
+    await audit(tx, { ...auditActor(c), workspaceId: row.workspaceId, action: "template.create", targetType: "template", targetId: row.id });
     return { status: 201, body: withSchema(c, TemplateResponse, toTemplate(row)) };
   }) as never;
 };

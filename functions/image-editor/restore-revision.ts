@@ -2,7 +2,7 @@ import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
 import { and, eq } from "drizzle-orm";
 import { designRevisions } from "../../db/schema";
 import { audit } from "../../lib/audit";
-import { currentUser, db, type AppEnv } from "../../lib/http/context";
+import { auditActor, currentUser, db, type AppEnv } from "../../lib/http/context";
 import { notFound } from "../../lib/http/errors";
 import { jsonBody, jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
@@ -43,7 +43,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
       .where(and(eq(designRevisions.id, revision_id), eq(designRevisions.designId, id)));
     if (!source) throw notFound("design revision");
     const design = await advanceHead(tx, { designId: id, expectedRevision: expected_revision, document: source.document, userId: user.id, restoredFromId: source.id });
-    await audit(tx, { actorUserId: user.id, workspaceId: design.workspaceId, action: "design.restore", targetType: "design", targetId: id });
+    await audit(tx, { ...auditActor(c), workspaceId: design.workspaceId, action: "design.restore", targetType: "design", targetId: id });
     return { design, role, document: source.document };
   });
   return c.json(withSchema(c, DesignResponse, toDesign(design, document, role)), 200);

@@ -1,6 +1,6 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { audit } from "../../lib/audit";
-import { currentUser, db, type AppEnv } from "../../lib/http/context";
+import { auditActor, currentUser, db, type AppEnv } from "../../lib/http/context";
 import { jsonBody, jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
 import { withSchema } from "../../lib/http/schema-ref";
@@ -25,7 +25,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { design, role } = await db(c).transaction(async (tx) => {
     const { role } = await loadDesignFor(tx, user.id, id, "editor");
     const design = await advanceHead(tx, { designId: id, expectedRevision: expected_revision, document, userId: user.id });
-    await audit(tx, { actorUserId: user.id, workspaceId: design.workspaceId, action: "design.update", targetType: "design", targetId: id });
+    await audit(tx, { ...auditActor(c), workspaceId: design.workspaceId, action: "design.update", targetType: "design", targetId: id });
     return { design, role };
   });
   return c.json(withSchema(c, DesignResponse, toDesign(design, document, role)), 200);

@@ -2,7 +2,7 @@ import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
 import { eq, sql } from "drizzle-orm";
 import { imageTemplates } from "../../db/schema";
 import { audit } from "../../lib/audit";
-import { currentUser, db, type AppEnv } from "../../lib/http/context";
+import { auditActor, currentUser, db, type AppEnv } from "../../lib/http/context";
 import { ApiError, notFound } from "../../lib/http/errors";
 import { jsonBody, jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
@@ -64,7 +64,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     if (body.document !== undefined) {
       await replaceMediaUsages(tx, { workspaceId: row.workspaceId, ownerType: "template", ownerId: row.id }, referencedMediaIds(body.document), "body.document", mentionedMediaIds(body.document));
     }
-    await audit(tx, { actorUserId: user.id, workspaceId: row.workspaceId, action: "template.update", targetType: "template", targetId: row.id });
+    await audit(tx, { ...auditActor(c), workspaceId: row.workspaceId, action: "template.update", targetType: "template", targetId: row.id });
     return row;
   });
   return c.json(withSchema(c, TemplateResponse, toTemplate(row)), 200);

@@ -3,7 +3,7 @@ import { eq, sql } from "drizzle-orm";
 import { media } from "../../db/schema";
 import { audit } from "../../lib/audit";
 import { publicBaseUrl } from "../../lib/env";
-import { currentUser, db, type AppEnv } from "../../lib/http/context";
+import { auditActor, currentUser, db, type AppEnv } from "../../lib/http/context";
 import { jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
 import { withSchema } from "../../lib/http/schema-ref";
@@ -32,7 +32,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
       .set({ trashedAt: null, trashReason: null, purgeAfter: null, purgeBlockedReason: null, purgeBlockedAt: null, updatedAt: sql`now()` })
       .where(eq(media.id, id))
       .returning();
-    await audit(tx, { actorUserId: user.id, workspaceId: current.workspaceId, action: "media.restore", targetType: "media", targetId: id });
+    await audit(tx, { ...auditActor(c), workspaceId: current.workspaceId, action: "media.restore", targetType: "media", targetId: id });
     return restored;
   });
   return c.json(withSchema(c, MediaItem, toMediaItem(row, publicBaseUrl(c.env, c.req.url))), 200);

@@ -3,7 +3,7 @@ import { eq, sql } from "drizzle-orm";
 import { media } from "../../db/schema";
 import { audit } from "../../lib/audit";
 import { publicBaseUrl } from "../../lib/env";
-import { currentUser, db, type AppEnv } from "../../lib/http/context";
+import { auditActor, currentUser, db, type AppEnv } from "../../lib/http/context";
 import { ApiError } from "../../lib/http/errors";
 import { jsonBody, jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
@@ -58,7 +58,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
       })
       .where(eq(media.id, id))
       .returning();
-    await audit(tx, { actorUserId: user.id, workspaceId: current.workspaceId, action: "media.update", targetType: "media", targetId: id });
+    await audit(tx, { ...auditActor(c), workspaceId: current.workspaceId, action: "media.update", targetType: "media", targetId: id });
     return updated;
   });
   return c.json(withSchema(c, MediaItem, toMediaItem(row, publicBaseUrl(c.env, c.req.url))), 200);

@@ -2,7 +2,7 @@ import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { publicBaseUrl } from "../../lib/env";
-import { currentUser, db, type AppEnv } from "../../lib/http/context";
+import { auditActor, currentUser, db, type AppEnv } from "../../lib/http/context";
 import { ApiError } from "../../lib/http/errors";
 import { jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
@@ -68,7 +68,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
 
   const row = await createMedia(db(c), bucket, {
     workspaceId: form.workspace_id,
-    actorUserId: user.id,
+    ...auditActor(c),
     bytes,
     detected: detection.media,
     originalFilename: cleanFilename(form.file.name),

@@ -5,7 +5,7 @@ import { audit } from "../../lib/audit";
 import { buildForCaller } from "../../lib/builds/access";
 import { commitBuild } from "../../lib/builds/commit";
 import { publicBaseUrl } from "../../lib/env";
-import { currentUser, db, type AppEnv } from "../../lib/http/context";
+import { auditActor, currentUser, db, type AppEnv } from "../../lib/http/context";
 import { jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
 import { withSchema } from "../../lib/http/schema-ref";
@@ -37,7 +37,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     const build = await buildForCaller(tx, id, user.id, "editor", true);
     const committed = await commitBuild(tx, build, user.id);
     if (committed.created) {
-      await audit(tx, { actorUserId: user.id, workspaceId: build.workspaceId, action: "publication_build.commit", targetType: "publication_build", targetId: id });
+      await audit(tx, { ...auditActor(c), workspaceId: build.workspaceId, action: "publication_build.commit", targetType: "publication_build", targetId: id });
     }
     const rows = await tx.select().from(publications).where(eq(publications.id, committed.publicationId)).limit(1);
     const [response] = await publicationResponses(tx, publicBaseUrl(c.env, c.req.url), rows);

@@ -3,7 +3,7 @@ import { publicationBuilds } from "../../db/schema";
 import { audit } from "../../lib/audit";
 import { assembleInput } from "../../lib/builds/assemble";
 import { allowPrivateUrls } from "../../lib/providers/account-context";
-import { currentUser, db, type AppEnv } from "../../lib/http/context";
+import { auditActor, currentUser, db, type AppEnv } from "../../lib/http/context";
 import { idempotent, IdempotencyKeyHeader } from "../../lib/http/idempotency";
 import { jsonBody, jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
@@ -53,7 +53,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
       .returning();
     // The job commits with the build (outbox): a build is never queued without its job, nor the reverse.
     jobId = await enqueueJob(tx, "build.generate", body.workspace_id, { build_id: id });
-    await audit(tx, { actorUserId: user.id, workspaceId: body.workspace_id, action: "publication_build.create", targetType: "publication_build", targetId: id });
+    await audit(tx, { ...auditActor(c), workspaceId: body.workspace_id, action: "publication_build.create", targetType: "publication_build", targetId: id });
     return { status: 202, body: withSchema(c, Build, toBuild(row)) };
   });
   if (jobId) dispatchAfterCommit(c, [jobId]);

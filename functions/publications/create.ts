@@ -1,7 +1,7 @@
 import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
 import { publications } from "../../db/schema";
 import { audit } from "../../lib/audit";
-import { currentUser, db, type AppEnv } from "../../lib/http/context";
+import { auditActor, currentUser, db, type AppEnv } from "../../lib/http/context";
 import { jsonBody, jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
 import { withSchema } from "../../lib/http/schema-ref";
@@ -70,7 +70,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
       .returning();
     await writeRenditions(tx, row, plans);
     await attachMedia.record(tx, row.workspaceId, row.id, mediaIds);
-    await audit(tx, { actorUserId: user.id, workspaceId: row.workspaceId, action: "publication.create", targetType: "publication", targetId: row.id });
+    await audit(tx, { ...auditActor(c), workspaceId: row.workspaceId, action: "publication.create", targetType: "publication", targetId: row.id });
     return (await publicationResponses(tx, publicBaseUrl(c.env, c.req.url), [row]))[0];
   });
   return c.json(withSchema(c, PublicationResponse, loaded as never), 201);

@@ -3,7 +3,7 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import { outboxJobs, publications } from "../../db/schema";
 import { audit } from "../../lib/audit";
 import { assertRevision } from "../../lib/http/concurrency";
-import { currentUser, db, type AppEnv } from "../../lib/http/context";
+import { auditActor, currentUser, db, type AppEnv } from "../../lib/http/context";
 import { ApiError } from "../../lib/http/errors";
 import { jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
@@ -47,7 +47,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     await tx.delete(outboxJobs).where(and(isNull(outboxJobs.sentAt), eq(outboxJobs.kind, "publication.publish"), sql`${outboxJobs.payload}->>'publication_id' = ${id}`));
     await clearMediaUsages(tx, "publication", [id]);
     await tx.delete(publications).where(eq(publications.id, id));
-    await audit(tx, { actorUserId: user.id, workspaceId: row.workspaceId, action: "publication.delete", targetType: "publication", targetId: id });
+    await audit(tx, { ...auditActor(c), workspaceId: row.workspaceId, action: "publication.delete", targetType: "publication", targetId: id });
     return output;
   });
   return c.json(withSchema(c, ActionOutputBody, output), 200);

@@ -1,7 +1,7 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { audit } from "../../lib/audit";
 import { assertRevision } from "../../lib/http/concurrency";
-import { currentUser, db, type AppEnv } from "../../lib/http/context";
+import { auditActor, currentUser, db, type AppEnv } from "../../lib/http/context";
 import { idempotent, IdempotencyKeyHeader } from "../../lib/http/idempotency";
 import { jsonBody, jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
@@ -36,7 +36,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     assertRevision(body.expected_revision, row.revision, "publication");
     const started = await startPublishing(tx, row, { bumpRevision: true });
     jobId = started.jobId;
-    await audit(tx, { actorUserId: user.id, workspaceId, action: "publication.publish", targetType: "publication", targetId: id });
+    await audit(tx, { ...auditActor(c), workspaceId, action: "publication.publish", targetType: "publication", targetId: id });
     const output = await actionOutput(tx, id, { revision: started.revision, jobId: started.jobId, message: "Publishing queued; follow each rendition's delivery on GET /publications/{id}." });
     return { status: 202, body: withSchema(c, ActionOutputBody, output) };
   });

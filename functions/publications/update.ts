@@ -4,7 +4,7 @@ import { publications, renditions } from "../../db/schema";
 import { audit } from "../../lib/audit";
 import { publicBaseUrl } from "../../lib/env";
 import { assertRevision } from "../../lib/http/concurrency";
-import { currentUser, db, type AppEnv } from "../../lib/http/context";
+import { auditActor, currentUser, db, type AppEnv } from "../../lib/http/context";
 import { ApiError } from "../../lib/http/errors";
 import { idempotent, IdempotencyKeyHeader } from "../../lib/http/idempotency";
 import { jsonBody, jsonResponse } from "../../lib/http/openapi";
@@ -85,7 +85,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
       })
       .where(and(eq(publications.id, id), eq(publications.revision, row.revision)))
       .returning();
-    await audit(tx, { actorUserId: user.id, workspaceId, action: "publication.update", targetType: "publication", targetId: id });
+    await audit(tx, { ...auditActor(c), workspaceId, action: "publication.update", targetType: "publication", targetId: id });
     const [out] = await publicationResponses(tx, publicBaseUrl(c.env, c.req.url), [updated]);
     return { status: 200, body: withSchema(c, PublicationResponse, out as never) };
   }) as never;

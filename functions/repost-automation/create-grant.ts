@@ -2,7 +2,7 @@ import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { and, eq, isNull } from "drizzle-orm";
 import { repostGrants, socialAccounts } from "../../db/schema";
 import { audit } from "../../lib/audit";
-import { currentUser, db, type AppEnv } from "../../lib/http/context";
+import { auditActor, currentUser, db, type AppEnv } from "../../lib/http/context";
 import { ApiError, notFound } from "../../lib/http/errors";
 import { jsonBody, jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
@@ -55,7 +55,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
       .onConflictDoNothing()
       .returning();
     if (!row) throw new ApiError("conflict", { detail: "That workspace already has a grant for this account." });
-    await audit(tx, { actorUserId: user.id, workspaceId: account.workspaceId, action: "repost_grant.create", targetType: "repost_grant", targetId: row.id });
+    await audit(tx, { ...auditActor(c), workspaceId: account.workspaceId, action: "repost_grant.create", targetType: "repost_grant", targetId: row.id });
     return { id: row.id, workspaceId: account.workspaceId };
   });
   const [grant] = await grantsView(db(c), workspaceId, grantById(id), 1);

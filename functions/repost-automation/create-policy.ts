@@ -1,7 +1,7 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { repostPolicies } from "../../db/schema";
 import { audit } from "../../lib/audit";
-import { currentUser, type AppEnv } from "../../lib/http/context";
+import { auditActor, currentUser, type AppEnv } from "../../lib/http/context";
 import { idempotent, IdempotencyKeyHeader } from "../../lib/http/idempotency";
 import { jsonBody, jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
@@ -42,7 +42,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
         createdBy: user.id,
       })
       .returning();
-    await audit(tx, { actorUserId: user.id, workspaceId: row.workspaceId, action: "repost_policy.create", targetType: "repost_policy", targetId: row.id });
+    await audit(tx, { ...auditActor(c), workspaceId: row.workspaceId, action: "repost_policy.create", targetType: "repost_policy", targetId: row.id });
     return { status: 201, body: withSchema(c, RepostPolicyResponse, toPolicy(row)) };
   }) as never;
 };

@@ -2,7 +2,7 @@ import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { and, eq, inArray } from "drizzle-orm";
 import { repostGrants, workspaceMembers } from "../../db/schema";
 import { audit } from "../../lib/audit";
-import { currentUser, db, type AppEnv } from "../../lib/http/context";
+import { auditActor, currentUser, db, type AppEnv } from "../../lib/http/context";
 import { ApiError, notFound } from "../../lib/http/errors";
 import { problems } from "../../lib/http/problem-schema";
 import { roleAtLeast } from "../../lib/http/workspace-guard";
@@ -32,7 +32,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     if (roles.length === 0) throw notFound("grant");
     if (!roles.some((r) => roleAtLeast(r.role, "admin"))) throw new ApiError("forbidden", { detail: "This needs the admin role or higher in the workspace that gave or received the grant." });
     await tx.delete(repostGrants).where(eq(repostGrants.id, id));
-    await audit(tx, { actorUserId: user.id, workspaceId: grant.targetWorkspaceId, action: "repost_grant.delete", targetType: "repost_grant", targetId: id });
+    await audit(tx, { ...auditActor(c), workspaceId: grant.targetWorkspaceId, action: "repost_grant.delete", targetType: "repost_grant", targetId: id });
   });
   return c.body(null, 204);
 };

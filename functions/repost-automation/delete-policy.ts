@@ -2,7 +2,7 @@ import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { eq } from "drizzle-orm";
 import { repostPolicies } from "../../db/schema";
 import { audit } from "../../lib/audit";
-import { currentUser, db, type AppEnv } from "../../lib/http/context";
+import { auditActor, currentUser, db, type AppEnv } from "../../lib/http/context";
 import { problems } from "../../lib/http/problem-schema";
 import { loadPolicyFor } from "./present";
 import { PolicyIdParams } from "./schemas";
@@ -23,7 +23,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   await db(c).transaction(async (tx) => {
     const row = await loadPolicyFor(tx, user.id, id);
     await tx.delete(repostPolicies).where(eq(repostPolicies.id, id));
-    await audit(tx, { actorUserId: user.id, workspaceId: row.workspaceId, action: "repost_policy.delete", targetType: "repost_policy", targetId: id });
+    await audit(tx, { ...auditActor(c), workspaceId: row.workspaceId, action: "repost_policy.delete", targetType: "repost_policy", targetId: id });
   });
   return c.body(null, 204);
 };

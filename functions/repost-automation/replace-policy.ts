@@ -3,7 +3,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { repostPolicies } from "../../db/schema";
 import { audit } from "../../lib/audit";
 import { assertRevision } from "../../lib/http/concurrency";
-import { currentUser, db, type AppEnv } from "../../lib/http/context";
+import { auditActor, currentUser, db, type AppEnv } from "../../lib/http/context";
 import { jsonBody, jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
 import { withSchema } from "../../lib/http/schema-ref";
@@ -44,7 +44,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
       })
       .where(and(eq(repostPolicies.id, id), eq(repostPolicies.revision, body.expected_revision)))
       .returning();
-    await audit(tx, { actorUserId: user.id, workspaceId: row.workspaceId, action: "repost_policy.update", targetType: "repost_policy", targetId: row.id });
+    await audit(tx, { ...auditActor(c), workspaceId: row.workspaceId, action: "repost_policy.update", targetType: "repost_policy", targetId: row.id });
     return row;
   });
   return c.json(withSchema(c, RepostPolicyResponse, toPolicy(row)), 200);

@@ -1,6 +1,6 @@
 import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
 import { audit } from "../../lib/audit";
-import { currentUser, db, type AppEnv } from "../../lib/http/context";
+import { auditActor, currentUser, db, type AppEnv } from "../../lib/http/context";
 import { ApiError } from "../../lib/http/errors";
 import { jsonBody, jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
@@ -73,7 +73,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
       later: stale ? await laterTouches(tx, id, body.base_revision, targetsOf(footprintOf(body.operations))) : [],
     });
     const remember = { projectId: id, mutationId: body.mutation_id, userId: user.id };
-    const auditEntry = { actorUserId: user.id, workspaceId: project.workspaceId, targetType: "video_project", targetId: id };
+    const auditEntry = { ...auditActor(c), workspaceId: project.workspaceId, targetType: "video_project", targetId: id };
 
     if (decision.outcome === "invalid") throw invalidOperations(decision.errors, "body.operations", `The operations do not apply to revision ${body.base_revision}`);
     if (decision.outcome === "conflict") {

@@ -1,6 +1,6 @@
 import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
 import { audit } from "../../lib/audit";
-import { currentUser, db, type AppEnv } from "../../lib/http/context";
+import { auditActor, currentUser, db, type AppEnv } from "../../lib/http/context";
 import { idempotent, IdempotencyKeyHeader } from "../../lib/http/idempotency";
 import { jsonBody, jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
@@ -35,7 +35,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   await requireRole(db(c), user.id, body.workspace_id, "editor");
   return idempotent(c, { workspaceId: body.workspace_id, operation: "video-projects.create", request: body }, async (tx) => {
     const row = await createProject(tx, { workspaceId: body.workspace_id, name: body.name, document: body.document ?? emptyVideoDocument(), userId: user.id });
-    await audit(tx, { actorUserId: user.id, workspaceId: body.workspace_id, action: "video_project.create", targetType: "video_project", targetId: row.id });
+    await audit(tx, { ...auditActor(c), workspaceId: body.workspace_id, action: "video_project.create", targetType: "video_project", targetId: row.id });
     return { status: 201, body: toProject(c, row) };
   }) as never;
 };

@@ -3,7 +3,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { videoConflicts } from "../../db/schema";
 import { audit } from "../../lib/audit";
 import { revisionConflict } from "../../lib/http/concurrency";
-import { currentUser, db, type AppEnv } from "../../lib/http/context";
+import { auditActor, currentUser, db, type AppEnv } from "../../lib/http/context";
 import { ApiError, notFound } from "../../lib/http/errors";
 import { jsonBody, jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
@@ -82,7 +82,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
       .set({ state: "resolved", resolution, resolvedRevision: project.headRevision, resolvedBy: user.id, resolvedAt: sql`now()` })
       .where(eq(videoConflicts.id, conflict.id))
       .returning();
-    await audit(tx, { actorUserId: user.id, workspaceId, action: `video_project.conflict.${resolution}`, targetType: "video_conflict", targetId: conflict.id });
+    await audit(tx, { ...auditActor(c), workspaceId, action: `video_project.conflict.${resolution}`, targetType: "video_conflict", targetId: conflict.id });
     return { project, conflict: resolved };
   });
   return c.json(

@@ -1,7 +1,7 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { voiceProfiles } from "../../db/schema";
 import { audit } from "../../lib/audit";
-import { currentUser, type AppEnv } from "../../lib/http/context";
+import { auditActor, currentUser, type AppEnv } from "../../lib/http/context";
 import { idempotent, IdempotencyKeyHeader } from "../../lib/http/idempotency";
 import { jsonBody, jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
@@ -47,7 +47,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
       })
       .returning();
     await replaceAssignments(tx, row, body.assigned_account_ids);
-    await audit(tx, { actorUserId: user.id, workspaceId: row.workspaceId, action: "voice_profile.create", targetType: "voice_profile", targetId: row.id });
+    await audit(tx, { ...auditActor(c), workspaceId: row.workspaceId, action: "voice_profile.create", targetType: "voice_profile", targetId: row.id });
     return { status: 201, body: withSchema(c, VoiceProfile, toVoiceProfile(row, body.assigned_account_ids)) };
   }) as never;
 };

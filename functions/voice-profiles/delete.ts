@@ -3,7 +3,7 @@ import { and, count, eq, ne } from "drizzle-orm";
 import { voiceProfiles } from "../../db/schema";
 import { audit } from "../../lib/audit";
 import { assertRevision } from "../../lib/http/concurrency";
-import { currentUser, db, type AppEnv } from "../../lib/http/context";
+import { auditActor, currentUser, db, type AppEnv } from "../../lib/http/context";
 import { ApiError, notFound } from "../../lib/http/errors";
 import { problems } from "../../lib/http/problem-schema";
 import { deletionLeavesNoDefault } from "../../lib/voice/rules";
@@ -44,7 +44,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
       throw new ApiError("not-editable", { detail: "This is the workspace's default voice; make another profile the default before deleting it." });
     }
     await tx.delete(voiceProfiles).where(and(eq(voiceProfiles.id, id), eq(voiceProfiles.revision, expected_revision)));
-    await audit(tx, { actorUserId: user.id, workspaceId: profile.workspaceId, action: "voice_profile.delete", targetType: "voice_profile", targetId: id });
+    await audit(tx, { ...auditActor(c), workspaceId: profile.workspaceId, action: "voice_profile.delete", targetType: "voice_profile", targetId: id });
   });
   return c.body(null, 204);
 };

@@ -3,7 +3,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { voiceProfiles } from "../../db/schema";
 import { audit } from "../../lib/audit";
 import { revisionConflict } from "../../lib/http/concurrency";
-import { currentUser, db, type AppEnv } from "../../lib/http/context";
+import { auditActor, currentUser, db, type AppEnv } from "../../lib/http/context";
 import { notFound } from "../../lib/http/errors";
 import { jsonBody, jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
@@ -47,7 +47,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
       throw revisionConflict(current.revision, "voice profile");
     }
     await replaceAssignments(tx, row, body.assigned_account_ids);
-    await audit(tx, { actorUserId: user.id, workspaceId: row.workspaceId, action: "voice_profile.update", targetType: "voice_profile", targetId: row.id });
+    await audit(tx, { ...auditActor(c), workspaceId: row.workspaceId, action: "voice_profile.update", targetType: "voice_profile", targetId: row.id });
     return row;
   });
   return c.json(withSchema(c, VoiceProfile, toVoiceProfile(row, body.assigned_account_ids)), 200);

@@ -3,7 +3,7 @@ import { and, eq, ne, sql } from "drizzle-orm";
 import { voiceProfiles } from "../../db/schema";
 import { audit } from "../../lib/audit";
 import { assertRevision } from "../../lib/http/concurrency";
-import { currentUser, db, type AppEnv } from "../../lib/http/context";
+import { auditActor, currentUser, db, type AppEnv } from "../../lib/http/context";
 import { notFound } from "../../lib/http/errors";
 import { jsonBody, jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
@@ -57,9 +57,9 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
       .where(and(eq(voiceProfiles.id, id), eq(voiceProfiles.revision, expected_revision)))
       .returning();
     for (const old of cleared) {
-      await audit(tx, { actorUserId: user.id, workspaceId: workspace_id, action: "voice_profile.default.unset", targetType: "voice_profile", targetId: old.id });
+      await audit(tx, { ...auditActor(c), workspaceId: workspace_id, action: "voice_profile.default.unset", targetType: "voice_profile", targetId: old.id });
     }
-    await audit(tx, { actorUserId: user.id, workspaceId: workspace_id, action: "voice_profile.default.set", targetType: "voice_profile", targetId: id });
+    await audit(tx, { ...auditActor(c), workspaceId: workspace_id, action: "voice_profile.default.set", targetType: "voice_profile", targetId: id });
     return updated;
   });
   const accounts = await accountIdsOf(database, [row.id]);

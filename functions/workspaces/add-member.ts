@@ -2,7 +2,7 @@ import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
 import { eq } from "drizzle-orm";
 import { users, workspaceMembers } from "../../db/schema";
 import { audit } from "../../lib/audit";
-import { currentUser, db, type AppEnv } from "../../lib/http/context";
+import { auditActor, currentUser, db, type AppEnv } from "../../lib/http/context";
 import { ApiError } from "../../lib/http/errors";
 import { jsonBody, jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
@@ -40,7 +40,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     }
     const [row] = await tx.insert(workspaceMembers).values({ workspaceId: id, userId: user.id, role: body.role }).onConflictDoNothing().returning();
     if (!row) throw new ApiError("conflict", { detail: "This user is already a member of the workspace." });
-    await audit(tx, { actorUserId: actor.id, workspaceId: id, action: "workspace.member.add", targetType: "user", targetId: user.id });
+    await audit(tx, { ...auditActor(c), workspaceId: id, action: "workspace.member.add", targetType: "user", targetId: user.id });
     return row;
   });
   return c.json(

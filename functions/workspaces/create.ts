@@ -1,7 +1,7 @@
 import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
 import { workspaceMembers, workspaces } from "../../db/schema";
 import { audit } from "../../lib/audit";
-import { currentUser, type AppEnv } from "../../lib/http/context";
+import { auditActor, currentUser, type AppEnv } from "../../lib/http/context";
 import { idempotent, IdempotencyKeyHeader } from "../../lib/http/idempotency";
 import { jsonBody, jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
@@ -28,7 +28,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   return idempotent(c, { workspaceId: "", operation: "workspaces.create", request: body }, async (tx) => {
     const [workspace] = await tx.insert(workspaces).values({ id: newId("wsp"), name: body.name, createdBy: user.id }).returning();
     await tx.insert(workspaceMembers).values({ workspaceId: workspace.id, userId: user.id, role: "owner" });
-    await audit(tx, { actorUserId: user.id, workspaceId: workspace.id, action: "workspace.create", targetType: "workspace", targetId: workspace.id });
+    await audit(tx, { ...auditActor(c), workspaceId: workspace.id, action: "workspace.create", targetType: "workspace", targetId: workspace.id });
     return { status: 201, body: withSchema(c, Workspace, toWorkspace(workspace, "owner")) };
   }) as never;
 };

@@ -2,7 +2,7 @@ import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
 import { and, eq, sql } from "drizzle-orm";
 import { workspaces } from "../../db/schema";
 import { audit } from "../../lib/audit";
-import { currentUser, db, type AppEnv } from "../../lib/http/context";
+import { auditActor, currentUser, db, type AppEnv } from "../../lib/http/context";
 import { revisionConflict } from "../../lib/http/concurrency";
 import { jsonBody, jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
@@ -41,7 +41,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
       const [current] = await tx.select({ revision: workspaces.revision }).from(workspaces).where(eq(workspaces.id, id));
       throw revisionConflict(current.revision, "workspace");
     }
-    await audit(tx, { actorUserId: user.id, workspaceId: id, action: "workspace.update", targetType: "workspace", targetId: id });
+    await audit(tx, { ...auditActor(c), workspaceId: id, action: "workspace.update", targetType: "workspace", targetId: id });
     return { row, role };
   });
   return c.json(withSchema(c, Workspace, toWorkspace(row, role)), 200);

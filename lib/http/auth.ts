@@ -1,10 +1,18 @@
 import type { MiddlewareHandler } from "hono";
+import { findUserBySession, looksLikeSessionToken, sessionTokenFrom } from "../auth/sessions";
 import { findUserByToken, looksLikeToken } from "../auth/tokens";
+import { publicBaseUrl } from "../env";
 import { db, type AppEnv } from "./context";
 import { ApiError } from "./errors";
 
-/** Paths anyone may read: health, the API description and its schemas, problem type pages. */
-const PUBLIC = [/^\/healthz$/, /^\/openapi\.json$/, /^\/docs\/?$/, /^\/api\/v1\/schemas\//, /^\/problems\//, /^\/favicon\.ico$/];
+/**
+ * Paths anyone may read: health, the API description and its schemas, problem type pages, the security
+ * page and the passkey sign-in (it is how a person gets a session).
+ */
+const PUBLIC = [
+  /^\/healthz$/, /^\/openapi\.json$/, /^\/docs\/?$/, /^\/api\/v1\/schemas\//, /^\/problems\//, /^\/favicon\.ico$/,
+  /^\/account\/security(\.js|\.css)?$/, /^\/auth\/sessions\/passkey\/(start|finish)$/,
+];
 
 export const isPublicPath = (path: string) => PUBLIC.some((re) => re.test(path));
 
@@ -15,21 +23,44 @@ export const isPublicPath = (path: string) => PUBLIC.some((re) => re.test(path))
 export const isSignedMediaRequest = (method: string, path: string, url: string) =>
   (method === "GET" || method === "HEAD") && /^\/media\/[^/]+\/file$/.test(path) && new URL(url).searchParams.has("signature");
 
-/** Bearer-token authentication for every non-public path: 401 unauthorized with WWW-Authenticate otherwise. */
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * Authentication for every non-public path: a bearer token, or else a browser session cookie (CONTRACT §8).
+ * A cookie travels with any request the browser makes, so an unsafe method carried by one must come from
+ * our own page: its Origin must be PUBLIC_BASE_URL's. Neither → 401 with WWW-Authenticate.
+ */
 export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (isPublicPath(c.req.path) || isSignedMediaRequest(c.req.method, c.req.path, c.req.url)) return next();
   const header = c.req.header("authorization");
-  if (!header) throw new ApiError("unauthorized", { detail: "Send Authorization: Bearer <token>." });
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  if (!match || !looksLikeToken(match[1])) {
-    throw new ApiError("unauthorized", { detail: "The Authorization header is not of the form Bearer <token>." });
+  if (header) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    if (!match || !looksLikeToken(match[1])) {
+      throw new ApiError("unauthorized", { detail: "The Authorization header is not of the form Bearer <token>." });
+    }
+    const found = await findUserByToken(db(c), match[1]);
+    if (!found) throw new ApiError("unauthorized", { detail: "The token is unknown or has been revoked." });
+    c.set("user", { id: found.id, email: found.email, isAdmin: found.isAdmin, tokenId: found.tokenId, sessionId: null });
+    return next();
   }
-  const found = await findUserByToken(db(c), match[1]);
-  if (!found) throw new ApiError("unauthorized", { detail: "The token is unknown or has been revoked." });
-  c.set("user", { id: found.id, email: found.email, isAdmin: found.isAdmin, tokenId: found.tokenId });
+  const session = sessionTokenFrom(c.req.header("cookie"));
+  if (session === undefined) throw new ApiError("unauthorized", { detail: "Send Authorization: Bearer <token>, or sign in with a passkey at /account/security." });
+  if (!SAFE_METHODS.has(c.req.method) && c.req.header("origin") !== new URL(publicBaseUrl(c.env, c.req.url)).origin) {
+    throw new ApiError("forbidden", { detail: "A request carried by a session cookie that changes something must come from Herald's own pages (its Origin did not match)." });
+  }
+  const found = looksLikeSessionToken(session) ? await findUserBySession(db(c), session) : undefined;
+  if (!found) throw new ApiError("unauthorized", { detail: "The session has ended (signed out, idle for 12 hours, or older than 7 days); sign in again." });
+  c.set("user", { id: found.id, email: found.email, isAdmin: found.isAdmin, tokenId: null, sessionId: found.sessionId });
   return next();
 };
 
 export function requireInstanceAdmin(c: Parameters<MiddlewareHandler<AppEnv>>[0]): void {
   if (!c.get("user")?.isAdmin) throw new ApiError("forbidden", { detail: "Only instance administrators may do this." });
+}
+
+/** SPEC 5: the audit listing wants an instance administrator in a browser session; a bearer token, even an administrator's, is refused. */
+export function requireAdminSession(c: Parameters<MiddlewareHandler<AppEnv>>[0]): void {
+  const user = c.get("user");
+  if (!user?.sessionId) throw new ApiError("forbidden", { detail: "Only an instance administrator signed in with a passkey (a browser session) may read this; API tokens may not." });
+  requireInstanceAdmin(c);
 }

@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import { openDb, type Database, type DbHandle } from "../db/client";
+import type { ActorKind } from "../audit";
 import { errorFields, logEvent } from "../log";
 import type { Env } from "../env";
 
@@ -7,7 +8,9 @@ export interface AuthUser {
   id: string;
   email: string;
   isAdmin: boolean;
+  /** Exactly one of these is set: the bearer token or the browser session that authenticated the request. */
   tokenId: string | null;
+  sessionId: string | null;
 }
 
 export type AppEnv = {
@@ -45,4 +48,10 @@ export function currentUser(c: Context<AppEnv>): AuthUser {
   const user = c.get("user");
   if (!user) throw new Error("route reached without authentication");
   return user;
+}
+
+/** Who did it, for an audit entry: the user, how they were authenticated, and this request's id. */
+export function auditActor(c: Context<AppEnv>): { actorUserId: string; actorKind: ActorKind; requestId: string } {
+  const user = currentUser(c);
+  return { actorUserId: user.id, actorKind: user.sessionId ? "session" : "token", requestId: c.get("requestId") };
 }

@@ -8,7 +8,7 @@ const problem = (description: string) => ({ description, content: { "application
 /**
  * The statuses the shared middleware (lib/http/app.ts) can answer for any operation, added to every
  * operation's OpenAPI entry so that each status a client can meet is documented once, where it arises:
- * 401 and 429 from authentication and the rate limit; 422 for a NUL character anywhere in the URL (and
+ * 401 and 429 from authentication and the rate limit, 403 for a cookie-carried change from another origin; 422 for a NUL character anywhere in the URL (and
  * validation); 400 and 413 for unreadable or oversized bodies on methods that take one; 400 for a path
  * parameter that is not valid percent-encoding. A route's own entries (with their descriptions) win.
  */
@@ -22,8 +22,9 @@ export function addConventionalResponses(document: Document): void {
       };
       const examplePath = path.replace(/\{[^}]+\}/g, "x");
       if (!isPublicPath(examplePath)) {
-        add(401, "Missing, unknown or revoked bearer token");
+        add(401, "Missing, unknown or revoked bearer token (or an ended browser session)");
         add(429, "Too many requests for this token this minute (Retry-After says when to try again)");
+        if (method !== "get" && method !== "head") add(403, "Carried by a session cookie without Herald's own Origin");
       }
       add(422, "Validation failed");
       if (method !== "get" && method !== "head") {

@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from "hono";
-import type { AppEnv } from "./context";
+import type { AppEnv, AuthUser } from "./context";
 import { ApiError } from "./errors";
 
 /** The shape of Cloudflare's Workers Rate Limiting binding (`[[ratelimits]]` in wrangler.toml). */
@@ -32,14 +32,24 @@ function countInIsolate(key: string, limit: number, now: number): { ok: boolean;
 }
 
 /**
+ * What a request counts against: its token, its browser session, or (for the passkey sign-in, which anyone
+ * may call) the client's address as Cloudflare reports it. Other unauthenticated requests are not counted.
+ */
+function limitKey(user: AuthUser | undefined, path: string, clientIp: string | undefined): string | undefined {
+  if (user?.tokenId) return `token:${user.tokenId}`;
+  if (user?.sessionId) return `session:${user.sessionId}`;
+  if (clientIp && path.startsWith("/auth/sessions/passkey/")) return `address:${clientIp}`;
+  return undefined;
+}
+
+/**
  * CONTRACT §2: per token, at most RATE_LIMIT_PER_MINUTE requests a minute; beyond that 429 `rate-limited`
  * with Retry-After (seconds to the next window). Runs after authentication, so unauthenticated requests are
  * answered 401 before they count.
  */
 export const rateLimit: MiddlewareHandler<AppEnv> = async (c, next) => {
-  const tokenId = c.get("user")?.tokenId;
-  if (!tokenId) return next();
-  const key = `token:${tokenId}`;
+  const key = limitKey(c.get("user"), c.req.path, c.req.header("cf-connecting-ip"));
+  if (!key) return next();
   const binding = (c.env as { RATE_LIMITER?: RateLimiterBinding } | undefined)?.RATE_LIMITER;
   const limit = Number(c.env?.RATE_LIMIT_PER_MINUTE) || DEFAULT_RATE_LIMIT_PER_MINUTE;
   const now = Date.now();
@@ -48,7 +58,7 @@ export const rateLimit: MiddlewareHandler<AppEnv> = async (c, next) => {
     : countInIsolate(key, limit, now);
   if (!verdict.ok) {
     throw new ApiError("rate-limited", {
-      detail: `This token made more than its ${binding ? "" : `${limit} `}requests this minute; try again in ${verdict.retryAfter} s.`,
+      detail: `This ${key.split(":")[0]} made more than its ${binding ? "" : `${limit} `}requests this minute; try again in ${verdict.retryAfter} s.`,
       headers: { "retry-after": String(verdict.retryAfter) },
     });
   }

@@ -1,4 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
+import { SESSION_IDLE_SECONDS } from "../auth/sessions";
 import type { Database } from "../db/client";
 
 /**
@@ -12,6 +13,9 @@ export const RETENTION = {
   doneJobsDays: 7,
   deadJobsDays: 14,
   receiptsDays: 15,
+  /** WebAuthn challenges live 5 minutes; ended browser sessions are kept a day past their end. */
+  challengesHours: 1,
+  endedSessionsDays: 1,
 } as const;
 
 export interface SweepOptions {
@@ -25,6 +29,8 @@ export interface SweepResult {
   idempotencyKeys: number;
   outboxJobs: number;
   jobReceipts: number;
+  webauthnChallenges: number;
+  browserSessions: number;
 }
 
 /** Delete what `select` picks (by ctid, at most `batchSize` rows a statement) until none are left or the batches run out. */
@@ -39,7 +45,7 @@ async function sweep(db: Database, table: SQL, where: SQL, opts: Required<SweepO
   return total;
 }
 
-/** One retention pass over idempotency keys, finished outbox rows and job receipts (bounded by `opts`). */
+/** One retention pass over idempotency keys, finished outbox rows, job receipts, challenges and ended sessions (bounded by `opts`). */
 export async function sweepRetention(db: Database, options: SweepOptions = {}): Promise<SweepResult> {
   const opts = { batchSize: options.batchSize ?? 500, maxBatches: options.maxBatches ?? 10 };
   const hours = (n: number) => sql`now() - make_interval(hours => ${n})`;
@@ -53,5 +59,12 @@ export async function sweepRetention(db: Database, options: SweepOptions = {}): 
       opts,
     ),
     jobReceipts: await sweep(db, sql`job_receipts`, sql`completed_at < ${days(RETENTION.receiptsDays)}`, opts),
+    webauthnChallenges: await sweep(db, sql`webauthn_challenges`, sql`expires_at < ${hours(RETENTION.challengesHours)}`, opts),
+    browserSessions: await sweep(
+      db,
+      sql`browser_sessions`,
+      sql`coalesce(revoked_at, least(expires_at, last_seen_at + make_interval(secs => ${SESSION_IDLE_SECONDS}))) < ${days(RETENTION.endedSessionsDays)}`,
+      opts,
+    ),
   };
 }

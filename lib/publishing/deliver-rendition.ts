@@ -4,6 +4,7 @@ import { errorFields as loggableError, logEvent } from "../log";
 import type { Platform } from "../../db/schema/accounts";
 import type { Database } from "../db/client";
 import type { Env } from "../env";
+import { audit } from "../audit";
 import { newId } from "../ids";
 import { retryDelaySeconds } from "../jobs/consumer";
 import { accountContext } from "../providers/account-context";
@@ -123,6 +124,7 @@ export async function deliverRendition(db: Database, env: Env, renditionId: stri
         .where(eq(renditions.id, renditionId));
       await tx.update(renditionSegments).set({ status: "published" }).where(and(eq(renditionSegments.renditionId, renditionId), eq(renditionSegments.status, "pending")));
       await tx.update(deliveryAttempts).set({ outcome: "succeeded", finishedAt: sql`now()` }).where(eq(deliveryAttempts.id, attemptId));
+      await audit(tx, { actorUserId: null, actorKind: "system", workspaceId: rendition.workspaceId, action: "rendition.publish", targetType: "rendition", targetId: renditionId, requestId: jobId });
     });
     return "published";
   } catch (err) {

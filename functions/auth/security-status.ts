@@ -1,0 +1,18 @@
+import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import { securityStatus } from "../../lib/auth/security-status";
+import { currentUser, db, type AppEnv } from "../../lib/http/context";
+import { jsonResponse } from "../../lib/http/openapi";
+import { problems } from "../../lib/http/problem-schema";
+import { withSchema } from "../../lib/http/schema-ref";
+import { SecurityStatus } from "./schemas";
+
+export const route = createRoute({
+  method: "get",
+  path: "/auth/security",
+  tags: ["auth"],
+  summary: "The current user's sign-in methods and passkeys",
+  responses: { 200: jsonResponse(SecurityStatus, "Sign-in methods, passkeys and the user"), ...problems(401) },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) =>
+  c.json(withSchema(c, SecurityStatus, await securityStatus(db(c), currentUser(c).id)), 200);
