@@ -151,6 +151,11 @@ describe("npm start (local/start.ts)", () => {
       await db.insert(analyticsCollectionRuns).values({ id: lostRunId, workspaceId, jobId: lostJobId, status: "queued", accountsQueued: 0, requestedBy: me.body.id });
     });
 
+    // An instance setting saved now waits for a restart (SPEC 4.11); the settings in force are read at start.
+    const saved = await call(`${first.url}/admin/instance-settings`, "PUT", { settings: [{ key: "media_max_bytes", value: "7340032" }] });
+    expect(saved.status, saved.text).toBe(200);
+    expect(saved.body.settings.find((s: { key: string }) => s.key === "media_max_bytes")).toMatchObject({ value: "7340032", source: "database", requires_restart: true });
+
     await stopAndCheckNothingIsLeft();
 
     // Second start: same DATA_DIR, the workspace is still there.
@@ -160,6 +165,9 @@ describe("npm start (local/start.ts)", () => {
     const listed = await call(`${second.url}/workspaces`, "GET");
     expect(listed.status, listed.text).toBe(200);
     expect(listed.body.map((w: { id: string }) => w.id)).toContain(workspaceId);
+    const settings = await call(`${second.url}/admin/instance-settings`, "GET");
+    expect(settings.body.settings.find((s: { key: string }) => s.key === "media_max_bytes")).toMatchObject({ value: "7340032", source: "database", requires_restart: false });
+    expect(settings.body.requires_restart).toBe(false);
 
     // A job end to end: the API records it in the outbox, it goes to SQS, the pumped consumer completes it.
     const queuedAt = Date.now();
