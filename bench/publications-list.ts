@@ -6,28 +6,17 @@ import { sql } from "drizzle-orm";
 import gateway from "../functions/gateway";
 import { openDb } from "../lib/db/client";
 import type { Env } from "../lib/env";
-import { listConditions, type ListFilters } from "../lib/publishing/list-filters";
-import { publicationResponses } from "../lib/publishing/respond";
-import { publications } from "../db/schema";
-import { and, desc } from "drizzle-orm";
 import { startEphemeralStack } from "../local/services/ephemeral-stack";
 import { fmt, measure, printTable, progress } from "./stats";
-import { seedPublications } from "./seed-publications";
+import { PUBLICATION_CASES, publicationsPage, seedPublications } from "./seed-publications";
 
 const COUNT = Number(process.argv[2] ?? 100_000);
 const stack = await startEphemeralStack("herald-bench");
 const env = { ...stack.env, RATE_LIMIT_PER_MINUTE: "100000000" } as unknown as Env; // measure the API, not the per-token rate limit
 try {
   const { token, workspaceId } = await seedPublications(env, COUNT, (done) => progress("seeding publications", done, COUNT));
-  const scenarios: { name: string; query: Omit<ListFilters, "workspace_id"> & { limit?: number } }[] = [
-    { name: "newest 50", query: {} },
-    { name: "search 'launch'", query: { search: "launch" } },
-    { name: "bucket scheduled", query: { activity_bucket: "scheduled" } },
-    { name: "platform bluesky + created range", query: { platform: "bluesky", created_from: new Date(Date.now() - 3 * 86_400_000).toISOString() } },
-    { name: "calendar next 7 days", query: { calendar_from: new Date().toISOString(), calendar_before: new Date(Date.now() + 7 * 86_400_000).toISOString() } },
-  ];
   const rows: Record<string, string | number>[] = [];
-  for (const s of scenarios) {
+  for (const s of PUBLICATION_CASES) {
     const qs = new URLSearchParams({ workspace_id: workspaceId, ...(s.query as Record<string, string>) }).toString();
     let apiCount = 0;
     const viaApi = await measure(async () => {
@@ -35,17 +24,8 @@ try {
       if (res.status !== 200) throw new Error(`${res.status} ${await res.text()}`);
       apiCount = ((await res.json()) as unknown[]).length;
     }, { n: 200, warmup: 10 });
-    // The same SQL the operation runs for its page (list query, then segments, renditions and media),
-    // through the same driver, also opening a connection each time as a Worker must.
-    const direct = async (handle: ReturnType<typeof openDb>) => {
-      const page = await handle.db
-        .select()
-        .from(publications)
-        .where(and(...listConditions({ workspace_id: workspaceId, ...s.query })))
-        .orderBy(desc(publications.createdAt), desc(publications.id))
-        .limit(51);
-      return publicationResponses(handle.db, "http://localhost:8787", page.slice(0, 50));
-    };
+    // The same SQL the operation runs for its page, through the same driver, also on a new connection each time as a Worker must.
+    const direct = (handle: ReturnType<typeof openDb>) => publicationsPage(handle.db, workspaceId, s.query);
     let directCount = 0;
     const directFresh = await measure(async () => {
       const handle = openDb(env);

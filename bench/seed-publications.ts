@@ -1,10 +1,12 @@
-import { sql } from "drizzle-orm";
-import { socialAccounts, workspaceMembers, workspaces } from "../db/schema";
+import { and, desc, sql } from "drizzle-orm";
+import { publications, socialAccounts, workspaceMembers, workspaces } from "../db/schema";
 import { issueToken } from "../lib/auth/tokens";
 import { createUser } from "../lib/auth/users";
-import { openDb } from "../lib/db/client";
+import { openDb, type Database } from "../lib/db/client";
 import type { Env } from "../lib/env";
 import { newId } from "../lib/ids";
+import { listConditions, type ListFilters } from "../lib/publishing/list-filters";
+import { publicationResponses } from "../lib/publishing/respond";
 
 const CHUNK = 10_000;
 
@@ -68,4 +70,24 @@ export async function seedPublications(env: Env, count: number, onProgress: (don
   } finally {
     await close();
   }
+}
+
+/** The list filters the benchmarks measure (bench/publications-list.ts, bench/edge-speed.ts). */
+export const PUBLICATION_CASES: { name: string; query: Omit<ListFilters, "workspace_id"> & { limit?: number } }[] = [
+  { name: "newest 50", query: {} },
+  { name: "search 'launch'", query: { search: "launch" } },
+  { name: "bucket scheduled", query: { activity_bucket: "scheduled" } },
+  { name: "platform bluesky + created range", query: { platform: "bluesky", created_from: new Date(Date.now() - 3 * 86_400_000).toISOString() } },
+  { name: "calendar next 7 days", query: { calendar_from: new Date().toISOString(), calendar_before: new Date(Date.now() + 7 * 86_400_000).toISOString() } },
+];
+
+/** The SQL GET /publications runs for a page: the list query, then segments, renditions and media. */
+export async function publicationsPage(db: Database, workspaceId: string, query: Omit<ListFilters, "workspace_id">) {
+  const page = await db
+    .select()
+    .from(publications)
+    .where(and(...listConditions({ workspace_id: workspaceId, ...query })))
+    .orderBy(desc(publications.createdAt), desc(publications.id))
+    .limit(51);
+  return publicationResponses(db, "http://localhost:8787", page.slice(0, 50));
 }

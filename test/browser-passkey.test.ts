@@ -4,7 +4,7 @@ import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { randomText } from "../lib/ids";
 import { REPO_ROOT } from "../local/services/wrangler";
-import { startHerald } from "./helpers/herald-process";
+import { startHerald } from "../local/services/herald-process";
 
 /**
  * The passkey path in a real browser (CONTRACT §8): Debian's Chromium, headless, driven by playwright-core,

@@ -2,14 +2,14 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { freePort } from "../../local/services/ports";
-import { stopProcessGroup } from "../../local/services/processes";
-import { REPO_ROOT } from "../../local/services/wrangler";
+import { freePort } from "./ports";
+import { stopProcessGroup } from "./processes";
+import { REPO_ROOT } from "./wrangler";
 
 /**
- * `npm start` in a throwaway DATA_DIR on free ports, for tests that need the whole product as a person
- * runs it (the Workers runtime, the page and the API on http://localhost:PORT). `stop()` ends the process
- * group and removes the data.
+ * `npm start` in a throwaway DATA_DIR on free ports, for tests and benchmarks that need the whole product as
+ * a person runs it (the Workers runtime, the page and the API on http://localhost:PORT). `stop()` ends the
+ * process group and removes the data.
  */
 export async function startHerald(env: Record<string, string> = {}) {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), "herald-e2e-"));
@@ -37,6 +37,8 @@ export async function startHerald(env: Record<string, string> = {}) {
   return {
     /** The base URL a browser uses: PUBLIC_BASE_URL's default, so that localhost is the WebAuthn RP ID. */
     url: `http://localhost:${port}`,
+    ports,
+    dataDir: path.join(root, "data"),
     output: () => output,
     async stop() {
       await stopProcessGroup(child.pid, 10_000);
