@@ -1,12 +1,12 @@
 import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
 import { and, desc, eq, lt, or } from "drizzle-orm";
 import { inboundMessages } from "../../db/schema";
-import { currentUser, db, type AppEnv } from "../../lib/http/context";
+import { db, type AppEnv } from "../../lib/http/context";
 import { jsonResponse } from "../../lib/http/openapi";
 import { cursorParam, decodeCursor, encodeCursor, limitParam, setNextLink } from "../../lib/http/pagination";
 import { problems } from "../../lib/http/problem-schema";
 import { withSchemaEach } from "../../lib/http/schema-ref";
-import { requireRole } from "../../lib/http/workspace-guard";
+import { requireReadRole } from "../../lib/http/workspace-guard";
 import { IdParam, WorkspaceIdField } from "../../lib/schemas/common";
 import { Message } from "./schemas";
 
@@ -29,7 +29,7 @@ export const route = createRoute({
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { workspace_id, account_id, limit, cursor } = c.req.valid("query");
-  await requireRole(db(c), currentUser(c).id, workspace_id, "viewer");
+  await requireReadRole(c, workspace_id, "viewer");
   const after = cursor ? decodeCursor(cursor, ["date", "string"]) : null;
   const at = after ? new Date(after[0] as string) : null;
   // inbound_messages_workspace_idx (workspace_id, sent_at desc, id desc); with account_id, inbound_messages_account_idx.

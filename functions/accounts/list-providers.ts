@@ -1,10 +1,10 @@
 import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
 import { PROVIDERS, readinessOf } from "../../lib/accounts/catalog";
-import { currentUser, db, type AppEnv } from "../../lib/http/context";
+import type { AppEnv } from "../../lib/http/context";
 import { jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
 import { withSchemaEach } from "../../lib/http/schema-ref";
-import { requireRole } from "../../lib/http/workspace-guard";
+import { requireReadRole } from "../../lib/http/workspace-guard";
 import { WorkspaceIdField } from "../../lib/schemas/common";
 import { Provider } from "./schemas";
 
@@ -25,7 +25,7 @@ export const route = createRoute({
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { workspace_id } = c.req.valid("query");
-  if (workspace_id !== undefined) await requireRole(db(c), currentUser(c).id, workspace_id, "viewer");
+  if (workspace_id !== undefined) await requireReadRole(c, workspace_id, "viewer");
   const providers = await Promise.all(
     Object.values(PROVIDERS).map(async (spec) => {
       const readiness = await readinessOf(spec);

@@ -2,11 +2,11 @@ import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
 import { and, asc, eq, isNull } from "drizzle-orm";
 import { socialAccounts } from "../../db/schema";
 import { presentAccount } from "../../lib/accounts/present";
-import { currentUser, db, type AppEnv } from "../../lib/http/context";
+import { db, type AppEnv } from "../../lib/http/context";
 import { jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
 import { withSchemaEach } from "../../lib/http/schema-ref";
-import { requireRole } from "../../lib/http/workspace-guard";
+import { requireReadRole } from "../../lib/http/workspace-guard";
 import { WorkspaceIdField } from "../../lib/schemas/common";
 import { AccountResponse } from "./schemas";
 
@@ -25,7 +25,7 @@ export const route = createRoute({
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { workspace_id } = c.req.valid("query");
-  await requireRole(db(c), currentUser(c).id, workspace_id, "viewer");
+  await requireReadRole(c, workspace_id, "viewer");
   // social_accounts_workspace_idx (workspace_id, created_at) serves this.
   const rows = await db(c)
     .select()

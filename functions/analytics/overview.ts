@@ -4,12 +4,12 @@ import { decodeContentCursor, encodeContentCursor } from "../../lib/analytics/ov
 import { loadOverview } from "../../lib/analytics/overview-load";
 import * as Q from "../../lib/analytics/overview-queries";
 import { ApiError } from "../../lib/http/errors";
-import { currentUser, db, type AppEnv } from "../../lib/http/context";
+import { db, type AppEnv } from "../../lib/http/context";
 import { jsonResponse } from "../../lib/http/openapi";
 import { cursorParam, limitParam } from "../../lib/http/pagination";
 import { problems } from "../../lib/http/problem-schema";
 import { withSchema } from "../../lib/http/schema-ref";
-import { requireRole } from "../../lib/http/workspace-guard";
+import { requireReadRole } from "../../lib/http/workspace-guard";
 import { IdParam, WorkspaceIdField } from "../../lib/schemas/common";
 import { AnalyticsSourceFilter, Overview } from "./schemas";
 
@@ -42,7 +42,7 @@ export const route = createRoute({
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const query = c.req.valid("query");
   const database = db(c);
-  await requireRole(database, currentUser(c).id, query.workspace_id, "viewer");
+  await requireReadRole(c, query.workspace_id, "viewer");
   const binding = { sort: query.sort, source: query.source, days: query.days, accountId: query.account_id ?? null };
   const after = query.cursor ? decodeContentCursor(query.cursor, binding) : null;
   const now = await Q.databaseNow(database);

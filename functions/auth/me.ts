@@ -17,6 +17,7 @@ export const route = createRoute({
 });
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
-  const [user] = await db(c).select().from(users).where(eq(users.id, currentUser(c).id));
+  // Authentication read the whole row in its one statement (lib/auth/caller.ts).
+  const user = c.get("userRow") ?? (await db(c).select().from(users).where(eq(users.id, currentUser(c).id)))[0];
   return c.json(withSchema(c, UserProfile, toUserProfile(user)), 200);
 };

@@ -1,12 +1,12 @@
 import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
 import { and, asc, eq, gt, or } from "drizzle-orm";
 import { imageTemplates } from "../../db/schema";
-import { currentUser, db, type AppEnv } from "../../lib/http/context";
+import { db, type AppEnv } from "../../lib/http/context";
 import { jsonResponse } from "../../lib/http/openapi";
 import { cursorParam, decodeCursor, encodeCursor, limitParam, setNextLink } from "../../lib/http/pagination";
 import { problems } from "../../lib/http/problem-schema";
 import { withSchema, withSchemaEach } from "../../lib/http/schema-ref";
-import { requireRole, roleAtLeast } from "../../lib/http/workspace-guard";
+import { requireReadRole, roleAtLeast } from "../../lib/http/workspace-guard";
 import { BUILT_IN_TEMPLATES } from "../../lib/image-editor/built-in-templates";
 import { WorkspaceIdField } from "../../lib/schemas/common";
 import { ListTemplatesOutputBody, TemplateResponse } from "./schemas";
@@ -29,7 +29,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { workspace_id, limit, cursor } = c.req.valid("query");
   const after = cursor ? decodeCursor(cursor, ["date", "string"]) : null;
   const database = db(c);
-  const role = await requireRole(database, currentUser(c).id, workspace_id, "viewer");
+  const role = await requireReadRole(c, workspace_id, "viewer");
   const at = after ? new Date(after[0] as string) : null;
   // Served by image_templates_workspace_idx (workspace_id, created_at, id).
   const rows = await database

@@ -2,13 +2,13 @@ import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
 import { sql } from "drizzle-orm";
 import { media, MEDIA_TYPES } from "../../db/schema";
 import { publicBaseUrl } from "../../lib/env";
-import { currentUser, db, type AppEnv } from "../../lib/http/context";
+import { db, type AppEnv } from "../../lib/http/context";
 import { ApiError, type FieldError } from "../../lib/http/errors";
 import { jsonResponse } from "../../lib/http/openapi";
 import { limitParam } from "../../lib/http/pagination";
 import { problems } from "../../lib/http/problem-schema";
 import { withSchema, withSchemaEach } from "../../lib/http/schema-ref";
-import { requireRole } from "../../lib/http/workspace-guard";
+import { requireReadRole } from "../../lib/http/workspace-guard";
 import { toMediaItem } from "../../lib/media/item";
 import { mediaListOrder, mediaListWhere, type MediaListFilters } from "../../lib/media/list-query";
 import { MAX_TAG_LENGTH, MAX_TAGS, normalizeTag, parseTagList } from "../../lib/media/tags";
@@ -97,7 +97,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const q = c.req.valid("query");
   const filters = filtersOf(q);
   const database = db(c);
-  await requireRole(database, currentUser(c).id, q.workspace_id, "viewer");
+  await requireReadRole(c, q.workspace_id, "viewer");
   const where = mediaListWhere(filters);
   // The page and the exact total are independent queries on the same indexes: run them side by side.
   const [rows, [{ total }]] = await Promise.all([

@@ -1,12 +1,12 @@
 import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
 import { and, desc, eq, lt, or } from "drizzle-orm";
 import { publicationBuilds } from "../../db/schema";
-import { currentUser, db, type AppEnv } from "../../lib/http/context";
+import { db, type AppEnv } from "../../lib/http/context";
 import { jsonResponse } from "../../lib/http/openapi";
 import { cursorParam, decodeCursor, encodeCursor, limitParam, setNextLink } from "../../lib/http/pagination";
 import { problems } from "../../lib/http/problem-schema";
 import { withSchemaEach } from "../../lib/http/schema-ref";
-import { requireRole } from "../../lib/http/workspace-guard";
+import { requireReadRole } from "../../lib/http/workspace-guard";
 import { WorkspaceIdField } from "../../lib/schemas/common";
 import { toBuild } from "./present";
 import { Build } from "./schemas";
@@ -24,7 +24,7 @@ export const route = createRoute({
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { workspace_id, limit, cursor } = c.req.valid("query");
   const database = db(c);
-  await requireRole(database, currentUser(c).id, workspace_id, "viewer");
+  await requireReadRole(c, workspace_id, "viewer");
   const after = cursor ? decodeCursor(cursor, ["date", "string"]) : null;
   const afterAt = after ? new Date(after[0]) : null;
   // Served by publication_builds_workspace_idx (workspace_id, created_at desc, id desc).

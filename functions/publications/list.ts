@@ -2,12 +2,12 @@ import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
 import { and, desc, sql } from "drizzle-orm";
 import { publications } from "../../db/schema";
 import { publicBaseUrl } from "../../lib/env";
-import { currentUser, db, type AppEnv } from "../../lib/http/context";
+import { db, type AppEnv } from "../../lib/http/context";
 import { jsonResponse } from "../../lib/http/openapi";
 import { cursorParam, decodeCursor, encodeCursor, limitParam, setNextLink } from "../../lib/http/pagination";
 import { problems } from "../../lib/http/problem-schema";
 import { withSchemaEach } from "../../lib/http/schema-ref";
-import { requireRole } from "../../lib/http/workspace-guard";
+import { requireReadRole } from "../../lib/http/workspace-guard";
 import { listConditions } from "../../lib/publishing/list-filters";
 import { publicationResponses } from "../../lib/publishing/respond";
 import { DateTimeParam, OffsetQuery, WorkspaceIdField } from "../../lib/schemas/common";
@@ -51,7 +51,7 @@ export const route = createRoute({
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const query = c.req.valid("query");
   const database = db(c);
-  await requireRole(database, currentUser(c).id, query.workspace_id, "viewer");
+  await requireReadRole(c, query.workspace_id, "viewer");
   const after = query.cursor ? decodeCursor(query.cursor, ["date", "string"]) : null;
   const rows = await database
     .select()

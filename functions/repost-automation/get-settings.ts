@@ -5,7 +5,7 @@ import { currentUser, db, type AppEnv } from "../../lib/http/context";
 import { jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
 import { withSchema } from "../../lib/http/schema-ref";
-import { requireRole, roleAtLeast } from "../../lib/http/workspace-guard";
+import { requireReadRole, roleAtLeast } from "../../lib/http/workspace-guard";
 import { REPOST_PLATFORMS } from "../../lib/repost/accounts";
 import { WorkspaceIdField } from "../../lib/schemas/common";
 import { grantsOfWorkspace, grantsView } from "./grant-view";
@@ -31,7 +31,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { workspace_id } = c.req.valid("query");
   const database = db(c);
   const user = currentUser(c);
-  const role = await requireRole(database, user.id, workspace_id, "viewer");
+  const role = await requireReadRole(c, workspace_id, "viewer");
   const [accounts, grants, policies] = await Promise.all([
     settingsAccounts(database, workspace_id, user.id),
     grantsView(database, workspace_id, grantsOfWorkspace(workspace_id), MAX_GRANTS),

@@ -3,6 +3,7 @@ import { browserSessions, users } from "../../db/schema";
 import { sha256Hex } from "../crypto";
 import type { Queryable } from "../db/client";
 import { newId, randomText } from "../ids";
+import { callerColumns } from "./caller";
 
 /** CONTRACT §8: a browser session ends after 12 hours without use, and 7 days after sign-in whatever happens. */
 export const SESSION_IDLE_SECONDS = 12 * 3600;
@@ -29,10 +30,11 @@ export async function openSession(q: Queryable, userId: string, passkeyId: strin
 }
 
 /**
- * The user behind a session cookie, when the session is live (not revoked, within both limits). One
- * statement both checks and marks it used, so idle time is measured from the last request.
+ * The user behind a session cookie (and role in `workspaceId`, see lib/auth/caller.ts), when the session is
+ * live (not revoked, within both limits). One statement both checks and marks it used, so idle time is
+ * measured from the last request.
  */
-export async function findUserBySession(q: Queryable, token: string) {
+export async function findUserBySession(q: Queryable, token: string, workspaceId?: string) {
   const [row] = await q
     .update(browserSessions)
     .set({ lastSeenAt: sql`now()` })
@@ -46,7 +48,7 @@ export async function findUserBySession(q: Queryable, token: string) {
         sql`${browserSessions.lastSeenAt} > now() - make_interval(secs => ${SESSION_IDLE_SECONDS})`,
       ),
     )
-    .returning({ id: users.id, email: users.email, isAdmin: users.isAdmin, sessionId: browserSessions.id });
+    .returning({ ...callerColumns(workspaceId), sessionId: browserSessions.id });
   return row;
 }
 

@@ -3,6 +3,7 @@ import { apiTokens, users } from "../../db/schema";
 import { sha256Hex } from "../crypto";
 import type { Queryable } from "../db/client";
 import { newId, randomText } from "../ids";
+import { callerColumns } from "./caller";
 
 const TOKEN_PREFIX = "hld_";
 /** Shape of a token we could have issued; anything else is rejected before touching the database. */
@@ -24,9 +25,10 @@ export async function issueToken(q: Queryable, userId: string, name: string) {
   return { row, token };
 }
 
-export async function findUserByToken(q: Queryable, token: string) {
+/** The live token's user (and role in `workspaceId`, see lib/auth/caller.ts), in one statement. */
+export async function findUserByToken(q: Queryable, token: string, workspaceId?: string) {
   const [row] = await q
-    .select({ id: users.id, email: users.email, isAdmin: users.isAdmin, tokenId: apiTokens.id })
+    .select({ ...callerColumns(workspaceId), tokenId: apiTokens.id })
     .from(apiTokens)
     .innerJoin(users, eq(users.id, apiTokens.userId))
     .where(and(eq(apiTokens.tokenHash, await hashToken(token)), isNull(apiTokens.revokedAt)))

@@ -1,8 +1,9 @@
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
+import type { Role, users } from "../../db/schema";
 import { findUserBySession, looksLikeSessionToken, sessionTokenFrom } from "../auth/sessions";
 import { findUserByToken, looksLikeToken } from "../auth/tokens";
 import { publicBaseUrl } from "../env";
-import { db, type AppEnv } from "./context";
+import { db, type AppEnv, type AuthUser } from "./context";
 import { ApiError } from "./errors";
 
 /**
@@ -32,15 +33,18 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  */
 export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (isPublicPath(c.req.path) || isSignedMediaRequest(c.req.method, c.req.path, c.req.url)) return next();
+  // A read that names its workspace gets the caller's role there in the same statement (lib/auth/caller.ts).
+  const named = c.req.method === "GET" ? c.req.queries("workspace_id") : undefined;
+  const workspaceId = named?.length === 1 && named[0].length > 0 && named[0].length <= 100 ? named[0] : undefined;
   const header = c.req.header("authorization");
   if (header) {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
     if (!match || !looksLikeToken(match[1])) {
       throw new ApiError("unauthorized", { detail: "The Authorization header is not of the form Bearer <token>." });
     }
-    const found = await findUserByToken(db(c), match[1]);
+    const found = await findUserByToken(db(c), match[1], workspaceId);
     if (!found) throw new ApiError("unauthorized", { detail: "The token is unknown or has been revoked." });
-    c.set("user", { id: found.id, email: found.email, isAdmin: found.isAdmin, tokenId: found.tokenId, sessionId: null });
+    remember(c, found, workspaceId, { tokenId: found.tokenId, sessionId: null });
     return next();
   }
   const session = sessionTokenFrom(c.req.header("cookie"));
@@ -48,11 +52,18 @@ export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (!SAFE_METHODS.has(c.req.method) && c.req.header("origin") !== new URL(publicBaseUrl(c.env, c.req.url)).origin) {
     throw new ApiError("forbidden", { detail: "A request carried by a session cookie that changes something must come from Herald's own pages (its Origin did not match)." });
   }
-  const found = looksLikeSessionToken(session) ? await findUserBySession(db(c), session) : undefined;
+  const found = looksLikeSessionToken(session) ? await findUserBySession(db(c), session, workspaceId) : undefined;
   if (!found) throw new ApiError("unauthorized", { detail: "The session has ended (signed out, idle for 12 hours, or older than 7 days); sign in again." });
-  c.set("user", { id: found.id, email: found.email, isAdmin: found.isAdmin, tokenId: null, sessionId: found.sessionId });
+  remember(c, found, workspaceId, { tokenId: null, sessionId: found.sessionId });
   return next();
 };
+
+function remember(c: Context<AppEnv>, found: typeof users.$inferSelect & { role: Role | null }, workspaceId: string | undefined, via: Pick<AuthUser, "tokenId" | "sessionId">): void {
+  const { role, ...row } = found;
+  c.set("user", { id: row.id, email: row.email, isAdmin: row.isAdmin, ...via });
+  c.set("userRow", row);
+  if (workspaceId) c.set("membership", { workspaceId, role });
+}
 
 export function requireInstanceAdmin(c: Parameters<MiddlewareHandler<AppEnv>>[0]): void {
   if (!c.get("user")?.isAdmin) throw new ApiError("forbidden", { detail: "Only instance administrators may do this." });

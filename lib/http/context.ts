@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import { openDb, type Database, type DbHandle } from "../db/client";
+import type { Role, users } from "../../db/schema";
 import type { ActorKind } from "../audit";
 import { errorFields, logEvent } from "../log";
 import type { Env } from "../env";
@@ -19,6 +20,10 @@ export type AppEnv = {
     requestId: string;
     dbHandle?: DbHandle;
     user?: AuthUser;
+    /** The caller's user row as authentication read it (lib/auth/caller.ts). */
+    userRow?: typeof users.$inferSelect;
+    /** The caller's role in the workspace the request names in its query, read with authentication. */
+    membership?: { workspaceId: string; role: Role | null };
   };
 };
 
