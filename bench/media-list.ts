@@ -7,6 +7,7 @@
  * Run: npx tsx bench/media-list.ts [requests per case, default 100]
  * Starts its own Postgres + relay + SQS (startEphemeralStack) and stops it at the end.
  */
+import { personalOrganizationId } from "../lib/billing/organizations";
 import "../lib/db/node";
 import { sql } from "drizzle-orm";
 import { media, mediaUsages, workspaceMembers, workspaces } from "../db/schema";
@@ -153,7 +154,7 @@ async function main() {
     const user = await createUser(db, { email: "bench@example.test", displayName: "Bench", isAdmin: false });
     const { token } = await issueToken(db, user.id, "bench");
     const ws = newId("wsp");
-    await db.insert(workspaces).values({ id: ws, name: "Bench", createdBy: user.id });
+    await db.insert(workspaces).values({ id: ws, name: "Bench", organizationId: await personalOrganizationId(db, user.id), createdBy: user.id });
     await db.insert(workspaceMembers).values({ workspaceId: ws, userId: user.id, role: "viewer" });
 
     const seeded = Date.now();
@@ -167,7 +168,7 @@ async function main() {
     const used = await seed(db, ws, ITEMS, "seeding media ");
     for (let w = 0; w < OTHER_WORKSPACES; w++) {
       const other = newId("wsp");
-      await db.insert(workspaces).values({ id: other, name: `Other ${w}`, createdBy: user.id });
+      await db.insert(workspaces).values({ id: other, name: `Other ${w}`, organizationId: await personalOrganizationId(db, user.id), createdBy: user.id });
       await seed(db, other, OTHER_ITEMS, `other tenant ${w + 1}`);
     }
     await handle.pool.query("set maintenance_work_mem = '256MB'");

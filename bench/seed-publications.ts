@@ -1,3 +1,4 @@
+import { personalOrganizationId } from "../lib/billing/organizations";
 import { sql } from "drizzle-orm";
 import { socialAccounts, workspaceMembers, workspaces } from "../db/schema";
 import { issueToken } from "../lib/auth/tokens";
@@ -19,7 +20,7 @@ export async function seedPublications(env: Env, count: number, onProgress: (don
     const user = await createUser(db, { email: `bench-${Date.now()}@example.test`, displayName: "Bench", isAdmin: false });
     const { token } = await issueToken(db, user.id, "bench");
     const workspaceId = newId("wsp");
-    await db.insert(workspaces).values({ id: workspaceId, name: "Bench", createdBy: user.id });
+    await db.insert(workspaces).values({ id: workspaceId, name: "Bench", organizationId: await personalOrganizationId(db, user.id), createdBy: user.id });
     await db.insert(workspaceMembers).values({ workspaceId, userId: user.id, role: "owner" });
     const accounts = { bluesky: newId("acc"), webhook: newId("acc") };
     await db.insert(socialAccounts).values([
