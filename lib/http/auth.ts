@@ -4,7 +4,7 @@ import { db, type AppEnv } from "./context";
 import { ApiError } from "./errors";
 
 /** Paths anyone may read: health, the API description and its schemas, problem type pages. */
-const PUBLIC = [/^\/healthz$/, /^\/openapi\.json$/, /^\/docs\/?$/, /^\/api\/v1\/schemas\//, /^\/problems\//, /^\/favicon\.ico$/];
+const PUBLIC = [/^\/healthz$/, /^\/billing\/webhooks\/stripe$/, /^\/openapi\.json$/, /^\/docs\/?$/, /^\/api\/v1\/schemas\//, /^\/problems\//, /^\/favicon\.ico$/];
 
 export const isPublicPath = (path: string) => PUBLIC.some((re) => re.test(path));
 
