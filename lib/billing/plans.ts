@@ -1,5 +1,6 @@
 /**
  * Plans as data (CONTRACT.md §8): prices in minor units of `currency`, a trial length and limits by name.
+ * `pro` starts with a 14-day trial that needs no payment; `team` is paid from the start (a hosted checkout).
  * `self_hosted` is the plan of every organization while billing is off: no limits, nothing to buy.
  */
 export const LIMIT_NAMES = [
@@ -71,7 +72,7 @@ export const PLANS: readonly Plan[] = [
     purchasable: true,
     currency: "usd",
     price_minor: { month: 4900, year: 49000 },
-    trial_days: 14,
+    trial_days: 0,
     limits: {
       publications_per_month: 5000,
       social_accounts: 60,
