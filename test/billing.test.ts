@@ -537,6 +537,21 @@ describe("Stripe checkout and webhooks (against a local stand-in for Stripe's AP
     expect((await call(stripeEnv, "GET", "/billing/status", { token: user.token })).body.access_restricted).toBe(true);
   });
 
+  it("an unpaid completion waits; an expired session expires the attempt and leaves the organization on free", async () => {
+    const user = await newUser();
+    const choice = await call(stripeEnv, "POST", "/billing/purchase-choices", { token: user.token, json: { plan_id: "team", interval: "year" } });
+    const first = await call(stripeEnv, "POST", "/onboarding/first-workspace", { token: user.token, json: { workspace_name: "Later", continuation_token: choice.body.continuation_token } });
+    expect(first.status, first.text).toBe(201);
+    const [attempt] = await withDb((db) => db.select().from(checkoutAttempts).where(eq(checkoutAttempts.id, first.body.checkout.id)));
+    const session = { id: attempt.providerSessionId, object: "checkout.session", payment_status: "unpaid", subscription: "sub_later" };
+    expect((await hook({ id: `evt_${newId("e").slice(2)}`, type: "checkout.session.completed", data: { object: session } })).status).toBe(200);
+    expect((await call(stripeEnv, "GET", "/billing/status", { token: user.token })).body).toMatchObject({ plan_id: "free", status: "incomplete" });
+    expect((await hook({ id: `evt_${newId("e").slice(2)}`, type: "checkout.session.expired", data: { object: session } })).status).toBe(200);
+    const [expired] = await withDb((db) => db.select().from(checkoutAttempts).where(eq(checkoutAttempts.id, attempt.id)));
+    expect(expired.status).toBe("expired");
+    expect((await call(stripeEnv, "GET", "/billing/status", { token: user.token })).body).toMatchObject({ plan_id: "free", status: "active", provider: null });
+  });
+
   it("without a webhook secret configured the endpoint is 404; it never asks for a bearer token", async () => {
     const res = await call(billingEnv, "POST", "/billing/webhooks/stripe", { json: { id: "evt_x", type: "ping" } });
     expectProblem(res, 404, "not-found");

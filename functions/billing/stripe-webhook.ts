@@ -2,7 +2,6 @@ import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
 import { and, eq, isNull } from "drizzle-orm";
 import { billingWebhookEvents, checkoutAttempts, subscriptions } from "../../db/schema";
 import { audit } from "../../lib/audit";
-import { stripeConfig } from "../../lib/billing/purchase";
 import { verifyStripeSignature } from "../../lib/billing/stripe";
 import type { Tx } from "../../lib/db/client";
 import { db, type AppEnv } from "../../lib/http/context";
@@ -11,6 +10,7 @@ import { jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
 import { withSchema } from "../../lib/http/schema-ref";
 import { logEvent } from "../../lib/log";
+import { settingsInForce } from "../../lib/settings";
 import { StripeWebhookReceipt } from "./schemas";
 
 export const route = createRoute({
@@ -19,7 +19,7 @@ export const route = createRoute({
   tags: ["billing"],
   summary: "Receive a Stripe webhook event",
   description:
-    "Public (no bearer token): the `Stripe-Signature` header (`t=…,v1=…`, HMAC-SHA256 of `<t>.<raw body>` under the configured `stripe_webhook_secret`, within 5 minutes) authenticates it; anything else → 400 and nothing changes. Each event id is applied once: a replay answers `duplicate: true`. `checkout.session.completed` completes the checkout attempt and activates its subscription; `customer.subscription.updated` / `.deleted` follow the subscription's status.",
+    "Public (no bearer token): the `Stripe-Signature` header (`t=…,v1=…`, HMAC-SHA256 of `<t>.<raw body>` under the configured `stripe_webhook_secret`, within 5 minutes) authenticates it; anything else → 400 and nothing changes. Each event id is applied once: a replay answers `duplicate: true`. `checkout.session.completed` (once paid) and `checkout.session.async_payment_succeeded` complete the checkout attempt and activate its subscription; `checkout.session.expired` expires it; `customer.subscription.updated` / `.deleted` follow the subscription's status.",
   security: [],
   request: {
     headers: z.object({ "stripe-signature": z.string().max(2000).optional() }),
@@ -44,7 +44,8 @@ const STATUS: Record<string, "trialing" | "active" | "past_due" | "canceled" | "
 
 async function checkoutCompleted(tx: Tx, session: StripeObject): Promise<void> {
   const sessionId = str(session.id);
-  if (!sessionId) return;
+  // A delayed payment method: the session completes now but is paid later (async_payment_succeeded).
+  if (!sessionId || session.payment_status === "unpaid") return;
   const [attempt] = await tx.select().from(checkoutAttempts).where(eq(checkoutAttempts.providerSessionId, sessionId)).for("update");
   if (!attempt || attempt.status === "completed") return;
   const now = new Date();
@@ -56,6 +57,22 @@ async function checkoutCompleted(tx: Tx, session: StripeObject): Promise<void> {
       .where(and(eq(subscriptions.id, attempt.subscriptionId), isNull(subscriptions.endedAt)));
   }
   await audit(tx, { actorUserId: null, workspaceId: attempt.workspaceId, action: "billing.checkout.complete", targetType: "checkout_attempt", targetId: attempt.id });
+}
+
+async function checkoutExpired(tx: Tx, session: StripeObject): Promise<void> {
+  const sessionId = str(session.id);
+  if (!sessionId) return;
+  const [attempt] = await tx.select().from(checkoutAttempts).where(eq(checkoutAttempts.providerSessionId, sessionId)).for("update");
+  if (!attempt || attempt.status !== "open") return;
+  const now = new Date();
+  await tx.update(checkoutAttempts).set({ status: "expired" }).where(eq(checkoutAttempts.id, attempt.id));
+  if (attempt.subscriptionId) {
+    await tx
+      .update(subscriptions)
+      .set({ status: "canceled", endedAt: now, updatedAt: now })
+      .where(and(eq(subscriptions.id, attempt.subscriptionId), eq(subscriptions.status, "incomplete"), isNull(subscriptions.endedAt)));
+  }
+  await audit(tx, { actorUserId: null, workspaceId: attempt.workspaceId, action: "billing.checkout.expire", targetType: "checkout_attempt", targetId: attempt.id });
 }
 
 async function subscriptionChanged(tx: Tx, object: StripeObject, deleted: boolean): Promise<void> {
@@ -85,11 +102,11 @@ async function subscriptionChanged(tx: Tx, object: StripeObject, deleted: boolea
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const database = db(c);
-  const stripe = await stripeConfig(c.env, database);
-  if (!stripe?.webhookSecret) throw new ApiError("not-found", { detail: "Stripe webhooks are not configured on this instance." });
+  const webhookSecret = (await settingsInForce(c.env, database)).get("stripe_webhook_secret");
+  if (!webhookSecret) throw new ApiError("not-found", { detail: "Stripe webhooks are not configured on this instance." });
   // The signature covers the exact bytes received; read them before anything parses the body.
   const payload = await c.req.text();
-  if (!(await verifyStripeSignature(stripe.webhookSecret, payload, c.req.header("stripe-signature")))) {
+  if (!(await verifyStripeSignature(webhookSecret, payload, c.req.header("stripe-signature")))) {
     throw new ApiError("bad-request", { detail: "The Stripe-Signature header does not verify for this payload (or is older than 5 minutes); nothing changed." });
   }
   let event: { id?: unknown; type?: unknown; data?: { object?: StripeObject } };
@@ -106,7 +123,8 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const applied = await database.transaction(async (tx) => {
     const [fresh] = await tx.insert(billingWebhookEvents).values({ id, provider: "stripe", type }).onConflictDoNothing().returning({ id: billingWebhookEvents.id });
     if (!fresh) return false;
-    if (type === "checkout.session.completed") await checkoutCompleted(tx, object);
+    if (type === "checkout.session.completed" || type === "checkout.session.async_payment_succeeded") await checkoutCompleted(tx, object);
+    else if (type === "checkout.session.expired") await checkoutExpired(tx, object);
     else if (type === "customer.subscription.updated" || type === "customer.subscription.created") await subscriptionChanged(tx, object, false);
     else if (type === "customer.subscription.deleted") await subscriptionChanged(tx, object, true);
     return true;
