@@ -1,10 +1,9 @@
 import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
 import { eq } from "drizzle-orm";
-import { users } from "../../db/schema";
+import { organizations, users } from "../../db/schema";
 import { accessRestricted, foldProviderCosts } from "../../lib/billing/logic";
 import { organizationOfWorkspace, organizationRole, personalOrganizationId, requireOrganizationMember } from "../../lib/billing/organizations";
 import { organizationBilling, organizationUsage, providerCostRows } from "../../lib/billing/state";
-import { organizations } from "../../db/schema";
 import { currentUser, db, type AppEnv } from "../../lib/http/context";
 import { notFound } from "../../lib/http/errors";
 import { jsonResponse } from "../../lib/http/openapi";
