@@ -414,6 +414,7 @@ describe("POST /onboarding/first-workspace", () => {
 function startStripeStandIn() {
   const requests: { headers: http.IncomingHttpHeaders; form: URLSearchParams; path: string }[] = [];
   const sessions = new Map<string, Record<string, unknown>>();
+  const control = { failNext: 0 };
   const server = http.createServer((req, res) => {
     let raw = "";
     req.on("data", (chunk) => (raw += chunk));
@@ -424,6 +425,10 @@ function startStripeStandIn() {
         res.writeHead(status, { "content-type": "application/json" });
         res.end(JSON.stringify(body));
       };
+      if (control.failNext > 0) {
+        control.failNext--;
+        return reply(500, { error: { type: "api_error", message: "Something went wrong on Stripe's end." } });
+      }
       if (req.headers.authorization !== `Bearer ${STRIPE_KEY}`) return reply(401, { error: { type: "invalid_request_error", message: "Invalid API Key provided" } });
       if (req.method !== "POST" || req.url !== "/v1/checkout/sessions") return reply(404, { error: { type: "invalid_request_error" } });
       const key = String(req.headers["idempotency-key"] ?? newId("idem"));
@@ -442,7 +447,7 @@ function startStripeStandIn() {
       reply(200, sessions.get(key));
     });
   });
-  return { server, requests };
+  return { server, requests, control };
 }
 
 const STRIPE_KEY = "sk_test_heraldStandIn0001";
@@ -535,6 +540,19 @@ describe("Stripe checkout and webhooks (against a local stand-in for Stripe's AP
     expect(grace.body).toMatchObject({ status: "past_due", cancel_at_period_end: true, access_restricted: false, past_due_since: expect.any(String) });
     await withDb((db) => db.update(subscriptions).set({ pastDueSince: new Date(Date.now() - 8 * 24 * 3600 * 1000) }).where(eq(subscriptions.id, sub.id)));
     expect((await call(stripeEnv, "GET", "/billing/status", { token: user.token })).body.access_restricted).toBe(true);
+  });
+
+  it("a provider error answers 502 with the workspace kept; the exact retry opens the session then", async () => {
+    const user = await newUser();
+    const choice = await call(stripeEnv, "POST", "/billing/purchase-choices", { token: user.token, json: { plan_id: "team", interval: "month" } });
+    const body = { workspace_name: "Flaky", continuation_token: choice.body.continuation_token };
+    standIn.control.failNext = 1;
+    expectProblem(await call(stripeEnv, "POST", "/onboarding/first-workspace", { token: user.token, json: body }), 502, "bad-gateway");
+    const retry = await call(stripeEnv, "POST", "/onboarding/first-workspace", { token: user.token, json: body });
+    expect(retry.status, retry.text).toBe(200);
+    expect(retry.body.checkout).toMatchObject({ status: "open", checkout_url: expect.stringMatching(/^https:\/\/checkout\.stripe\.com\//) });
+    const owned = await withDb((db) => db.select().from(workspaceMembers).where(eq(workspaceMembers.userId, user.id)));
+    expect(owned).toHaveLength(1);
   });
 
   it("an unpaid completion waits; an expired session expires the attempt and leaves the organization on free", async () => {
