@@ -247,6 +247,21 @@ describe("billing on: plans and limits", () => {
     expect(over.body.usage.builds_per_month).toBe(11);
   });
 
+  it("members count distinct people across the organization: someone already counted still joins at the limit", async () => {
+    const [admin, owner, ...people] = await Promise.all([newUser({ isAdmin: true }), ...Array.from({ length: 6 }, () => newUser())]);
+    expect((await api("PUT", `/admin/users/${owner.id}/plan-override`, { token: admin.token, json: { plan_id: "pro" } })).status).toBe(200);
+    const allowed = planOrThrow("pro").limits.members!;
+    const ws1 = (await on("POST", "/workspaces", owner, { name: "One" })).body.id as string;
+    for (const p of people.slice(0, allowed - 1)) expect((await on("POST", `/workspaces/${ws1}/members`, owner, { user_id: p.id, role: "editor" })).status).toBe(201);
+    const ws2 = await on("POST", "/workspaces", owner, { name: "Two" });
+    expect(ws2.status, ws2.text).toBe(201);
+    const again = await on("POST", `/workspaces/${ws2.body.id}/members`, owner, { user_id: people[0].id, role: "viewer" });
+    expect(again.status, again.text).toBe(201);
+    const refused = await on("POST", `/workspaces/${ws2.body.id}/members`, owner, { user_id: people[allowed - 1].id, role: "viewer" });
+    expectProblem(refused, 403, "plan-limit-reached");
+    expect(refused.body).toMatchObject({ limit: "members", usage: allowed, allowed });
+  });
+
   it("concurrent creations of one organization are counted one at a time", async () => {
     const owner = await newUser();
     const results = await Promise.all(Array.from({ length: 5 }, (_, i) => on("POST", "/workspaces", owner, { name: `Race ${i}` })));

@@ -41,8 +41,8 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
       });
     }
     const organizationId = await organizationOfWorkspace(tx, id);
-    const counted = await isCountedMember(tx, organizationId, user.id);
-    await enforcePlanLimits(tx, c.env, { organizationId }, [{ limit: "members", adding: counted ? 0 : 1 }]);
+    // Someone already in another workspace of the organization is already counted.
+    if (!(await isCountedMember(tx, organizationId, user.id))) await enforcePlanLimits(tx, c.env, { organizationId }, [{ limit: "members", adding: 1 }]);
     const [row] = await tx.insert(workspaceMembers).values({ workspaceId: id, userId: user.id, role: body.role }).onConflictDoNothing().returning();
     if (!row) throw new ApiError("conflict", { detail: "This user is already a member of the workspace." });
     await audit(tx, { actorUserId: actor.id, workspaceId: id, action: "workspace.member.add", targetType: "user", targetId: user.id });

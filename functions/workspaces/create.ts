@@ -46,10 +46,8 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
 export async function createWorkspace(tx: Parameters<Parameters<typeof idempotent>[2]>[0], env: AppEnv["Bindings"], userId: string, name: string, organizationId?: string) {
   const orgId = organizationId ?? (await personalOrganizationId(tx, userId));
   if (organizationId !== undefined) await requireOrganizationMember(tx, userId, organizationId);
-  await enforcePlanLimits(tx, env, { organizationId: orgId }, [
-    { limit: "workspaces", adding: 1 },
-    { limit: "members", adding: (await isCountedMember(tx, orgId, userId)) ? 0 : 1 },
-  ]);
+  const joins = !(await isCountedMember(tx, orgId, userId));
+  await enforcePlanLimits(tx, env, { organizationId: orgId }, [{ limit: "workspaces", adding: 1 }, ...(joins ? [{ limit: "members" as const, adding: 1 }] : [])]);
   const [workspace] = await tx.insert(workspaces).values({ id: newId("wsp"), name, organizationId: orgId, createdBy: userId }).returning();
   await tx.insert(workspaceMembers).values({ workspaceId: workspace.id, userId, role: "owner" });
   await audit(tx, { actorUserId: userId, workspaceId: workspace.id, action: "workspace.create", targetType: "workspace", targetId: workspace.id });
