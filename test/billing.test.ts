@@ -247,6 +247,18 @@ describe("billing on: plans and limits", () => {
     expect(over.body.usage.builds_per_month).toBe(11);
   });
 
+  it("committing a build makes a publication, so it counts against publications_per_month too", async () => {
+    const owner = await newUser();
+    const ws = (await on("POST", "/workspaces", owner, { name: "Builds" })).body.id as string;
+    await insertPublications(ws, planOrThrow("free").limits.publications_per_month!);
+    const build = newId("bld");
+    await withDb((db) => db.insert(publicationBuilds).values({ id: build, workspaceId: ws, input: {}, state: "completed", result: { canonical_text: "x", destinations: [] } }));
+    const res = await on("POST", `/publication-builds/${build}/commit`, owner);
+    expectProblem(res, 403, "plan-limit-reached");
+    expect(res.body.limit).toBe("publications_per_month");
+    expect(await countWhere("publications", ws)).toBe(30);
+  });
+
   it("members count distinct people across the organization: someone already counted still joins at the limit", async () => {
     const [admin, owner, ...people] = await Promise.all([newUser({ isAdmin: true }), ...Array.from({ length: 6 }, () => newUser())]);
     expect((await api("PUT", `/admin/users/${owner.id}/plan-override`, { token: admin.token, json: { plan_id: "pro" } })).status).toBe(200);
