@@ -9,6 +9,8 @@ export interface AuditEntry {
   action: string;
   targetType: string;
   targetId: string;
+  /** How the actor was authenticated; `system` for work no person did (e.g. a payment provider's webhook). Default `user`. */
+  actorKind?: "user" | "token" | "session" | "system";
 }
 
 /**

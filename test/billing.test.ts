@@ -555,6 +555,8 @@ describe("Stripe checkout and webhooks (against a local stand-in for Stripe's AP
     // A replay of the same event id: acknowledged, nothing changes (no second audit entry).
     const auditCount = async () => (await withDb((db) => db.select().from(auditEvents).where(and(eq(auditEvents.targetId, attempt.id), eq(auditEvents.action, "billing.checkout.complete"))))).length;
     expect(await auditCount()).toBe(1);
+    const [completion] = await withDb((db) => db.select().from(auditEvents).where(and(eq(auditEvents.targetId, attempt.id), eq(auditEvents.action, "billing.checkout.complete"))));
+    expect(completion).toMatchObject({ actorUserId: null, actorKind: "system", workspaceId: first.body.workspace.id });
     const replay = await hook(completed);
     expect(replay.status, replay.text).toBe(200);
     expect(replay.body.duplicate).toBe(true);

@@ -56,7 +56,7 @@ async function checkoutCompleted(tx: Tx, session: StripeObject): Promise<void> {
       .set({ status: "active", providerSubscriptionId: str(session.subscription), providerCustomerId: str(session.customer), currentPeriodStart: now, updatedAt: now })
       .where(and(eq(subscriptions.id, attempt.subscriptionId), isNull(subscriptions.endedAt)));
   }
-  await audit(tx, { actorUserId: null, workspaceId: attempt.workspaceId, action: "billing.checkout.complete", targetType: "checkout_attempt", targetId: attempt.id });
+  await audit(tx, { actorUserId: null, actorKind: "system", workspaceId: attempt.workspaceId, action: "billing.checkout.complete", targetType: "checkout_attempt", targetId: attempt.id });
 }
 
 async function checkoutExpired(tx: Tx, session: StripeObject): Promise<void> {
@@ -72,7 +72,7 @@ async function checkoutExpired(tx: Tx, session: StripeObject): Promise<void> {
       .set({ status: "canceled", endedAt: now, updatedAt: now })
       .where(and(eq(subscriptions.id, attempt.subscriptionId), eq(subscriptions.status, "incomplete"), isNull(subscriptions.endedAt)));
   }
-  await audit(tx, { actorUserId: null, workspaceId: attempt.workspaceId, action: "billing.checkout.expire", targetType: "checkout_attempt", targetId: attempt.id });
+  await audit(tx, { actorUserId: null, actorKind: "system", workspaceId: attempt.workspaceId, action: "billing.checkout.expire", targetType: "checkout_attempt", targetId: attempt.id });
 }
 
 async function subscriptionChanged(tx: Tx, object: StripeObject, deleted: boolean): Promise<void> {
@@ -97,7 +97,7 @@ async function subscriptionChanged(tx: Tx, object: StripeObject, deleted: boolea
       updatedAt: now,
     })
     .where(eq(subscriptions.id, sub.id));
-  await audit(tx, { actorUserId: null, action: `billing.subscription.${status}`, targetType: "subscription", targetId: sub.id });
+  await audit(tx, { actorUserId: null, actorKind: "system", action: `billing.subscription.${status}`, targetType: "subscription", targetId: sub.id });
 }
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
