@@ -7,6 +7,7 @@
  * Run: npx tsx bench/analytics-overview.ts [requests per case, default 30]
  * Starts its own Postgres + relay + SQS (startEphemeralStack) and stops it at the end.
  */
+import { personalOrganizationId } from "../lib/billing/organizations";
 import "../lib/db/node";
 import { sql } from "drizzle-orm";
 import { socialAccounts, workspaceMembers, workspaces } from "../db/schema";
@@ -80,7 +81,7 @@ async function main() {
     const user = await createUser(db, { email: "bench@example.test", displayName: "Bench", isAdmin: false });
     const { token } = await issueToken(db, user.id, "bench");
     const ws = newId("wsp");
-    await db.insert(workspaces).values({ id: ws, name: "Bench", createdBy: user.id });
+    await db.insert(workspaces).values({ id: ws, name: "Bench", organizationId: await personalOrganizationId(db, user.id), createdBy: user.id });
     await db.insert(workspaceMembers).values({ workspaceId: ws, userId: user.id, role: "viewer" });
     const accountIds = Array.from({ length: ACCOUNTS }, () => newId("acc"));
     await db.insert(socialAccounts).values(accountIds.map((id, i) => ({ id, workspaceId: ws, platform: i % 2 ? ("bluesky" as const) : ("mastodon" as const), username: `bench${i}`, createdBy: user.id })));

@@ -7,6 +7,7 @@
  * Run: npx tsx bench/media-list.ts [requests per case, default 100]
  * Starts its own Postgres + relay + SQS (startEphemeralStack) and stops it at the end.
  */
+import { personalOrganizationId } from "../lib/billing/organizations";
 import "../lib/db/node";
 import { workspaceMembers, workspaces } from "../db/schema";
 import gateway from "../functions/gateway";
@@ -48,7 +49,7 @@ async function main() {
     const user = await createUser(db, { email: "bench@example.test", displayName: "Bench", isAdmin: false });
     const { token } = await issueToken(db, user.id, "bench");
     const ws = newId("wsp");
-    await db.insert(workspaces).values({ id: ws, name: "Bench", createdBy: user.id });
+    await db.insert(workspaces).values({ id: ws, name: "Bench", organizationId: await personalOrganizationId(db, user.id), createdBy: user.id });
     await db.insert(workspaceMembers).values({ workspaceId: ws, userId: user.id, role: "viewer" });
 
     const seeded = Date.now();

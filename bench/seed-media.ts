@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { media, mediaUsages, workspaces } from "../db/schema";
 import { filtersOf, ListMediaQuery } from "../functions/media/list";
 import type { Database, DbHandle } from "../lib/db/client";
+import { personalOrganizationId } from "../lib/billing/organizations";
 import { newId } from "../lib/ids";
 import { mediaListOrder, mediaListWhere } from "../lib/media/list-query";
 import { objectKey } from "../lib/media/storage";
@@ -128,7 +129,7 @@ export async function seedMediaLibrary(handle: DbHandle, userId: string, workspa
   const used = await seed(db, workspaceId, opts.items, "seeding media ");
   for (let w = 0; w < opts.otherWorkspaces; w++) {
     const other = newId("wsp");
-    await db.insert(workspaces).values({ id: other, name: `Other ${w}`, createdBy: userId });
+    await db.insert(workspaces).values({ id: other, name: `Other ${w}`, organizationId: await personalOrganizationId(db, userId), createdBy: userId });
     await seed(db, other, opts.otherItems, `other tenant ${w + 1}`);
   }
   await handle.pool.query("set maintenance_work_mem = '256MB'");

@@ -1,5 +1,6 @@
 import { and, desc, sql } from "drizzle-orm";
 import { publications, socialAccounts, workspaceMembers, workspaces } from "../db/schema";
+import { personalOrganizationId } from "../lib/billing/organizations";
 import { issueToken } from "../lib/auth/tokens";
 import { createUser } from "../lib/auth/users";
 import { openDb, type Database } from "../lib/db/client";
@@ -21,7 +22,7 @@ export async function seedPublications(env: Env, count: number, onProgress: (don
     const user = await createUser(db, { email: `bench-${Date.now()}@example.test`, displayName: "Bench", isAdmin: false });
     const { token } = await issueToken(db, user.id, "bench");
     const workspaceId = newId("wsp");
-    await db.insert(workspaces).values({ id: workspaceId, name: "Bench", createdBy: user.id });
+    await db.insert(workspaces).values({ id: workspaceId, name: "Bench", organizationId: await personalOrganizationId(db, user.id), createdBy: user.id });
     await db.insert(workspaceMembers).values({ workspaceId, userId: user.id, role: "owner" });
     const accounts = { bluesky: newId("acc"), webhook: newId("acc") };
     await db.insert(socialAccounts).values([

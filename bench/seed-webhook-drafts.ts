@@ -1,3 +1,4 @@
+import { personalOrganizationId } from "../lib/billing/organizations";
 import { socialAccounts, workspaceMembers, workspaces } from "../db/schema";
 import { issueToken } from "../lib/auth/tokens";
 import { createUser } from "../lib/auth/users";
@@ -13,7 +14,7 @@ export async function seedWebhookDrafts(env: Env, url: string, secret: string, p
   const user = await createUser(db, { email: `bench-${Date.now()}@example.test`, displayName: "Bench", isAdmin: false });
   const { token } = await issueToken(db, user.id, "bench");
   const workspaceId = newId("wsp");
-  await db.insert(workspaces).values({ id: workspaceId, name: "Bench", createdBy: user.id });
+  await db.insert(workspaces).values({ id: workspaceId, name: "Bench", organizationId: await personalOrganizationId(db, user.id), createdBy: user.id });
   await db.insert(workspaceMembers).values({ workspaceId, userId: user.id, role: "owner" });
   const accounts = Array.from({ length: perPublication }, () => newId("acc"));
   const credentials = await encryptJson(env.INSTANCE_SECRET_KEY!, { secret });

@@ -6,6 +6,7 @@
  * Run: npx tsx bench/video-mutations.ts [mutations per case, default 300]
  * Starts its own Postgres + relay + SQS, calls the gateway in-process (as the tests do) and stops the stack.
  */
+import { personalOrganizationId } from "../lib/billing/organizations";
 import "../lib/db/node";
 import { sql } from "drizzle-orm";
 import { videoMutations, videoProjectRevisions, videoProjects, videoRevisionTouches, workspaceMembers, workspaces } from "../db/schema";
@@ -109,7 +110,7 @@ async function main() {
     const user = await createUser(db, { email: `bench-${Date.now()}@example.test`, displayName: "Bench", isAdmin: false });
     const { token } = await issueToken(db, user.id, "bench");
     const workspaceId = newId("wsp");
-    await db.insert(workspaces).values({ id: workspaceId, name: "Bench", createdBy: user.id });
+    await db.insert(workspaces).values({ id: workspaceId, name: "Bench", organizationId: await personalOrganizationId(db, user.id), createdBy: user.id });
     await db.insert(workspaceMembers).values({ workspaceId, userId: user.id, role: "owner" });
 
     const post = async (projectId: string, base: number, operations: unknown[], expected: string) => {

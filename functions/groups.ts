@@ -5,6 +5,7 @@ import auth from "./auth";
 import billing from "./billing";
 import imageEditor from "./image-editor";
 import media from "./media";
+import onboarding from "./onboarding";
 import publicationBuilds from "./publication-builds";
 import publications from "./publications";
 import repostAutomation from "./repost-automation";
@@ -27,4 +28,5 @@ export const GROUPS = {
   media,
   "repost-automation": repostAutomation,
   billing,
+  onboarding,
 } as const;

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { boolean, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, check } from "drizzle-orm/pg-core";
+import { organizations } from "./billing";
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, precision: 3 });
 
@@ -35,10 +36,12 @@ export const workspaces = pgTable("workspaces", {
   id: text("id").primaryKey(),
   name: text("name").notNull(),
   revision: integer("revision").notNull().default(1),
+  /** The organization billed for it (CONTRACT.md §8): its creator's personal one unless another was chosen. */
+  organizationId: text("organization_id").notNull().references(() => organizations.id),
   createdBy: text("created_by").notNull().references(() => users.id),
   createdAt: ts("created_at").notNull().defaultNow(),
   updatedAt: ts("updated_at").notNull().defaultNow(),
-});
+}, (t) => [index("workspaces_organization_idx").on(t.organizationId)]);
 
 export const ROLES = ["owner", "admin", "editor", "viewer"] as const;
 export type Role = (typeof ROLES)[number];

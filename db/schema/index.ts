@@ -12,3 +12,4 @@ export * from "./security";
 export * from "./builds";
 export * from "./provider-costs";
 export * from "./repost";
+export * from "./billing";

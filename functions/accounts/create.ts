@@ -2,6 +2,7 @@ import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { socialAccounts } from "../../db/schema";
 import { presentAccount } from "../../lib/accounts/present";
 import { audit } from "../../lib/audit";
+import { enforcePlanLimits } from "../../lib/billing/enforce";
 import { auditActor, currentUser, db, type AppEnv } from "../../lib/http/context";
 import { ApiError } from "../../lib/http/errors";
 import { jsonBody, jsonResponse } from "../../lib/http/openapi";
@@ -44,6 +45,8 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const body = c.req.valid("json");
   const user = currentUser(c);
   await requireRole(db(c), user.id, body.workspace_id, "admin");
+  // Early, so a connection the plan cannot take never reaches the provider; checked again where it counts.
+  await enforcePlanLimits(db(c), c.env, { workspaceId: body.workspace_id }, [{ limit: "social_accounts", adding: 1 }]);
   const allowPrivate = allowPrivateUrls(c.env);
 
   const credentials: Record<string, string> = {};
@@ -67,6 +70,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
 
   const ciphertext = await encryptJson(c.env.INSTANCE_SECRET_KEY ?? "", credentials);
   const row = await db(c).transaction(async (tx) => {
+    await enforcePlanLimits(tx, c.env, { workspaceId: body.workspace_id }, [{ limit: "social_accounts", adding: 1 }]);
     const [created] = await tx
       .insert(socialAccounts)
       .values({

@@ -4,6 +4,7 @@ import * as createUser from "./create-user";
 import * as getInstanceSettings from "./get-instance-settings";
 import * as listJobs from "./list-jobs";
 import * as redriveJob from "./redrive-job";
+import * as setPlanOverride from "./set-plan-override";
 import * as updateInstanceSettings from "./update-instance-settings";
 
 /** Instance administration (instance administrators only). */
@@ -14,5 +15,6 @@ app.openapi(getInstanceSettings.route, getInstanceSettings.handler);
 app.openapi(updateInstanceSettings.route, updateInstanceSettings.handler);
 app.openapi(listJobs.route, listJobs.handler);
 app.openapi(redriveJob.route, redriveJob.handler);
+app.openapi(setPlanOverride.route, setPlanOverride.handler);
 
 export default app;

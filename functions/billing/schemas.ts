@@ -45,3 +45,27 @@ export const BillingStatusResponse = responseObject("BillingStatusResponse", {
   usage: IntegerMap.openapi({ description: "Usage by the same names" }),
   provider_costs: z.array(ProviderCost),
 });
+
+export const IntervalEnum = z.enum(["month", "year"]);
+
+/** CONTRACT.md §8 purchase choice: plan, price, trial, payment and expiry facts with a signed continuation token. */
+export const PurchaseChoice = responseObject("PurchaseChoice", {
+  plan_id: z.string(),
+  interval: IntervalEnum,
+  price: z.object({ amount_minor: Int.openapi({ description: "Minor units of `currency` (cents)" }), currency: z.string() }),
+  trial: z.object({ days: Int, eligible: z.boolean() }),
+  payment: z.object({ provider: z.string().openapi({ description: "`stripe`, or `none` when nothing is paid through a provider" }), required_now: z.boolean() }),
+  expires_at: z.string().datetime(),
+  continuation_token: z.string().openapi({ description: "Integrity-protected; send it to validate or to POST /onboarding/first-workspace within 30 minutes" }),
+});
+
+export const PurchaseChoiceRequest = z
+  .object({ plan_id: z.string().min(1).max(100), interval: IntervalEnum })
+  .openapi("PurchaseChoiceRequest");
+
+export const ContinuationRequest = z.object({ continuation_token: z.string().min(1).max(4000) }).openapi("ContinuationRequest");
+
+export const StripeWebhookReceipt = responseObject("StripeWebhookReceipt", {
+  received: z.boolean(),
+  duplicate: z.boolean().openapi({ description: "The event id was applied before; nothing changed" }),
+});

@@ -2,6 +2,7 @@ import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { publicBaseUrl } from "../../lib/env";
+import { enforcePlanLimits } from "../../lib/billing/enforce";
 import { auditActor, currentUser, db, type AppEnv } from "../../lib/http/context";
 import { ApiError } from "../../lib/http/errors";
 import { jsonResponse } from "../../lib/http/openapi";
@@ -62,6 +63,9 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const tagError = tagProblem(tags);
   if (tagError) throw new ApiError("validation-error", { detail: tagError, errors: [{ location: "body.tags", message: tagError }] });
 
+  const limitCheck = [{ limit: "storage_bytes" as const, adding: form.file.size }];
+  // Early, so bytes the plan cannot hold are never stored; checked again in the transaction that records them.
+  await enforcePlanLimits(db(c), c.env, { workspaceId: form.workspace_id }, limitCheck);
   const bytes = new Uint8Array(await form.file.arrayBuffer());
   const detection = await detectMedia(bytes);
   if (!detection.ok) throw new ApiError("unsupported-media-type", { detail: `${detection.reason} Upload an image, video or audio file; nothing was stored.` });
@@ -75,6 +79,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     altText: form.alt_text?.trim() || null,
     tags,
     retentionClass: form.retention_class,
+    guard: (tx) => enforcePlanLimits(tx, c.env, { workspaceId: form.workspace_id }, limitCheck),
   });
   const base = publicBaseUrl(c.env, c.req.url);
   c.header("location", `${base}/media/${row.id}`);

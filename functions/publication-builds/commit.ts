@@ -2,6 +2,7 @@ import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { eq } from "drizzle-orm";
 import { publications } from "../../db/schema";
 import { audit } from "../../lib/audit";
+import { enforcePlanLimits } from "../../lib/billing/enforce";
 import { buildForCaller } from "../../lib/builds/access";
 import { commitBuild } from "../../lib/builds/commit";
 import { publicBaseUrl } from "../../lib/env";
@@ -20,7 +21,7 @@ export const route = createRoute({
   summary: "Turn a completed build into a draft publication",
   description:
     "One rendition per included destination, segments as planned. Exactly once: committing again answers the same publication (200). " +
-    "A build that is not completed → 409 `not-editable`. Needs the editor role.",
+    "A build that is not completed → 409 `not-editable`. Needs the editor role. Over the plan's `publications_per_month` → 403 `plan-limit-reached`.",
   request: { params: BuildIdParams },
   responses: {
     201: jsonResponse(PublicationResponse, "The new draft publication"),
@@ -35,6 +36,8 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { body, created } = await db(c).transaction(async (tx) => {
     // The lock serialises concurrent commits of one build: the second sees the first's publication.
     const build = await buildForCaller(tx, id, user.id, "editor", true);
+    // The first commit creates a publication: it counts against the plan like POST /publications.
+    if (!build.publicationId) await enforcePlanLimits(tx, c.env, { workspaceId: build.workspaceId }, [{ limit: "publications_per_month", adding: 1 }]);
     const committed = await commitBuild(tx, build, user.id);
     if (committed.created) {
       await audit(tx, { ...auditActor(c), workspaceId: build.workspaceId, action: "publication_build.commit", targetType: "publication_build", targetId: id });

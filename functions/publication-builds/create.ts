@@ -3,6 +3,7 @@ import { publicationBuilds } from "../../db/schema";
 import { audit } from "../../lib/audit";
 import { assembleInput } from "../../lib/builds/assemble";
 import { allowPrivateUrls } from "../../lib/providers/account-context";
+import { enforcePlanLimits } from "../../lib/billing/enforce";
 import { auditActor, currentUser, db, type AppEnv } from "../../lib/http/context";
 import { idempotent, IdempotencyKeyHeader } from "../../lib/http/idempotency";
 import { jsonBody, jsonResponse } from "../../lib/http/openapi";
@@ -37,6 +38,10 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   let jobId: string | undefined;
   const response = await idempotent(c, { workspaceId: body.workspace_id, operation: "publication-builds.create", request: body }, async (tx) => {
     await requireRole(tx, user.id, body.workspace_id, "editor");
+    await enforcePlanLimits(tx, c.env, { workspaceId: body.workspace_id }, [
+      { limit: "builds_per_month", adding: 1 },
+      { limit: "ai_budget_microusd", adding: 0 },
+    ]);
     const assembled = await assembleInput(tx, body.workspace_id, body, allowPrivateUrls(c.env));
     const id = newId("bld");
     const [row] = await tx

@@ -1,6 +1,7 @@
 import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
 import { publications } from "../../db/schema";
 import { audit } from "../../lib/audit";
+import { enforcePlanLimits } from "../../lib/billing/enforce";
 import { auditActor, currentUser, db, type AppEnv } from "../../lib/http/context";
 import { jsonBody, jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
@@ -45,6 +46,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   assertFutureSchedule(scheduledAt);
   const loaded = await db(c).transaction(async (tx) => {
     await requireRole(tx, user.id, body.workspace_id, "editor");
+    await enforcePlanLimits(tx, c.env, { workspaceId: body.workspace_id }, [{ limit: "publications_per_month", adding: 1 }]);
     const title = body.title ?? null;
     const plans = await planOrReject(tx, body.workspace_id, { title, sourceText: body.source_text, destinations: body.destinations });
     const mediaIds = await attachMedia(tx, body.workspace_id, body.media_ids ?? [], "body.media_ids");

@@ -8,11 +8,11 @@ import { ApiError } from "./errors";
 
 /**
  * Paths anyone may read: health, the API description and its schemas, problem type pages, the security
- * page and the passkey sign-in (it is how a person gets a session).
+ * page, the passkey sign-in (it is how a person gets a session) and the Stripe webhook (signed instead).
  */
 const PUBLIC = [
   /^\/healthz$/, /^\/openapi\.json$/, /^\/docs\/?$/, /^\/api\/v1\/schemas\//, /^\/problems\//, /^\/favicon\.ico$/,
-  /^\/account\/security(\.js|\.css)?$/, /^\/auth\/sessions\/passkey\/(start|finish)$/,
+  /^\/account\/security(\.js|\.css)?$/, /^\/auth\/sessions\/passkey\/(start|finish)$/, /^\/billing\/webhooks\/stripe$/,
 ];
 
 export const isPublicPath = (path: string) => PUBLIC.some((re) => re.test(path));

@@ -12,6 +12,10 @@ export const Problem = responseObject("Problem", {
     .optional()
     .openapi({ description: "Validation failures, one per offending field" }),
   current_revision: z.number().int().optional().openapi({ description: "On revision-conflict: the current revision" }),
+  limit: z.string().optional().openapi({ description: "On plan-limit-reached: the name of the plan limit" }),
+  usage: z.number().int().optional().openapi({ description: "On plan-limit-reached: usage of that limit now" }),
+  allowed: z.number().int().optional().openapi({ description: "On plan-limit-reached: what the plan allows" }),
+  plan_id: z.string().optional().openapi({ description: "On plan-limit-reached: the plan in force" }),
 }).openapi({ description: "RFC 9457 problem details" });
 
 type Status = (typeof PROBLEMS)[keyof typeof PROBLEMS]["status"];
@@ -19,7 +23,7 @@ type Status = (typeof PROBLEMS)[keyof typeof PROBLEMS]["status"];
 const DESCRIPTIONS: Partial<Record<Status, string>> = {
   400: "Body is not JSON or not the declared content type",
   401: "Missing, unknown or revoked bearer token",
-  403: "Role too low for this operation",
+  403: "Role too low for this operation, or a plan limit reached",
   404: "No such resource, or not visible to the caller",
   409: "Conflict with the current state",
   413: "Request body too large",

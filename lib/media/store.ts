@@ -1,6 +1,6 @@
 import { media, type RetentionClass } from "../../db/schema";
 import { audit } from "../audit";
-import type { Database } from "../db/client";
+import type { Database, Tx } from "../db/client";
 import { newId } from "../ids";
 import type { DetectedMedia } from "./detect";
 import type { MediaRow } from "./item";
@@ -22,6 +22,8 @@ export interface NewMedia {
   parentMediaId?: string | null;
   designDocumentId?: string | null;
   designPageId?: string | null;
+  /** Runs first in the recording transaction (a plan-limit check); throwing stores nothing. */
+  guard?: (tx: Tx) => Promise<void>;
 }
 
 /**
@@ -36,6 +38,7 @@ export async function createMedia(db: Database, bucket: R2Bucket, input: NewMedi
   await putObject(bucket, key, input.bytes, { mimeType: d.mimeType, workspaceId: input.workspaceId, mediaId: id });
   try {
     return await db.transaction(async (tx) => {
+      await input.guard?.(tx);
       const retentionClass = input.retentionClass ?? "library";
       const [row] = await tx
         .insert(media)

@@ -1,3 +1,4 @@
+import { ensurePersonalOrganization } from "../../lib/billing/organizations";
 import { eq, sql } from "drizzle-orm";
 import { apiTokens, users } from "../../db/schema";
 import "../../lib/db/node";
@@ -26,6 +27,7 @@ export async function ensureBootstrapAdmin(
       let createdUser = false;
       if (!user) {
         [user] = await tx.insert(users).values({ id: newId("usr"), email, displayName: "Administrator", isAdmin: true }).returning();
+        await ensurePersonalOrganization(tx, user.id);
         await audit(tx, { actorUserId: null, action: "user.bootstrap", targetType: "user", targetId: user.id });
         createdUser = true;
       } else if (!user.isAdmin) {

@@ -1,3 +1,4 @@
+import { personalOrganizationId } from "../../lib/billing/organizations";
 import { expect, inject } from "vitest";
 import gateway from "../../functions/gateway";
 import { workspaceMembers, workspaces, type Role } from "../../db/schema";
@@ -59,7 +60,7 @@ export async function newUser(opts: { isAdmin?: boolean } = {}) {
 export async function newWorkspace(owner: { id: string }, members: { id: string; role: Role }[] = []) {
   return withDb(async (db) => {
     const id = newId("wsp");
-    await db.insert(workspaces).values({ id, name: `Workspace ${counter++}`, createdBy: owner.id });
+    await db.insert(workspaces).values({ id, name: `Workspace ${counter++}`, organizationId: await personalOrganizationId(db, owner.id), createdBy: owner.id });
     await db.insert(workspaceMembers).values([{ workspaceId: id, userId: owner.id, role: "owner" as Role }, ...members.map((m) => ({ workspaceId: id, userId: m.id, role: m.role }))]);
     return id;
   });

@@ -1,0 +1,63 @@
+import { and, eq, isNotNull } from "drizzle-orm";
+import { subscriptions } from "../../db/schema";
+import type { Queryable } from "../db/client";
+import type { Env } from "../env";
+import { ApiError } from "../http/errors";
+import { settingsInForce } from "../settings";
+import { CONTINUATION_TTL_MS, type PurchaseFacts } from "./continuation";
+import { findPlan, type Interval } from "./plans";
+import { STRIPE_DEFAULT_BASE } from "./stripe";
+
+export interface StripeConfig {
+  secretKey: string;
+  apiBase: string;
+  webhookSecret: string | undefined;
+}
+
+/** Stripe's settings in force, or null when no secret key is configured (no payment provider). */
+export async function stripeConfig(env: Env, q: Queryable): Promise<StripeConfig | null> {
+  const settings = await settingsInForce(env, q);
+  const secretKey = settings.get("stripe_secret_key");
+  if (!secretKey) return null;
+  return { secretKey, apiBase: settings.get("stripe_api_base") ?? STRIPE_DEFAULT_BASE, webhookSecret: settings.get("stripe_webhook_secret") };
+}
+
+/** A trial is for an organization that has never had one. */
+export async function trialEligible(q: Queryable, organizationId: string): Promise<boolean> {
+  const [row] = await q
+    .select({ id: subscriptions.id })
+    .from(subscriptions)
+    .where(and(eq(subscriptions.organizationId, organizationId), isNotNull(subscriptions.trialEnd)))
+    .limit(1);
+  return row === undefined;
+}
+
+/**
+ * The facts of buying `planId` per `interval` now: price, trial, whether money is needed now and through which
+ * provider, and when the choice expires. A plan that needs payment now on an instance without a payment
+ * provider cannot be bought (422).
+ */
+export async function purchaseFacts(env: Env, q: Queryable, organizationId: string, planId: string, interval: Interval, now = new Date()): Promise<PurchaseFacts> {
+  const plan = findPlan(planId);
+  if (!plan || !plan.purchasable) {
+    throw new ApiError("validation-error", { detail: "No such plan can be bought.", errors: [{ location: "body.plan_id", message: "Unknown or not purchasable plan", value: planId }] });
+  }
+  const amount = plan.price_minor[interval];
+  const eligible = plan.trial_days > 0 && (await trialEligible(q, organizationId));
+  const requiredNow = amount > 0 && !eligible;
+  const stripe = await stripeConfig(env, q);
+  if (requiredNow && !stripe) {
+    throw new ApiError("validation-error", {
+      detail: "This plan needs payment now and no payment provider is configured on this instance.",
+      errors: [{ location: "body.plan_id", message: "Needs a payment provider", value: planId }],
+    });
+  }
+  return {
+    plan_id: plan.id,
+    interval,
+    price: { amount_minor: amount, currency: plan.currency },
+    trial: { days: plan.trial_days, eligible },
+    payment: { provider: stripe && amount > 0 ? "stripe" : "none", required_now: requiredNow },
+    expires_at: new Date(now.getTime() + CONTINUATION_TTL_MS).toISOString(),
+  };
+}

@@ -1,0 +1,100 @@
+import { sql } from "drizzle-orm";
+import type { Queryable } from "../db/client";
+import type { Env } from "../env";
+import { settingsInForce } from "../settings";
+import { periodEnd, periodStart, zeroUsage } from "./logic";
+import { currentSubscription } from "./organizations";
+import { defaultPlanId, planOrThrow, type Plan, type Usage } from "./plans";
+
+/** Statuses in which a subscription's plan is in force (an `incomplete` one waits for its checkout). */
+const IN_FORCE = new Set(["trialing", "active", "past_due"]);
+
+export interface OrganizationBilling {
+  organizationId: string;
+  billingEnabled: boolean;
+  plan: Plan;
+  status: string;
+  provider: string | null;
+  subscription: Awaited<ReturnType<typeof currentSubscription>>;
+  periodStart: Date;
+  periodEnd: Date;
+}
+
+export async function billingEnabled(env: Env, q: Queryable): Promise<boolean> {
+  return (await settingsInForce(env, q)).flag("billing_enabled");
+}
+
+/**
+ * The plan in force for an organization. Billing off: `self_hosted` for everyone (subscriptions, overrides
+ * included, wait until billing is on). Billing on: the current subscription's plan while it is trialing,
+ * active or past due, else `free`.
+ */
+export async function organizationBilling(env: Env, q: Queryable, organizationId: string, now = new Date()): Promise<OrganizationBilling> {
+  const enabled = await billingEnabled(env, q);
+  const subscription = await currentSubscription(q, organizationId);
+  const inForceSub = enabled && subscription !== null && IN_FORCE.has(subscription.status) ? subscription : null;
+  const anchor = inForceSub ? inForceSub.currentPeriodStart : null;
+  return {
+    organizationId,
+    billingEnabled: enabled,
+    plan: planOrThrow(inForceSub ? inForceSub.planId : defaultPlanId(enabled)),
+    status: enabled && subscription ? subscription.status : "active",
+    provider: enabled && subscription ? subscription.provider : null,
+    subscription: enabled ? subscription : null,
+    periodStart: periodStart(now, anchor),
+    periodEnd: inForceSub?.currentPeriodEnd && inForceSub.currentPeriodEnd > now ? inForceSub.currentPeriodEnd : periodEnd(now, anchor),
+  };
+}
+
+/**
+ * Usage of every limit name for an organization, counted from the database: publications and builds created
+ * since `since`, connected (not disconnected) social accounts, workspaces, distinct workspace members, bytes
+ * of stored media (trash included: it still occupies storage) and provider costs committed or reserved
+ * since `since`.
+ */
+export async function organizationUsage(q: Queryable, organizationId: string, since: Date): Promise<Usage> {
+  const ws = sql`(select id from workspaces where organization_id = ${organizationId})`;
+  const sinceIso = since.toISOString();
+  const result = await q.execute(sql`
+    select
+      (select count(*) from publications where workspace_id in ${ws} and created_at >= ${sinceIso}::timestamptz) as publications_per_month,
+      (select count(*) from social_accounts where workspace_id in ${ws} and disconnected_at is null) as social_accounts,
+      (select count(*) from workspaces where organization_id = ${organizationId}) as workspaces,
+      (select count(distinct user_id) from workspace_members where workspace_id in ${ws}) as members,
+      (select coalesce(sum(size), 0) from media where workspace_id in ${ws}) as storage_bytes,
+      (select count(*) from publication_builds where workspace_id in ${ws} and created_at >= ${sinceIso}::timestamptz) as builds_per_month,
+      (select coalesce(sum(cost_microusd), 0) from provider_cost_events
+        where workspace_id in ${ws} and status in ('committed', 'reserved') and created_at >= ${sinceIso}::timestamptz) as ai_budget_microusd`);
+  const row = (result.rows[0] ?? {}) as Record<string, string | number | null>;
+  const usage = zeroUsage();
+  for (const name of Object.keys(usage) as (keyof Usage)[]) usage[name] = Number(row[name] ?? 0);
+  return usage;
+}
+
+export interface ProviderCostRow {
+  provider: string;
+  operation: string;
+  status: string;
+  events: number;
+  units: number;
+  cost: number;
+}
+
+/** The provider-cost ledger of an organization since `since`, by provider, operation and status. */
+export async function providerCostRows(q: Queryable, organizationId: string, since: Date): Promise<ProviderCostRow[]> {
+  const result = await q.execute(sql`
+    select provider, operation, status, count(*) as events, coalesce(sum(units), 0) as units, coalesce(sum(cost_microusd), 0) as cost
+    from provider_cost_events
+    where workspace_id in (select id from workspaces where organization_id = ${organizationId})
+      and created_at >= ${since.toISOString()}::timestamptz and status in ('committed', 'reserved')
+    group by provider, operation, status
+    order by provider, operation, status`);
+  return (result.rows as Record<string, unknown>[]).map((r) => ({
+    provider: String(r.provider),
+    operation: String(r.operation),
+    status: String(r.status),
+    events: Number(r.events),
+    units: Number(r.units),
+    cost: Number(r.cost),
+  }));
+}
