@@ -105,7 +105,15 @@ export async function startEmbeddedPostgres(opts: {
     if (!alive) fs.rmSync(pidFile);
   }
 
+  // Password authentication as Neon's proxy asks for it: the password itself (Postgres checks it against the
+  // SCRAM verifier it keeps), on loopback only. SCRAM would make the Neon driver run 4,096 HMAC rounds through
+  // Web Crypto one await at a time, about 100 ms per new connection, a cost production never has.
+  const hbaFile = path.join(dataDir, "herald_hba.conf");
+  fs.writeFileSync(hbaFile, "# Written by Herald's launcher on every start (local/services/postgres.ts).\nhost all all 127.0.0.1/32 password\n", { mode: 0o600 });
+  if (runAs) fs.chownSync(hbaFile, runAs.uid, runAs.gid);
+
   const flags = [
+    "-c", `hba_file=${hbaFile}`,
     "-c", "listen_addresses=127.0.0.1",
     // TCP on loopback only, with a password: no Unix socket for other local users to try.
     "-c", "unix_socket_directories=",
