@@ -8,6 +8,11 @@ import type { PublishJobPayload } from "./start";
 import { convergedStatus, isTerminal } from "./status";
 
 const IN_PROGRESS = ["queued", "retrying", "reconciling", "publishing"] as const;
+/**
+ * Renditions go to different destinations and each is claimed under its own lease, so they are delivered
+ * side by side, a few at a time (within the per-request database pool of five connections).
+ */
+const DELIVERIES_AT_ONCE = 4;
 
 /**
  * Handle one publish job: deliver every rendition that is due, then settle the publication: it
@@ -20,7 +25,11 @@ export async function processPublication(db: Database, env: Env, publicationId: 
     .from(renditions)
     .where(and(eq(renditions.publicationId, publicationId), inArray(renditions.status, [...IN_PROGRESS]), or(isNull(renditions.nextAttemptAt), lte(renditions.nextAttemptAt, sql`now()`))))
     .orderBy(renditions.position);
-  for (const { id } of due) await deliverRendition(db, env, id, jobId);
+  let next = 0;
+  const lane = async () => {
+    while (next < due.length) await deliverRendition(db, env, due[next++].id, jobId);
+  };
+  await Promise.all(Array.from({ length: Math.min(DELIVERIES_AT_ONCE, due.length) }, lane));
   await settle(db, publicationId);
 }
 
