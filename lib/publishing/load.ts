@@ -1,4 +1,4 @@
-import { asc, inArray } from "drizzle-orm";
+import { asc, eq, inArray } from "drizzle-orm";
 import { publications, publicationSegments, renditions, renditionSegments } from "../../db/schema";
 import type { Queryable } from "../db/client";
 
@@ -17,13 +17,18 @@ export interface LoadedPublication {
 export async function loadPublications(q: Queryable, rows: PublicationRow[]): Promise<LoadedPublication[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
-  const [segs, rends] = await Promise.all([
+  // One round: rendition segments are found through their renditions' publication ids, not after them.
+  const [segs, rends, rsegs] = await Promise.all([
     q.select().from(publicationSegments).where(inArray(publicationSegments.publicationId, ids)).orderBy(asc(publicationSegments.position)),
     q.select().from(renditions).where(inArray(renditions.publicationId, ids)).orderBy(asc(renditions.position)),
+    q
+      .select({ segment: renditionSegments })
+      .from(renditionSegments)
+      .innerJoin(renditions, eq(renditions.id, renditionSegments.renditionId))
+      .where(inArray(renditions.publicationId, ids))
+      .orderBy(asc(renditionSegments.position))
+      .then((found) => found.map((r) => r.segment)),
   ]);
-  const rsegs = rends.length
-    ? await q.select().from(renditionSegments).where(inArray(renditionSegments.renditionId, rends.map((r) => r.id))).orderBy(asc(renditionSegments.position))
-    : [];
   const group = <T, K>(items: T[], key: (t: T) => K) => {
     const map = new Map<K, T[]>();
     for (const item of items) map.set(key(item), [...(map.get(key(item)) ?? []), item]);
