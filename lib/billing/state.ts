@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import type { Queryable } from "../db/client";
 import type { Env } from "../env";
 import { settingsInForce } from "../settings";
-import { periodEnd, periodStart, zeroUsage } from "./logic";
+import { periodEnd, periodStart, zeroUsage, type CostRow } from "./logic";
 import { currentSubscription } from "./organizations";
 import { defaultPlanId, planOrThrow, type Plan, type Usage } from "./plans";
 
@@ -71,17 +71,9 @@ export async function organizationUsage(q: Queryable, organizationId: string, si
   return usage;
 }
 
-export interface ProviderCostRow {
-  provider: string;
-  operation: string;
-  status: string;
-  events: number;
-  units: number;
-  cost: number;
-}
 
 /** The provider-cost ledger of an organization since `since`, by provider, operation and status. */
-export async function providerCostRows(q: Queryable, organizationId: string, since: Date): Promise<ProviderCostRow[]> {
+export async function providerCostRows(q: Queryable, organizationId: string, since: Date): Promise<CostRow[]> {
   const result = await q.execute(sql`
     select provider, operation, status, count(*) as events, coalesce(sum(units), 0) as units, coalesce(sum(cost_microusd), 0) as cost
     from provider_cost_events
