@@ -83,9 +83,11 @@ describe("npm start (local/start.ts)", () => {
     expect(started.some((p) => /workerd/.test(p.cmdline)), "workerd was running").toBe(true);
     expect(started.some((p) => /postgres/.test(p.cmdline)), "postgres was running").toBe(true);
     process.kill(-child.pid!, "SIGINT");
-    const code = await Promise.race([exited, sleep(30_000).then(() => "timeout" as const)]);
-    expect(code, output()).not.toBe("timeout");
-    expect(output()).toContain("Herald stopped.");
+    // Longer than the launcher's own 30 s deadline, so a stop that hangs shows which part it waited for.
+    const code = await Promise.race([exited, sleep(40_000).then(() => "timeout" as const)]);
+    const timings = () => fs.readFileSync(path.join(data, "logs", "launcher.log"), "utf8").split("\n").slice(-20).join("\n");
+    expect(code, `${output()}\n${timings()}`).not.toBe("timeout");
+    expect(output(), timings()).toContain("Herald stopped.");
     // Give the kernel a moment to reap what was just killed.
     let left: ProcInfo[] = [];
     for (let i = 0; i < 40; i++) {

@@ -52,6 +52,8 @@ export async function startWsRelay(opts: { port: number; allowed: string[]; orig
         for (const client of wss.clients) client.terminate();
         wss.close();
         server.close(() => resolve());
+        // Connections still in their HTTP phase (an upgrade under way, an idle keep-alive) must not hold the stop.
+        server.closeAllConnections();
       }),
   };
 }
