@@ -1,11 +1,9 @@
 import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
 import { generateRegistrationOptions } from "@simplewebauthn/server";
-import { eq } from "drizzle-orm";
-import { users } from "../../db/schema";
 import { CHALLENGE_SECONDS, saveChallenge } from "../../lib/auth/challenges";
 import { relyingParty } from "../../lib/auth/relying-party";
 import { MAX_PASSKEYS_PER_USER, userPasskeys } from "../../lib/auth/security-status";
-import { currentUser, db, type AppEnv } from "../../lib/http/context";
+import { callerRow, currentUser, db, type AppEnv } from "../../lib/http/context";
 import { ApiError } from "../../lib/http/errors";
 import { jsonBody, jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
@@ -27,7 +25,7 @@ export const route = createRoute({
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { name } = c.req.valid("json");
   const userId = currentUser(c).id;
-  const [[user], existing] = await Promise.all([db(c).select().from(users).where(eq(users.id, userId)), userPasskeys(db(c), userId)]);
+  const [user, existing] = await Promise.all([callerRow(c), userPasskeys(db(c), userId)]);
   if (existing.length >= MAX_PASSKEYS_PER_USER) {
     throw new ApiError("conflict", { detail: `You already have ${MAX_PASSKEYS_PER_USER} passkeys; delete one before adding another.` });
   }

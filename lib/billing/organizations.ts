@@ -28,13 +28,9 @@ export async function personalOrganizationId(q: Queryable, userId: string): Prom
 
 /** The caller's role in an organization, or 404 when they are not in it (existence is never revealed). */
 export async function requireOrganizationMember(q: Queryable, userId: string, organizationId: string): Promise<"owner" | "member"> {
-  const [row] = await q
-    .select({ role: organizationMembers.role })
-    .from(organizationMembers)
-    .where(and(eq(organizationMembers.organizationId, organizationId), eq(organizationMembers.userId, userId)))
-    .limit(1);
-  if (!row) throw notFound("organization");
-  return row.role;
+  const role = await organizationRole(q, userId, organizationId);
+  if (!role) throw notFound("organization");
+  return role;
 }
 
 export async function organizationRole(q: Queryable, userId: string, organizationId: string): Promise<"owner" | "member" | null> {

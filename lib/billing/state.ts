@@ -71,7 +71,6 @@ export async function organizationUsage(q: Queryable, organizationId: string, si
   return usage;
 }
 
-
 /** The provider-cost ledger of an organization since `since`, by provider, operation and status. */
 export async function providerCostRows(q: Queryable, organizationId: string, since: Date): Promise<CostRow[]> {
   const result = await q.execute(sql`

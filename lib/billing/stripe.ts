@@ -2,7 +2,7 @@
  * Stripe over its REST API with fetch (no SDK): hosted Checkout Sessions, and webhook signatures
  * (`Stripe-Signature: t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<payload>" keyed by the whsec_ secret>`).
  */
-import { toHex } from "../crypto";
+import { secretsEqual, toHex } from "../crypto";
 import { ApiError } from "../http/errors";
 
 export const STRIPE_DEFAULT_BASE = "https://api.stripe.com";
@@ -71,13 +71,6 @@ export async function stripeSignatureHeader(secret: string, payload: string, tim
   return `t=${timestamp},v1=${await hmacHex(secret, `${timestamp}.${payload}`)}`;
 }
 
-function equalHex(a: string, b: string): boolean {
-  if (a.length !== b.length) return false;
-  let diff = 0;
-  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
-  return diff === 0;
-}
-
 /** Whether a Stripe-Signature header holds for this exact payload within the tolerance. */
 export async function verifyStripeSignature(secret: string, payload: string, header: string | undefined, nowSeconds = Math.floor(Date.now() / 1000)): Promise<boolean> {
   if (!header || header.length > 2000) return false;
@@ -90,5 +83,6 @@ export async function verifyStripeSignature(secret: string, payload: string, hea
   }
   if (t === null || v1.length === 0 || Math.abs(nowSeconds - t) > SIGNATURE_TOLERANCE_S) return false;
   const expected = await hmacHex(secret, `${t}.${payload}`);
-  return v1.some((sig) => equalHex(sig, expected));
+  for (const sig of v1) if (await secretsEqual(sig, expected)) return true;
+  return false;
 }

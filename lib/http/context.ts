@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import { openDb, type Database, type DbHandle } from "../db/client";
-import type { Role, users } from "../../db/schema";
+import { eq } from "drizzle-orm";
+import { users, type Role } from "../../db/schema";
 import type { ActorKind } from "../audit";
 import { errorFields, logEvent } from "../log";
 import type { Env } from "../env";
@@ -59,4 +60,12 @@ export function currentUser(c: Context<AppEnv>): AuthUser {
 export function auditActor(c: Context<AppEnv>): { actorUserId: string; actorKind: ActorKind; requestId: string } {
   const user = currentUser(c);
   return { actorUserId: user.id, actorKind: user.sessionId ? "session" : "token", requestId: c.get("requestId") };
+}
+
+/** The caller's user row: as authentication read it (lib/auth/caller.ts), or read now. */
+export async function callerRow(c: Context<AppEnv>): Promise<typeof users.$inferSelect> {
+  const known = c.get("userRow");
+  if (known) return known;
+  const [row] = await db(c).select().from(users).where(eq(users.id, currentUser(c).id));
+  return row;
 }
