@@ -1,6 +1,6 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { outboxJobs, publications, renditions, repostActivity, repostAttempts, repostGrants, repostPolicies } from "../db/schema";
+import { outboxJobs, publications, renditions, repostActivity, repostAttempts, repostGrants, repostPolicies, socialAccounts } from "../db/schema";
 import type { RepostPolicyRule } from "../db/schema/repost";
 import { openDb } from "../lib/db/client";
 import { drainQueue } from "../lib/jobs/consumer";
@@ -124,7 +124,7 @@ describe("repost automation on a real PDS", () => {
     expect(jobs).toHaveLength(1);
     const [attempt] = await attemptsOf(policyId);
     // The repost reached the PDS but its answer never came back: the record exists, the attempt is still queued.
-    const bobAccount = await withDb(async (db) => accountContext(env, (await db.query.socialAccounts.findFirst({ where: (a, { eq }) => eq(a.id, target) }))!));
+    const bobAccount = await withDb(async (db) => accountContext(env, (await db.select().from(socialAccounts).where(eq(socialAccounts.id, target)))[0]));
     await blueskyRepost(bobAccount, attempt.id, post.uri);
     expect(await repostsOf(bob.did)).toHaveLength(1);
 

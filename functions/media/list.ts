@@ -1,5 +1,5 @@
 import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
-import { sql } from "drizzle-orm";
+import { and, sql } from "drizzle-orm";
 import { media, MEDIA_TYPES } from "../../db/schema";
 import { publicBaseUrl } from "../../lib/env";
 import { db, type AppEnv } from "../../lib/http/context";
@@ -8,7 +8,7 @@ import { jsonResponse } from "../../lib/http/openapi";
 import { limitParam } from "../../lib/http/pagination";
 import { problems } from "../../lib/http/problem-schema";
 import { withSchema, withSchemaEach } from "../../lib/http/schema-ref";
-import { requireReadRole } from "../../lib/http/workspace-guard";
+import { guardedRead } from "../../lib/http/guarded-read";
 import { toMediaItem } from "../../lib/media/item";
 import { mediaListOrder, mediaListWhere, type MediaListFilters } from "../../lib/media/list-query";
 import { MAX_TAG_LENGTH, MAX_TAGS, normalizeTag, parseTagList } from "../../lib/media/tags";
@@ -97,19 +97,20 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const q = c.req.valid("query");
   const filters = filtersOf(q);
   const database = db(c);
-  await requireReadRole(c, q.workspace_id, "viewer");
   const where = mediaListWhere(filters);
   // The page and the exact total are independent queries on the same indexes: run them side by side.
-  const [rows, [{ total }]] = await Promise.all([
-    database
-      .select()
-      .from(media)
-      .where(where)
-      .orderBy(...mediaListOrder(filters.sort))
-      .limit(q.limit)
-      .offset(q.offset ?? 0),
-    database.select({ total: sql<number>`count(*)::int` }).from(media).where(where),
-  ]);
+  const { result: [rows, [{ total }]] } = await guardedRead(c, q.workspace_id, "viewer", (guard) =>
+    Promise.all([
+      database
+        .select()
+        .from(media)
+        .where(and(guard, where))
+        .orderBy(...mediaListOrder(filters.sort))
+        .limit(q.limit)
+        .offset(q.offset ?? 0),
+      database.select({ total: sql<number>`count(*)::int` }).from(media).where(and(guard, where)),
+    ]),
+  );
   const base = publicBaseUrl(c.env, c.req.url);
   return c.json(withSchema(c, ListMediaOutputBody, { media: withSchemaEach(c, MediaItem, rows.map((row) => toMediaItem(row, base))), total }), 200);
 };

@@ -7,7 +7,7 @@ import { jsonResponse } from "../../lib/http/openapi";
 import { cursorParam, decodeCursor, encodeCursor, limitParam, setNextLink } from "../../lib/http/pagination";
 import { problems } from "../../lib/http/problem-schema";
 import { withSchemaEach } from "../../lib/http/schema-ref";
-import { requireReadRole } from "../../lib/http/workspace-guard";
+import { guardedRead } from "../../lib/http/guarded-read";
 import { listConditions } from "../../lib/publishing/list-filters";
 import { publicationResponses } from "../../lib/publishing/respond";
 import { DateTimeParam, OffsetQuery, WorkspaceIdField } from "../../lib/schemas/common";
@@ -51,15 +51,16 @@ export const route = createRoute({
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const query = c.req.valid("query");
   const database = db(c);
-  await requireReadRole(c, query.workspace_id, "viewer");
-  const after = query.cursor ? decodeCursor(query.cursor, ["date", "string"]) : null;
-  const rows = await database
-    .select()
-    .from(publications)
-    .where(and(...listConditions(query), after ? sql`(${publications.createdAt}, ${publications.id}) < (${new Date(after[0])}, ${after[1]})` : undefined))
-    .orderBy(desc(publications.createdAt), desc(publications.id))
-    .limit(query.limit + 1)
-    .offset(query.offset ?? 0);
+  const { result: rows } = await guardedRead(c, query.workspace_id, "viewer", (guard) => {
+    const after = query.cursor ? decodeCursor(query.cursor, ["date", "string"]) : null;
+    return database
+      .select()
+      .from(publications)
+      .where(and(guard, ...listConditions(query), after ? sql`(${publications.createdAt}, ${publications.id}) < (${new Date(after[0])}, ${after[1]})` : undefined))
+      .orderBy(desc(publications.createdAt), desc(publications.id))
+      .limit(query.limit + 1)
+      .offset(query.offset ?? 0);
+  });
   const page = rows.slice(0, query.limit);
   const last = page.at(-1);
   setNextLink(c, rows.length > query.limit && last ? encodeCursor([last.createdAt.toISOString(), last.id]) : null);

@@ -15,6 +15,15 @@ const SESSION_SHAPE = /^hls_[a-z0-9]{40}$/;
 
 export const looksLikeSessionToken = (value: string) => SESSION_SHAPE.test(value);
 
+/** A session within both of its limits and not ended (one definition for the lookup and lib/auth/read-guard.ts). */
+export const liveSession = (hash: string) =>
+  and(
+    eq(browserSessions.tokenHash, hash),
+    isNull(browserSessions.revokedAt),
+    sql`${browserSessions.expiresAt} > now()`,
+    sql`${browserSessions.lastSeenAt} > now() - make_interval(secs => ${SESSION_IDLE_SECONDS})`,
+  )!;
+
 /** Open a session for a user who just proved a passkey; only the hash of the cookie value is stored. */
 export async function openSession(q: Queryable, userId: string, passkeyId: string): Promise<{ id: string; token: string }> {
   const token = `${SESSION_PREFIX}${randomText(40)}`;
@@ -30,24 +39,16 @@ export async function openSession(q: Queryable, userId: string, passkeyId: strin
 }
 
 /**
- * The user behind a session cookie (and role in `workspaceId`, see lib/auth/caller.ts), when the session is
+ * The user behind a session cookie's hash (and role in `workspaceId`, see lib/auth/caller.ts), when the session is
  * live (not revoked, within both limits). One statement both checks and marks it used, so idle time is
  * measured from the last request.
  */
-export async function findUserBySession(q: Queryable, token: string, workspaceId?: string) {
+export async function findUserBySession(q: Queryable, tokenHash: string, workspaceId?: string) {
   const [row] = await q
     .update(browserSessions)
     .set({ lastSeenAt: sql`now()` })
     .from(users)
-    .where(
-      and(
-        eq(browserSessions.tokenHash, await sha256Hex(token)),
-        eq(users.id, browserSessions.userId),
-        isNull(browserSessions.revokedAt),
-        sql`${browserSessions.expiresAt} > now()`,
-        sql`${browserSessions.lastSeenAt} > now() - make_interval(secs => ${SESSION_IDLE_SECONDS})`,
-      ),
-    )
+    .where(and(eq(users.id, browserSessions.userId), liveSession(tokenHash)))
     .returning({ ...callerColumns(workspaceId), sessionId: browserSessions.id });
   return row;
 }

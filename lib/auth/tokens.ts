@@ -15,6 +15,9 @@ export function looksLikeToken(token: string): boolean {
 
 export const hashToken = (token: string) => sha256Hex(token);
 
+/** A bearer token that is not revoked (one definition for the lookup and lib/auth/read-guard.ts). */
+export const liveToken = (hash: string) => and(eq(apiTokens.tokenHash, hash), isNull(apiTokens.revokedAt))!;
+
 /** Issue a new bearer token; only its hash is stored. */
 export async function issueToken(q: Queryable, userId: string, name: string) {
   const token = `${TOKEN_PREFIX}${randomText(40)}`;
@@ -26,12 +29,12 @@ export async function issueToken(q: Queryable, userId: string, name: string) {
 }
 
 /** The live token's user (and role in `workspaceId`, see lib/auth/caller.ts), in one statement. */
-export async function findUserByToken(q: Queryable, token: string, workspaceId?: string) {
+export async function findUserByToken(q: Queryable, tokenHash: string, workspaceId?: string) {
   const [row] = await q
     .select({ ...callerColumns(workspaceId), tokenId: apiTokens.id })
     .from(apiTokens)
     .innerJoin(users, eq(users.id, apiTokens.userId))
-    .where(and(eq(apiTokens.tokenHash, await hashToken(token)), isNull(apiTokens.revokedAt)))
+    .where(liveToken(tokenHash))
     .limit(1);
   return row;
 }

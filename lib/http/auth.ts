@@ -1,10 +1,15 @@
 import type { Context, MiddlewareHandler } from "hono";
 import type { Role, users } from "../../db/schema";
 import { findUserBySession, looksLikeSessionToken, sessionTokenFrom } from "../auth/sessions";
-import { findUserByToken, looksLikeToken } from "../auth/tokens";
+import type { Credential } from "../auth/read-guard";
+import { findUserByToken, hashToken, looksLikeToken } from "../auth/tokens";
+import { sha256Hex } from "../crypto";
 import { publicBaseUrl } from "../env";
 import { db, type AppEnv, type AuthUser } from "./context";
 import { ApiError } from "./errors";
+import { GUARDED_READ_PATHS } from "./guarded-read";
+import { handleError } from "./problem-response";
+import { enforceRateLimit } from "./rate-limit";
 
 /**
  * Paths anyone may read: health, the API description and its schemas, problem type pages, the security
@@ -36,27 +41,61 @@ export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
   // A read that names its workspace gets the caller's role there in the same statement (lib/auth/caller.ts).
   const named = c.req.method === "GET" ? c.req.queries("workspace_id") : undefined;
   const workspaceId = named?.length === 1 && named[0].length > 0 && named[0].length <= 100 ? named[0] : undefined;
+  const credential = await credentialOf(c);
+  c.set("credential", credential);
+  const identified = identify(c, credential, workspaceId);
+  if (!workspaceId || !GUARDED_READ_PATHS.has(c.req.path)) {
+    await identified;
+    return next();
+  }
+  // A guarded read starts its first statement beside this one (lib/http/guarded-read.ts) and awaits it.
+  const pending = identified.then(() => enforceRateLimit(c));
+  pending.catch(() => {}); // awaited below and by the read; never an unhandled rejection meanwhile
+  c.set("pendingCaller", pending);
+  await next();
+  try {
+    await pending;
+  } catch (error) {
+    // Whatever the route answered, an unauthenticated or rate-limited request gets only that answer
+    // (dropping the route's response first, so none of its headers is carried over).
+    c.res = undefined as never;
+    c.res = handleError(error, c);
+  }
+};
+
+/** The request's credential, hashed as stored, or the 401 / 403 that says what is wrong with it. */
+async function credentialOf(c: Context<AppEnv>): Promise<Credential> {
   const header = c.req.header("authorization");
   if (header) {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
     if (!match || !looksLikeToken(match[1])) {
       throw new ApiError("unauthorized", { detail: "The Authorization header is not of the form Bearer <token>." });
     }
-    const found = await findUserByToken(db(c), match[1], workspaceId);
-    if (!found) throw new ApiError("unauthorized", { detail: "The token is unknown or has been revoked." });
-    remember(c, found, workspaceId, { tokenId: found.tokenId, sessionId: null });
-    return next();
+    return { kind: "token", hash: await hashToken(match[1]) };
   }
   const session = sessionTokenFrom(c.req.header("cookie"));
   if (session === undefined) throw new ApiError("unauthorized", { detail: "Send Authorization: Bearer <token>, or sign in with a passkey at /account/security." });
   if (!SAFE_METHODS.has(c.req.method) && c.req.header("origin") !== new URL(publicBaseUrl(c.env, c.req.url)).origin) {
     throw new ApiError("forbidden", { detail: "A request carried by a session cookie that changes something must come from Herald's own pages (its Origin did not match)." });
   }
-  const found = looksLikeSessionToken(session) ? await findUserBySession(db(c), session, workspaceId) : undefined;
-  if (!found) throw new ApiError("unauthorized", { detail: "The session has ended (signed out, idle for 12 hours, or older than 7 days); sign in again." });
+  if (!looksLikeSessionToken(session)) throw sessionEnded();
+  return { kind: "session", hash: await sha256Hex(session) };
+}
+
+const sessionEnded = () => new ApiError("unauthorized", { detail: "The session has ended (signed out, idle for 12 hours, or older than 7 days); sign in again." });
+
+/** Who the credential belongs to (one statement, with the role in `workspaceId`), remembered on the context. */
+async function identify(c: Context<AppEnv>, credential: Credential, workspaceId: string | undefined): Promise<void> {
+  if (credential.kind === "token") {
+    const found = await findUserByToken(db(c), credential.hash, workspaceId);
+    if (!found) throw new ApiError("unauthorized", { detail: "The token is unknown or has been revoked." });
+    remember(c, found, workspaceId, { tokenId: found.tokenId, sessionId: null });
+    return;
+  }
+  const found = await findUserBySession(db(c), credential.hash, workspaceId);
+  if (!found) throw sessionEnded();
   remember(c, found, workspaceId, { tokenId: null, sessionId: found.sessionId });
-  return next();
-};
+}
 
 function remember(c: Context<AppEnv>, found: typeof users.$inferSelect & { role: Role | null }, workspaceId: string | undefined, via: Pick<AuthUser, "tokenId" | "sessionId">): void {
   const { role, ...row } = found;

@@ -3,6 +3,7 @@ import { openDb, type Database, type DbHandle } from "../db/client";
 import { eq } from "drizzle-orm";
 import { users, type Role } from "../../db/schema";
 import type { ActorKind } from "../audit";
+import type { Credential } from "../auth/read-guard";
 import { errorFields, logEvent } from "../log";
 import type { Env } from "../env";
 
@@ -25,6 +26,10 @@ export type AppEnv = {
     userRow?: typeof users.$inferSelect;
     /** The caller's role in the workspace the request names in its query, read with authentication. */
     membership?: { workspaceId: string; role: Role | null };
+    /** The request's credential, as stored (hashed). */
+    credential?: Credential;
+    /** For a guarded read (lib/http/guarded-read.ts): authentication still in flight; rejects with its 401 / 429. */
+    pendingCaller?: Promise<void>;
   };
 };
 

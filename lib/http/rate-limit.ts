@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv, AuthUser } from "./context";
 import { ApiError } from "./errors";
 
@@ -47,9 +47,9 @@ function limitKey(user: AuthUser | undefined, path: string, clientIp: string | u
  * with Retry-After (seconds to the next window). Runs after authentication, so unauthenticated requests are
  * answered 401 before they count.
  */
-export const rateLimit: MiddlewareHandler<AppEnv> = async (c, next) => {
+export async function enforceRateLimit(c: Context<AppEnv>): Promise<void> {
   const key = limitKey(c.get("user"), c.req.path, c.req.header("cf-connecting-ip"));
-  if (!key) return next();
+  if (!key) return;
   const binding = (c.env as { RATE_LIMITER?: RateLimiterBinding } | undefined)?.RATE_LIMITER;
   const limit = Number(c.env?.RATE_LIMIT_PER_MINUTE) || DEFAULT_RATE_LIMIT_PER_MINUTE;
   const now = Date.now();
@@ -62,5 +62,10 @@ export const rateLimit: MiddlewareHandler<AppEnv> = async (c, next) => {
       headers: { "retry-after": String(verdict.retryAfter) },
     });
   }
+}
+
+/** The middleware form, after authentication (a guarded read counts once its caller is known: lib/http/auth.ts). */
+export const rateLimit: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if (!c.get("pendingCaller")) await enforceRateLimit(c);
   return next();
 };
