@@ -7,7 +7,7 @@ import { openDb, type Database } from "../lib/db/client";
 import type { Env } from "../lib/env";
 import { newId } from "../lib/ids";
 import { listConditions, type ListFilters } from "../lib/publishing/list-filters";
-import { publicationResponses } from "../lib/publishing/respond";
+import { publicationPage } from "../lib/publishing/page";
 
 const CHUNK = 10_000;
 
@@ -83,12 +83,13 @@ export const PUBLICATION_CASES: { name: string; query: Omit<ListFilters, "worksp
 ];
 
 /** The SQL GET /publications runs for a page: the list query, then segments, renditions and media. */
+/** The statement GET /publications runs for a page (lib/publishing/page.ts), without the authentication guard. */
 export async function publicationsPage(db: Database, workspaceId: string, query: Omit<ListFilters, "workspace_id">) {
-  const page = await db
+  const page = db
     .select()
     .from(publications)
     .where(and(...listConditions({ workspace_id: workspaceId, ...query })))
     .orderBy(desc(publications.createdAt), desc(publications.id))
     .limit(51);
-  return publicationResponses(db, "http://localhost:8787", page.slice(0, 50));
+  return publicationPage(db, "http://localhost:8787", page);
 }

@@ -9,7 +9,7 @@ import { problems } from "../../lib/http/problem-schema";
 import { withSchemaEach } from "../../lib/http/schema-ref";
 import { guardedRead } from "../../lib/http/guarded-read";
 import { listConditions } from "../../lib/publishing/list-filters";
-import { publicationResponses } from "../../lib/publishing/respond";
+import { publicationPage } from "../../lib/publishing/page";
 import { DateTimeParam, OffsetQuery, WorkspaceIdField } from "../../lib/schemas/common";
 import { ACTIVITY_BUCKETS, PublicationResponse, PublicationStatus } from "./schemas";
 
@@ -53,17 +53,17 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const database = db(c);
   const { result: rows } = await guardedRead(c, query.workspace_id, "viewer", (guard) => {
     const after = query.cursor ? decodeCursor(query.cursor, ["date", "string"]) : null;
-    return database
+    const page = database
       .select()
       .from(publications)
       .where(and(guard, ...listConditions(query), after ? sql`(${publications.createdAt}, ${publications.id}) < (${new Date(after[0])}, ${after[1]})` : undefined))
       .orderBy(desc(publications.createdAt), desc(publications.id))
       .limit(query.limit + 1)
       .offset(query.offset ?? 0);
+    return publicationPage(database, publicBaseUrl(c.env, c.req.url), page);
   });
-  const page = rows.slice(0, query.limit);
-  const last = page.at(-1);
-  setNextLink(c, rows.length > query.limit && last ? encodeCursor([last.createdAt.toISOString(), last.id]) : null);
-  const items = await publicationResponses(database, publicBaseUrl(c.env, c.req.url), page);
+  const last = rows.length > query.limit ? rows[query.limit - 1] : undefined;
+  setNextLink(c, last ? encodeCursor([last.publication.createdAt.toISOString(), last.publication.id]) : null);
+  const items = rows.slice(0, query.limit).map((row) => row.response);
   return c.json(withSchemaEach(c, PublicationResponse, items as never[]), 200);
 };
