@@ -91,5 +91,5 @@ export async function publicationsPage(db: Database, workspaceId: string, query:
     .where(and(...listConditions({ workspace_id: workspaceId, ...query })))
     .orderBy(desc(publications.createdAt), desc(publications.id))
     .limit(51);
-  return publicationPage(db, "http://localhost:8787", page);
+  return (await publicationPage(db, "http://localhost:8787", page)).slice(0, 50);
 }
