@@ -1,4 +1,4 @@
-import { getTableColumns, sql, type SQL } from "drizzle-orm";
+import { getTableColumns, sql, type Placeholder, type SQL } from "drizzle-orm";
 import { users, workspaceMembers, type Role } from "../../db/schema";
 
 /**
@@ -6,7 +6,7 @@ import { users, workspaceMembers, type Role } from "../../db/schema";
  * nothing more) and, when the request names a workspace, the caller's role in it (null: not a member), so
  * that a read needs no second round trip for its permission check.
  */
-export function callerColumns(workspaceId: string | undefined) {
+export function callerColumns(workspaceId: string | Placeholder | undefined) {
   const role: SQL<Role | null> = workspaceId
     ? sql<Role | null>`(select ${workspaceMembers.role} from ${workspaceMembers} where ${workspaceMembers.userId} = ${users.id} and ${workspaceMembers.workspaceId} = ${workspaceId})`
     : sql<Role | null>`null`;

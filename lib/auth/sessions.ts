@@ -1,7 +1,9 @@
-import { and, eq, isNull, sql } from "drizzle-orm";
-import { browserSessions, users } from "../../db/schema";
+import type { Pool } from "@neondatabase/serverless";
+import { and, eq, isNull, sql, type Placeholder } from "drizzle-orm";
+import { browserSessions, users, type Role } from "../../db/schema";
 import { sha256Hex } from "../crypto";
 import type { Queryable } from "../db/client";
+import { compileStatement, runCompiled, statementBuilder } from "../db/compiled";
 import { newId, randomText } from "../ids";
 import { callerColumns } from "./caller";
 
@@ -16,7 +18,7 @@ const SESSION_SHAPE = /^hls_[a-z0-9]{40}$/;
 export const looksLikeSessionToken = (value: string) => SESSION_SHAPE.test(value);
 
 /** A session within both of its limits and not ended (one definition for the lookup and lib/auth/read-guard.ts). */
-export const liveSession = (hash: string) =>
+export const liveSession = (hash: string | Placeholder) =>
   and(
     eq(browserSessions.tokenHash, hash),
     isNull(browserSessions.revokedAt),
@@ -43,15 +45,25 @@ export async function openSession(q: Queryable, userId: string, passkeyId: strin
  * live (not revoked, within both limits). One statement both checks and marks it used, so idle time is
  * measured from the last request.
  */
-export async function findUserBySession(q: Queryable, tokenHash: string, workspaceId?: string) {
-  const [row] = await q
-    .update(browserSessions)
-    .set({ lastSeenAt: sql`now()` })
-    .from(users)
-    .where(and(eq(users.id, browserSessions.userId), liveSession(tokenHash)))
-    .returning({ ...callerColumns(workspaceId), sessionId: browserSessions.id });
+export async function findUserBySession(pool: Pool, tokenHash: string, workspaceId?: string) {
+  const statement = workspaceId ? (bySession.withRole ??= callerBySession(true)) : (bySession.withoutRole ??= callerBySession(false));
+  const [row] = await runCompiled(pool, statement, { hash: tokenHash, workspaceId });
   return row;
 }
+
+function callerBySession(withRole: boolean) {
+  return compileStatement<typeof users.$inferSelect & { role: Role | null; sessionId: string }>(
+    statementBuilder
+      .update(browserSessions)
+      .set({ lastSeenAt: sql`now()` })
+      .from(users)
+      .where(and(eq(users.id, browserSessions.userId), liveSession(sql.placeholder("hash"))))
+      .returning({ ...callerColumns(withRole ? sql.placeholder("workspaceId") : undefined), sessionId: browserSessions.id }),
+    { ...callerColumns(undefined), sessionId: browserSessions.id },
+  );
+}
+/** Built on first use, once per isolate (lib/db/compiled.ts): authentication runs it on every request. */
+const bySession: { withRole?: ReturnType<typeof callerBySession>; withoutRole?: ReturnType<typeof callerBySession> } = {};
 
 /** End a session (sign-out); answers whether it was live. */
 export async function revokeSession(q: Queryable, sessionId: string): Promise<boolean> {

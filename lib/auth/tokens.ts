@@ -1,7 +1,9 @@
-import { and, eq, isNull } from "drizzle-orm";
-import { apiTokens, users } from "../../db/schema";
+import type { Pool } from "@neondatabase/serverless";
+import { and, eq, isNull, sql, type Placeholder } from "drizzle-orm";
+import { apiTokens, users, type Role } from "../../db/schema";
 import { sha256Hex } from "../crypto";
 import type { Queryable } from "../db/client";
+import { compileStatement, runCompiled, statementBuilder } from "../db/compiled";
 import { newId, randomText } from "../ids";
 import { callerColumns } from "./caller";
 
@@ -16,7 +18,7 @@ export function looksLikeToken(token: string): boolean {
 export const hashToken = (token: string) => sha256Hex(token);
 
 /** A bearer token that is not revoked (one definition for the lookup and lib/auth/read-guard.ts). */
-export const liveToken = (hash: string) => and(eq(apiTokens.tokenHash, hash), isNull(apiTokens.revokedAt))!;
+export const liveToken = (hash: string | Placeholder) => and(eq(apiTokens.tokenHash, hash), isNull(apiTokens.revokedAt))!;
 
 /** Issue a new bearer token; only its hash is stored. */
 export async function issueToken(q: Queryable, userId: string, name: string) {
@@ -28,13 +30,25 @@ export async function issueToken(q: Queryable, userId: string, name: string) {
   return { row, token };
 }
 
+type CallerRow = typeof users.$inferSelect & { role: Role | null };
+
+function callerByToken(withRole: boolean) {
+  return compileStatement<CallerRow & { tokenId: string }>(
+    statementBuilder
+      .select({ ...callerColumns(withRole ? sql.placeholder("workspaceId") : undefined), tokenId: apiTokens.id })
+      .from(apiTokens)
+      .innerJoin(users, eq(users.id, apiTokens.userId))
+      .where(liveToken(sql.placeholder("hash")))
+      .limit(1),
+    { ...callerColumns(undefined), tokenId: apiTokens.id },
+  );
+}
+/** Built on first use, once per isolate (lib/db/compiled.ts): authentication runs it on every request. */
+const byToken: { withRole?: ReturnType<typeof callerByToken>; withoutRole?: ReturnType<typeof callerByToken> } = {};
+
 /** The live token's user (and role in `workspaceId`, see lib/auth/caller.ts), in one statement. */
-export async function findUserByToken(q: Queryable, tokenHash: string, workspaceId?: string) {
-  const [row] = await q
-    .select({ ...callerColumns(workspaceId), tokenId: apiTokens.id })
-    .from(apiTokens)
-    .innerJoin(users, eq(users.id, apiTokens.userId))
-    .where(liveToken(tokenHash))
-    .limit(1);
+export async function findUserByToken(pool: Pool, tokenHash: string, workspaceId?: string) {
+  const statement = workspaceId ? (byToken.withRole ??= callerByToken(true)) : (byToken.withoutRole ??= callerByToken(false));
+  const [row] = await runCompiled(pool, statement, { hash: tokenHash, workspaceId });
   return row;
 }

@@ -13,12 +13,17 @@ type DbEnv = Pick<Env, "DATABASE_URL" | "NEON_WS_PROXY" | "NEON_FETCH_ENDPOINT">
 /** Local SQL-over-HTTP endpoints by database `host:port`; any other database is Neon, at Neon's own endpoint. */
 const localFetchEndpoints = new Map<string, string>();
 let fetchEndpointInstalled = false;
+/** The settings configureDriver last applied: every request of an isolate passes the same ones. */
+let configuredFor: string | undefined;
 
 /**
  * Locally the Neon driver reaches a plain Postgres through our WebSocket relay (transactions) and our
  * SQL-over-HTTP endpoint (single statements); in production both are unset and the driver talks to Neon.
  */
 function configureDriver(env: DbEnv): void {
+  const key = `${env.DATABASE_URL}\n${env.NEON_FETCH_ENDPOINT ?? ""}\n${env.NEON_WS_PROXY ?? ""}`;
+  if (key === configuredFor) return;
+  configuredFor = key;
   if (env.NEON_FETCH_ENDPOINT) {
     const url = new URL(env.DATABASE_URL);
     localFetchEndpoints.set(`${url.hostname}:${url.port}`, env.NEON_FETCH_ENDPOINT);
@@ -69,6 +74,20 @@ class HttpFirstPool extends Pool {
   }
 }
 
+/**
+ * The HTTP query function per database. It holds no connection (each call is its own fetch, made in the
+ * calling request), so unlike a Pool it may serve every request of the isolate; making it anew cost CPU.
+ */
+const httpQueries = new Map<string, ReturnType<typeof neon<boolean, true>>>();
+function httpQuery(databaseUrl: string) {
+  let query = httpQueries.get(databaseUrl);
+  if (!query) {
+    query = neon<boolean, true>(databaseUrl, { fullResults: true });
+    httpQueries.set(databaseUrl, query);
+  }
+  return query;
+}
+
 export interface DbHandle {
   db: Database;
   pool: Pool;
@@ -84,7 +103,7 @@ export interface DbHandle {
 export function openDb(env: DbEnv): DbHandle {
   configureDriver(env);
   const viaHttp = Boolean(env.NEON_FETCH_ENDPOINT) || !env.NEON_WS_PROXY;
-  const http = viaHttp ? neon<boolean, true>(env.DATABASE_URL, { fullResults: true }) : undefined;
+  const http = viaHttp ? httpQuery(env.DATABASE_URL) : undefined;
   const pool = new HttpFirstPool({ connectionString: env.DATABASE_URL, max: 5 }, http);
   // A client that loses its socket (idle, or refused by a full server) must not crash the isolate:
   // the query it was running rejects, and that is where the failure is handled. (Listening to the

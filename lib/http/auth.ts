@@ -5,7 +5,7 @@ import type { Credential } from "../auth/read-guard";
 import { findUserByToken, hashToken, looksLikeToken } from "../auth/tokens";
 import { sha256Hex } from "../crypto";
 import { publicBaseUrl } from "../env";
-import { db, type AppEnv, type AuthUser } from "./context";
+import { dbPool, type AppEnv, type AuthUser } from "./context";
 import { ApiError } from "./errors";
 import { GUARDED_READ_PATHS } from "./guarded-read";
 import { handleError } from "./problem-response";
@@ -87,12 +87,12 @@ const sessionEnded = () => new ApiError("unauthorized", { detail: "The session h
 /** Who the credential belongs to (one statement, with the role in `workspaceId`), remembered on the context. */
 async function identify(c: Context<AppEnv>, credential: Credential, workspaceId: string | undefined): Promise<void> {
   if (credential.kind === "token") {
-    const found = await findUserByToken(db(c), credential.hash, workspaceId);
+    const found = await findUserByToken(dbPool(c), credential.hash, workspaceId);
     if (!found) throw new ApiError("unauthorized", { detail: "The token is unknown or has been revoked." });
     remember(c, found, workspaceId, { tokenId: found.tokenId, sessionId: null });
     return;
   }
-  const found = await findUserBySession(db(c), credential.hash, workspaceId);
+  const found = await findUserBySession(dbPool(c), credential.hash, workspaceId);
   if (!found) throw sessionEnded();
   remember(c, found, workspaceId, { tokenId: null, sessionId: found.sessionId });
 }

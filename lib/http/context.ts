@@ -35,15 +35,20 @@ export type AppEnv = {
 
 export type AppContext = Context<AppEnv>;
 
-/** The request's database; the Pool is opened on first use and closed when the response is done. */
-export function db(c: Context<AppEnv>): Database {
+function dbHandle(c: Context<AppEnv>): DbHandle {
   let handle = c.get("dbHandle");
   if (!handle) {
     handle = openDb(c.env);
     c.set("dbHandle", handle);
   }
-  return handle.db;
+  return handle;
 }
+
+/** The request's database; the Pool is opened on first use and closed when the response is done. */
+export const db = (c: Context<AppEnv>): Database => dbHandle(c).db;
+
+/** The same request's Pool, for statements compiled once (lib/db/compiled.ts). */
+export const dbPool = (c: Context<AppEnv>) => dbHandle(c).pool;
 
 /** Work that may outlive the response (Workers `waitUntil`; plain promises where there is no execution context). */
 export function defer(c: Context, work: Promise<unknown>): void {
