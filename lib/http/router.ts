@@ -70,11 +70,15 @@ export function createRouterApp(routes: RouteTable, options: WorkerAppOptions): 
     const url = new URL("/openapi.json", c.req.url);
     const answers = await Promise.all(groups.map((group) => forward(c, group, new Request(url, { headers: c.req.raw.headers }))));
     const failed = answers.find((res) => !res.ok);
-    if (failed) return failed;
+    if (failed) {
+      for (const res of answers) if (res !== failed) void res.body?.cancel();
+      return failed;
+    }
     const parts = (await Promise.all(answers.map((res) => res.json()))) as OpenApiJson[];
     return mergeOpenApiDocuments(parts, { ...parts[0].info, title: options.title, description: options.description });
   };
-  // The document a Response (a group's failure) goes back as is, to one caller only.
+  // A group's failure (a Response instead of a document) goes back as the group gave it, a copy to each caller
+  // that was waiting for the same document.
   const answerWith = async (c: Context<RouterEnv>, use: (document: OpenApiJson) => Response): Promise<Response> => {
     const document = await openApi(c);
     return document instanceof Response ? document.clone() : use(document);
