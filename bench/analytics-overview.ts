@@ -11,7 +11,7 @@ import { personalOrganizationId } from "../lib/billing/organizations";
 import "../lib/db/node";
 import { sql } from "drizzle-orm";
 import { socialAccounts, workspaceMembers, workspaces } from "../db/schema";
-import gateway from "../functions/gateway";
+import gateway from "../functions/all-groups";
 import { loadOverview } from "../lib/analytics/overview-load";
 import type { SortKey } from "../lib/analytics/overview-queries";
 import { refreshRollups } from "../lib/analytics/store";

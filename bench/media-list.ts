@@ -10,7 +10,7 @@
 import { personalOrganizationId } from "../lib/billing/organizations";
 import "../lib/db/node";
 import { workspaceMembers, workspaces } from "../db/schema";
-import gateway from "../functions/gateway";
+import gateway from "../functions/all-groups";
 import { issueToken } from "../lib/auth/tokens";
 import { createUser } from "../lib/auth/users";
 import { openDb } from "../lib/db/client";

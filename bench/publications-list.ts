@@ -3,7 +3,7 @@
 // Run: npx tsx bench/publications-list.ts [count]
 import "../lib/db/node";
 import { sql } from "drizzle-orm";
-import gateway from "../functions/gateway";
+import gateway from "../functions/all-groups";
 import { openDb } from "../lib/db/client";
 import type { Env } from "../lib/env";
 import { startEphemeralStack } from "../local/services/ephemeral-stack";

@@ -4,7 +4,7 @@
 import "../lib/db/node";
 import { DeleteMessageCommand, ReceiveMessageCommand, SendMessageCommand } from "@aws-sdk/client-sqs";
 import { and, eq, inArray, sql } from "drizzle-orm";
-import gateway from "../functions/gateway";
+import gateway from "../functions/all-groups";
 import { publications } from "../db/schema";
 import { openDb } from "../lib/db/client";
 import type { Env } from "../lib/env";

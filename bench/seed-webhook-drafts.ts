@@ -6,7 +6,7 @@ import { openDb } from "../lib/db/client";
 import type { Env } from "../lib/env";
 import { newId } from "../lib/ids";
 import { encryptJson } from "../lib/secrets";
-import gateway from "../functions/gateway";
+import gateway from "../functions/all-groups";
 
 /** A workspace with `perPublication` webhook accounts and `publications` drafts addressed to all of them, made through the API. */
 export async function seedWebhookDrafts(env: Env, url: string, secret: string, publications: number, perPublication: number) {

@@ -103,7 +103,7 @@ async function main() {
   const started = performance.now();
   const stack = await startEphemeralStack("herald-bench-video");
   const env = { ...stack.env, RATE_LIMIT_PER_MINUTE: "100000000" } as unknown as Env; // measure the API, not the per-token rate limit
-  const { default: gateway } = await import("../functions/gateway");
+  const { default: gateway } = await import("../functions/all-groups");
   const handle = openDb(env);
   const db = handle.db;
   try {

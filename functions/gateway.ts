@@ -1,10 +1,9 @@
-import { createWorkerApp } from "../lib/http/app";
-import { GROUPS } from "./groups";
+import { createRouterApp } from "../lib/http/router";
+import { API_INFO } from "./api-info";
+import { ROUTES } from "./routes";
 
-/** Every group in one Worker: what `npm start` serves and what a single-Worker deploy runs. */
-const app = createWorkerApp(Object.values(GROUPS), {
-  title: "Herald API",
-  description: "Multi-workspace social publishing. Errors are RFC 9457 problem+json; every response names its JSON Schema in `$schema`.",
-});
-
-export default app;
+/**
+ * The API's front door (wrangler.toml's top level): forwards each request to the Worker of the group
+ * that serves it (a GROUP_* service binding each) and carries none of the groups' code.
+ */
+export default createRouterApp(ROUTES, API_INFO);

@@ -32,7 +32,7 @@ export interface Env {
   [queueUrl: `SQS_QUEUE_URL_${string}`]: string | undefined;
 }
 
-export function publicBaseUrl(env: Env, requestUrl?: string): string {
+export function publicBaseUrl(env: Pick<Env, "PUBLIC_BASE_URL">, requestUrl?: string): string {
   if (env.PUBLIC_BASE_URL) return env.PUBLIC_BASE_URL.replace(/\/+$/, "");
   if (requestUrl) return new URL(requestUrl).origin;
   return "http://localhost:8787";

@@ -1,6 +1,6 @@
 /**
  * `npm run build:dry-run`: bundle every Worker exactly as `wrangler deploy` would, without uploading:
- * the gateway, one Worker per operation group and one per queue consumer (wrangler.toml). Fails if any
+ * the gateway (the router), one Worker per operation group and one per queue consumer (wrangler.toml). Fails if any
  * does not bundle, or if wrangler.toml is out of step with functions/groups.ts and queues/, and prints
  * each bundle's size and gzipped size (what Cloudflare's 3 MiB free-plan limit applies to).
  *
@@ -78,7 +78,7 @@ const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
 
 /** The size table, plain or as Markdown (for the README). */
 export function sizeTable(results: BundleResult[], markdown = false): string {
-  const rows = results.map((r) => [r.env ? `${r.name}` : "gateway (all groups)", r.kind, r.main, r.ok ? kib(r.bytes) : "FAILED", r.ok ? kib(r.gzipBytes) : "", r.ok ? `${((r.gzipBytes / FREE_PLAN_GZIP_LIMIT) * 100).toFixed(1)} %` : ""]);
+  const rows = results.map((r) => [r.env ? `${r.name}` : "gateway (router)", r.kind, r.main, r.ok ? kib(r.bytes) : "FAILED", r.ok ? kib(r.gzipBytes) : "", r.ok ? `${((r.gzipBytes / FREE_PLAN_GZIP_LIMIT) * 100).toFixed(1)} %` : ""]);
   const head = ["worker", "kind", "entry", "size", "gzip", "of 3 MiB"];
   if (markdown) {
     return [`| ${head.join(" | ")} |`, `|${head.map((_, i) => (i >= 3 ? "---:" : "---")).join("|")}|`, ...rows.map((r) => `| ${r.join(" | ")} |`)].join("\n");

@@ -2,11 +2,14 @@
  * `npx tsx local/sync-workers.ts`: after adding an operation group to functions/groups.ts or a
  * consumer under queues/, write what makes it deployable on its own: the group's
  * functions/<folder>/worker.ts and an [env.<name>] section in wrangler.toml. Existing files and sections
- * are left alone. Then `npm run build:dry-run` checks that everything bundles.
+ * are left alone. After adding or changing any operation, it also rewrites what the gateway routes by:
+ * functions/routes.ts and the gateway's GROUP_* service bindings (wrangler.toml's top-level `services`).
+ * Then `npm run build:dry-run` checks that everything bundles.
  */
 import fs from "node:fs";
 import path from "node:path";
 import { REPO_ROOT, WRANGLER_CONFIG } from "./services/wrangler";
+import { GATEWAY_SERVICES, gatewayServicesToml, ROUTE_TABLE_FILE, routeTable, routeTableSource } from "./route-table";
 import { consumerNames, deployableWorkers, groupFolders, groupWorkerEntry, readWranglerToml } from "./workers";
 
 const CONSUMERS_MARKER = "# ---- Queue consumers (queues/) ----";
@@ -14,7 +17,7 @@ const CONSUMERS_MARKER = "# ---- Queue consumers (queues/) ----";
 /** Non-secret defaults every Worker gets; vars are not inherited by environments, so each lists them. */
 const DEFAULT_VARS = ['ALLOW_PRIVATE_URLS = "false"', 'SQS_REGION = "us-east-1"'];
 
-/** Bindings every Worker gets (the top level's, repeated: environments do not inherit bindings). */
+/** Bindings every group and consumer Worker gets (each lists them: environments do not inherit bindings). */
 const BINDINGS = [
   'r2_buckets = [{ binding = "MEDIA_BUCKET", bucket_name = "herald-media" }]',
   // lib/jobs/nudge.ts: the consumers each Worker may nudge after a commit.
@@ -39,8 +42,25 @@ export default createWorkerApp([group], { title: "Herald API: ${name}" });
 
 async function main() {
   let toml = fs.readFileSync(WRANGLER_CONFIG, "utf8");
-  const { envs } = readWranglerToml(toml);
+  const { name: workerName, envs } = readWranglerToml(toml);
   const changed: string[] = [];
+
+  const { table } = await routeTable();
+  const tableFile = path.join(REPO_ROOT, ROUTE_TABLE_FILE);
+  if (!fs.existsSync(tableFile) || fs.readFileSync(tableFile, "utf8") !== routeTableSource(table)) {
+    fs.writeFileSync(tableFile, routeTableSource(table));
+    changed.push(`wrote ${ROUTE_TABLE_FILE}`);
+  }
+  // The gateway's bindings sit in the top level, before the first section.
+  const services = gatewayServicesToml(Object.keys(table), workerName);
+  const topEnd = toml.search(/^\[/m);
+  const top = toml.slice(0, topEnd);
+  const current = GATEWAY_SERVICES.exec(top);
+  if (current?.[0] !== services) {
+    const newTop = current ? top.replace(GATEWAY_SERVICES, services) : top.replace(/^(main = .*\n)/m, `$1${services}`);
+    toml = newTop + toml.slice(topEnd);
+    changed.push("wrote the gateway's GROUP_* service bindings in wrangler.toml");
+  }
 
   for (const [name, folder] of await groupFolders()) {
     if (!folder) continue;

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { routeTableProblems } from "./route-table";
 import { REPO_ROOT, WRANGLER_CONFIG } from "./services/wrangler";
 
 /** One deployable Worker of wrangler.toml: the gateway (top level) or an [env.<name>]. */
@@ -19,8 +20,9 @@ export interface DeployableWorker {
  * The environments of wrangler.toml and their `main`. A deliberately small reader for the file as we
  * write it (section headers and `main = "…"` lines), so no TOML library is needed.
  */
-export function readWranglerToml(text = fs.readFileSync(WRANGLER_CONFIG, "utf8")): { main: string; envs: Map<string, string | undefined> } {
+export function readWranglerToml(text = fs.readFileSync(WRANGLER_CONFIG, "utf8")): { name: string; main: string; envs: Map<string, string | undefined> } {
   let section = "";
+  let name = "";
   let main = "";
   const envs = new Map<string, string | undefined>();
   for (const raw of text.split("\n")) {
@@ -32,13 +34,15 @@ export function readWranglerToml(text = fs.readFileSync(WRANGLER_CONFIG, "utf8")
       if (env && !envs.has(env[1])) envs.set(env[1], undefined);
       continue;
     }
+    const named = /^name\s*=\s*"([^"]+)"$/.exec(line);
+    if (named && section === "") name = named[1];
     const value = /^main\s*=\s*"([^"]+)"$/.exec(line);
     if (!value) continue;
     if (section === "") main = value[1];
     const env = /^env\.([A-Za-z0-9_-]+)$/.exec(section);
     if (env) envs.set(env[1], value[1]);
   }
-  return { main, envs };
+  return { name, main, envs };
 }
 
 /** Consumer entries: every .ts file directly under queues/ but the local all-in-one entry. */
@@ -70,10 +74,11 @@ export const groupWorkerEntry = (folder: string) => `functions/${folder}/worker.
 
 /**
  * Every Worker to deploy, and what is out of step between functions/groups.ts, queues/, the entry
- * files, queues/local.ts and wrangler.toml (each problem says how to fix it).
+ * files, queues/local.ts, the gateway's route table and wrangler.toml (each problem says how to fix it).
  */
 export async function deployableWorkers(): Promise<{ workers: DeployableWorker[]; problems: string[] }> {
-  const toml = readWranglerToml();
+  const text = fs.readFileSync(WRANGLER_CONFIG, "utf8");
+  const toml = readWranglerToml(text);
   const problems: string[] = [];
   const workers: DeployableWorker[] = [{ name: "gateway", env: "", main: toml.main, kind: "gateway", configured: true }];
   if (toml.main !== "functions/gateway.ts") problems.push(`wrangler.toml: the top-level main should be functions/gateway.ts, not ${toml.main || "missing"}`);
@@ -100,6 +105,8 @@ export async function deployableWorkers(): Promise<{ workers: DeployableWorker[]
     if (!Object.hasOwn(CONSUMERS, name)) problems.push(`consumer "${name}": not in CONSUMERS of queues/local.ts, so \`npm start\` does not run it (add \`"${name}": () => import("./${name}"),\`)`);
     workers.push({ name, env: name, main: entry, kind: "consumer", configured: toml.envs.has(name) });
   }
+
+  problems.push(...(await routeTableProblems({ text, name: toml.name })));
 
   const known = new Set(workers.map((w) => w.env));
   for (const env of toml.envs.keys()) if (!known.has(env)) problems.push(`wrangler.toml: [env.${env}] is neither a group of functions/groups.ts nor a consumer under queues/`);

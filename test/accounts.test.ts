@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditEvents, publications, renditions, socialAccounts } from "../db/schema";
-import gateway from "../functions/gateway";
+import gateway from "../functions/all-groups";
 import { newId } from "../lib/ids";
 import { freePort } from "../local/services/ports";
 import { decryptJson } from "../lib/secrets";

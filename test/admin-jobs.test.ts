@@ -2,7 +2,7 @@ import { SendMessageCommand } from "@aws-sdk/client-sqs";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { jobReceipts, outboxJobs } from "../db/schema";
-import gateway from "../functions/gateway";
+import gateway from "../functions/all-groups";
 import type { Env } from "../lib/env";
 import { drainQueue, MAX_ATTEMPTS, type ConsumerDefinition } from "../lib/jobs/consumer";
 import { enqueueJob, relayOutbox } from "../lib/jobs/outbox";

@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import gateway from "../functions/gateway";
+import gateway from "../functions/all-groups";
 import { analyticsCollectionRuns, analyticsContentItems, analyticsCoverage, analyticsMeasurements, outboxJobs, renditions, workspaceMembers } from "../db/schema";
 import { queueDueAccounts } from "../lib/analytics/schedule";
 import { drainQueue } from "../lib/jobs/consumer";

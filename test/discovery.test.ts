@@ -1,6 +1,6 @@
 import { count, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import gateway from "../functions/gateway";
+import gateway from "../functions/all-groups";
 import { outboxJobs, providerCostEvents, publicationBuilds, publications, renditions, socialAccounts } from "../db/schema";
 import { api, env, expectProblem, newUser, newWorkspace, withDb } from "./helpers/harness";
 import { newAccount } from "./helpers/publishing";

@@ -1,6 +1,6 @@
 import { eq, inArray } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
-import gateway from "../functions/gateway";
+import gateway from "../functions/all-groups";
 import { auditEvents, instanceSettings } from "../db/schema";
 import { forgetSettingsInForce, settingsInForce, SETTINGS } from "../lib/settings";
 import { keyIdOf } from "../lib/settings/secret-box";

@@ -9,7 +9,7 @@ import type { Env } from "../lib/env";
 import { ensureQueues } from "../local/services/sqs";
 import { analyticsRefresh } from "../queues/analytics-refresh";
 import { api, env, newUser, newWorkspace, withDb } from "./helpers/harness";
-import gateway from "../functions/gateway";
+import gateway from "../functions/all-groups";
 
 async function until<T>(probe: () => Promise<T | undefined | null | false>, ms = 10_000): Promise<T> {
   const deadline = Date.now() + ms;

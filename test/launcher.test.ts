@@ -43,7 +43,7 @@ describe("npm start (local/start.ts)", () => {
     fs.rmSync(root, { recursive: true, force: true });
   });
 
-  async function start(opts: { cwd?: string; dataDir?: string | null } = {}): Promise<{ url: string; seconds: number }> {
+  async function start(opts: { cwd?: string; dataDir?: string | null; env?: Record<string, string> } = {}): Promise<{ url: string; seconds: number }> {
     const started = Date.now();
     const child = spawn("npm", ["start", "--silent"], {
       cwd: opts.cwd ?? REPO_ROOT,
@@ -56,6 +56,7 @@ describe("npm start (local/start.ts)", () => {
         ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])),
         BOOTSTRAP_ADMIN_EMAIL: email,
         BOOTSTRAP_ADMIN_TOKEN: token,
+        ...opts.env,
       },
     });
     let output = "";
@@ -192,7 +193,7 @@ describe("npm start (local/start.ts)", () => {
     await stopAndCheckNothingIsLeft();
   });
 
-  it("starts as root from a clone inside a folder only root may enter, with its own Postgres password; a revoked bootstrap token stays revoked after a restart", { timeout: 180_000 }, async () => {
+  it("starts as root from a clone inside a folder only root may enter, with its own Postgres password and every group in a Worker of its own; a revoked bootstrap token stays revoked after a restart", { timeout: 180_000 }, async () => {
     ports = { PORT: await freePort(), CONSUMERS_PORT: await freePort(), PG_PORT: await freePort(), WS_RELAY_PORT: await freePort(), SQS_PORT: await freePort() };
     // mktemp -d: mode 0700. As root, the OS user Postgres runs as can enter neither the clone's
     // node_modules (initdb) nor its .data. (As an ordinary user this is the plain case.)
@@ -202,10 +203,15 @@ describe("npm start (local/start.ts)", () => {
     const data = path.join(clone, ".data");
     try {
       cloneInto(clone);
-      const { url } = await start({ cwd: clone, dataDir: null });
+      // Each group's Worker behind the gateway, as deployed (the default start runs them all in one Worker).
+      const { url } = await start({ cwd: clone, dataDir: null, env: { HERALD_GROUP_WORKERS: "each" } });
       const me = await call(`${url}/auth/me`, "GET");
       expect(me.status, me.text).toBe(200);
       expect(me.body.email).toBe(email);
+      const created = await call(`${url}/workspaces`, "POST", { name: "Through the gateway" });
+      expect(created.status, created.text).toBe(201);
+      const doc = await call(`${url}/openapi.json`, "GET");
+      expect(Object.keys(doc.body.paths)).toEqual(expect.arrayContaining(["/auth/me", "/workspaces", "/media", "/publications"]));
 
       // The superuser password is this DATA_DIR's own (0600), and the old fixed one is refused.
       expect(fs.statSync(path.join(data, "postgres-password")).mode & 0o777).toBe(0o600);

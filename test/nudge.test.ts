@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import gateway from "../functions/gateway";
+import gateway from "../functions/all-groups";
 import type { Env } from "../lib/env";
 import publishWorker from "../queues/publish";
 import { env, newUser, newWorkspace } from "./helpers/harness";

@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import gateway from "../functions/gateway";
+import gateway from "../functions/all-groups";
 import { auditEvents, browserSessions, passkeys, webauthnChallenges } from "../db/schema";
 import { api, env, expectProblem, newUser, withDb } from "./helpers/harness";
 import { SoftAuthenticator } from "./helpers/soft-authenticator";

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import gateway from "../functions/gateway";
+import gateway from "../functions/all-groups";
 import { outboxJobs, publications } from "../db/schema";
 import type { Env } from "../lib/env";
 import { drawRunAt } from "../lib/publishing/save";

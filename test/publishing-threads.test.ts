@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { SetQueueAttributesCommand } from "@aws-sdk/client-sqs";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import gateway from "../functions/gateway";
+import gateway from "../functions/all-groups";
 import { renditions } from "../db/schema";
 import type { Env } from "../lib/env";
 import { sqsClient } from "../lib/jobs/sqs";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import gateway from "../functions/gateway";
+import gateway from "../functions/all-groups";
 import { isPublicPath } from "../lib/http/auth";
 import { env, expectProblem, newUser } from "./helpers/harness";
 

@@ -36,7 +36,7 @@ export interface WorkerAppOptions {
 /**
  * A deployable Worker: the shared conventions (request context, body limits, JSON gate, bearer auth,
  * problem+json), the meta routes (/healthz, /openapi.json, /docs, /api/v1/schemas) and the given groups.
- * The gateway passes every group; a per-group Worker passes its own.
+ * functions/all-groups.ts passes every group; a per-group Worker (functions/<group>/worker.ts) passes its own.
  */
 export function createWorkerApp(groups: GroupApp[], options: WorkerAppOptions): GroupApp {
   const app = createGroupApp();

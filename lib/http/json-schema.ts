@@ -1,3 +1,5 @@
+import { schemaUrl } from "./schema-url";
+
 type Doc = { components?: { schemas?: Record<string, unknown> } };
 
 /** Rewrite component references into sibling schema URLs so each served schema stands alone. */
@@ -7,7 +9,7 @@ function rewriteRefs(node: unknown, base: string): unknown {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(node)) {
     if (key === "$ref" && typeof value === "string" && value.startsWith("#/components/schemas/")) {
-      out[key] = `${base}/api/v1/schemas/${value.slice("#/components/schemas/".length)}.json`;
+      out[key] = schemaUrl(base, value.slice("#/components/schemas/".length));
     } else out[key] = rewriteRefs(value, base);
   }
   return out;
@@ -19,7 +21,7 @@ export function jsonSchemaFor(doc: Doc, name: string, base: string): Record<stri
   if (!Object.hasOwn(schemas, name)) return undefined;
   return {
     $schema: "https://json-schema.org/draft/2020-12/schema",
-    $id: `${base}/api/v1/schemas/${name}.json`,
+    $id: schemaUrl(base, name),
     title: name,
     ...(rewriteRefs(schemas[name], base) as object),
   };

@@ -4,7 +4,7 @@ import { publicBaseUrl } from "../env";
 import { errorFields, logEvent } from "../log";
 import { ApiError } from "./errors";
 import { PROBLEMS, type ProblemSlug } from "./problems";
-import { schemaUrl } from "./schema-ref";
+import { schemaUrl } from "./schema-url";
 
 export function problemResponse(c: Context, error: ApiError): Response {
   const base = publicBaseUrl(c.env ?? {}, c.req.url);

@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { publicBaseUrl } from "../env";
+import { schemaUrl } from "./schema-url";
 
 const names = new WeakMap<z.ZodType, string>();
 
@@ -15,10 +16,6 @@ export function responseObject<T extends z.ZodRawShape>(name: string, shape: T) 
   const schema = z.object({ $schema: schemaRef(name), ...shape }).openapi(name);
   names.set(schema, name);
   return schema;
-}
-
-export function schemaUrl(baseUrl: string, name: string): string {
-  return `${baseUrl}/api/v1/schemas/${name}.json`;
 }
 
 export function schemaName(schema: z.ZodType): string {

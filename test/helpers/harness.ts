@@ -1,6 +1,6 @@
 import { personalOrganizationId } from "../../lib/billing/organizations";
 import { expect, inject } from "vitest";
-import gateway from "../../functions/gateway";
+import gateway from "../../functions/all-groups";
 import { workspaceMembers, workspaces, type Role } from "../../db/schema";
 import { issueToken } from "../../lib/auth/tokens";
 import { createUser } from "../../lib/auth/users";

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { Miniflare } from "miniflare";
 import { media } from "../../db/schema";
-import gateway from "../../functions/gateway";
+import gateway from "../../functions/all-groups";
 import type { Env } from "../../lib/env";
 import { newId } from "../../lib/ids";
 import { objectKey } from "../../lib/media/storage";

@@ -1,7 +1,7 @@
 import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { Readable } from "node:stream";
-import gateway from "../../functions/gateway";
+import gateway from "../../functions/all-groups";
 import type { Env } from "../../lib/env";
 
 /**

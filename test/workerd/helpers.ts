@@ -1,5 +1,5 @@
-// Helpers for tests that run INSIDE workerd (the "workerd" vitest project): the gateway is reached
-// through the pool's loopback binding to functions/gateway.ts, and the database through the Neon driver
+// Helpers for tests that run INSIDE workerd (the "workerd" vitest project): every group (functions/all-groups.ts) is
+// reached through the pool's loopback binding, and the database through the Neon driver
 // over workerd's own WebSocket, exactly as in production.
 import { env as workerEnv, exports as workerExports } from "cloudflare:workers";
 import { issueToken } from "../../lib/auth/tokens";

@@ -1,0 +1,7 @@
+import type { WorkerAppOptions } from "../lib/http/app";
+
+/** The whole API's title and description: the gateway's merged document and the all-in-one app's. */
+export const API_INFO: WorkerAppOptions = {
+  title: "Herald API",
+  description: "Multi-workspace social publishing. Errors are RFC 9457 problem+json; every response names its JSON Schema in `$schema`.",
+};
