@@ -1,6 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import gateway from "../functions/gateway";
+import gateway from "../functions/all-groups";
 import { apiTokens, browserSessions, media } from "../db/schema";
 import { callerMayRead, type Credential } from "../lib/auth/read-guard";
 import { openSession } from "../lib/auth/sessions";
