@@ -20,13 +20,40 @@ export const LEASE_MS = 120_000;
 
 const leaseUntil = () => new Date(Date.now() + LEASE_MS);
 
+/** What a delivery reads of its rendition (only these columns: building and mapping every one costs CPU per rendition). */
+const claimed = {
+  status: renditions.status,
+  attemptCount: renditions.attemptCount,
+  socialAccountId: renditions.socialAccountId,
+  publicationId: renditions.publicationId,
+  workspaceId: renditions.workspaceId,
+  platform: renditions.platform,
+  title: renditions.title,
+  deliveryKey: renditions.deliveryKey,
+};
+
+/** What a delivery reads of each segment. */
+const segmentFields = {
+  position: renditionSegments.position,
+  title: renditionSegments.title,
+  titleOverride: renditionSegments.titleOverride,
+  body: renditionSegments.body,
+  bodyOverride: renditionSegments.bodyOverride,
+  url: renditionSegments.url,
+  urlOverride: renditionSegments.urlOverride,
+  status: renditionSegments.status,
+  externalId: renditionSegments.externalId,
+  externalUrl: renditionSegments.externalUrl,
+  externalCid: renditionSegments.externalCid,
+};
+
 /** Take the rendition for this consumer unless another holds it or it is already done. */
-async function claim(db: Database, id: string): Promise<RenditionRow | null> {
+async function claim(db: Database, id: string): Promise<Pick<RenditionRow, keyof typeof claimed> | null> {
   const [row] = await db
     .update(renditions)
     .set({ leaseUntil: leaseUntil() })
     .where(and(eq(renditions.id, id), notInArray(renditions.status, ["published", "failed", "pending"]), or(isNull(renditions.leaseUntil), lt(renditions.leaseUntil, sql`now()`))))
-    .returning();
+    .returning(claimed);
   return row ?? null;
 }
 
@@ -63,7 +90,7 @@ export async function deliverRendition(db: Database, env: Env, renditionId: stri
       .set({ status: "publishing", attemptCount: number, currentAttemptId: attemptId, currentAttemptAt: sql`now()`, updatedAt: sql`now()` })
       .where(eq(renditions.id, renditionId)),
     q.select().from(socialAccounts).where(eq(socialAccounts.id, rendition.socialAccountId)),
-    q.select().from(renditionSegments).where(eq(renditionSegments.renditionId, renditionId)).orderBy(asc(renditionSegments.position)),
+    q.select(segmentFields).from(renditionSegments).where(eq(renditionSegments.renditionId, renditionId)).orderBy(asc(renditionSegments.position)),
     q.select({ id: publications.id, mediaIds: publications.mediaIds }).from(publications).where(eq(publications.id, rendition.publicationId)),
   ]);
   const adapter = adapterFor(rendition.platform as Platform);
