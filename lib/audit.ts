@@ -23,5 +23,10 @@ export interface AuditEntry {
  * trail and the change commit or roll back together. Only ids and verbs: never content or secrets.
  */
 export async function audit(q: Queryable, entry: AuditEntry): Promise<void> {
-  await q.insert(auditEvents).values({ id: newId("aud"), ...entry, workspaceId: entry.workspaceId ?? null, actorKind: entry.actorKind ?? (entry.actorUserId ? "user" : "system") });
+  await auditStatement(q, entry);
+}
+
+/** The same entry as a statement not yet run, to go in a batch with the change (lib/db/batch.ts). */
+export function auditStatement(q: Queryable, entry: AuditEntry) {
+  return q.insert(auditEvents).values({ id: newId("aud"), ...entry, workspaceId: entry.workspaceId ?? null, actorKind: entry.actorKind ?? (entry.actorUserId ? "user" : "system") });
 }

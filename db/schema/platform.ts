@@ -64,6 +64,11 @@ export const outboxJobs = pgTable(
     sentAt: ts("sent_at"),
     sendAttempts: integer("send_attempts").notNull().default(0),
     nextAttemptAt: ts("next_attempt_at").notNull().defaultNow(),
+    /**
+     * Set while a relay sends the row outside a transaction (just-committed rows, sent by id): no other relay
+     * takes it until then. Cleared when the send is recorded, failed or given back.
+     */
+    sendLeaseUntil: ts("send_lease_until"),
     /** Why the last send to SQS failed (the relay's error). */
     lastError: text("last_error"),
     /**

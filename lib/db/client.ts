@@ -1,6 +1,7 @@
 import { Pool, neon, neonConfig } from "@neondatabase/serverless";
 import { drizzle, type NeonDatabase } from "drizzle-orm/neon-serverless";
 import type { Env } from "../env";
+import { registerBatchSender } from "./batch";
 
 /** Without the relational query API (`db.query.*`, unused): building its configuration cost every request ~0.2 ms of CPU. */
 export type Database = NeonDatabase;
@@ -123,8 +124,15 @@ export function openDb(env: DbEnv): DbHandle {
   // Both forms: drizzle awaits connect(); the pool's own query() passes a callback.
   (pool as unknown as { connect: typeof connect }).connect = (callback?: Callback) =>
     callback ? connect((err, client, done) => callback(err, guard(client), done)) : connect()!.then(guard);
+  const db = drizzle({ client: pool });
+  if (http) {
+    // Statements that commit together go as one request (lib/db/batch.ts), as Neon's `transaction([...])`.
+    registerBatchSender(db, (statements) =>
+      http.transaction(statements.map((s) => http.query(s.text, s.params, { arrayMode: s.arrayMode, fullResults: true, types: s.types as never }))),
+    );
+  }
   return {
-    db: drizzle({ client: pool }),
+    db,
     pool,
     close: () => pool.end().catch(() => {}),
   };

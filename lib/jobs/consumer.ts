@@ -4,7 +4,8 @@ import { jobReceipts } from "../../db/schema";
 import { openDb, type Database, type Tx } from "../db/client";
 import type { Env } from "../env";
 import { errorFields, logEvent } from "../log";
-import { recordJobState } from "./job-state";
+import { inOneTransaction } from "../db/batch";
+import { jobStateStatement, recordJobState } from "./job-state";
 import { isJobKind, type JobKind, type JobMessage } from "./kinds";
 import { deadLetterUrl, queueUrl, sqsClient } from "./sqs";
 
@@ -156,8 +157,11 @@ async function runSteps<P>(db: Database, env: Env, consumer: ConsumerDefinition<
   const [seen] = await db.select({ jobId: jobReceipts.jobId }).from(jobReceipts).where(eq(jobReceipts.jobId, job.job_id));
   if (seen) return "duplicates";
   await consumer.handle({ tx: db, db, env, job, attempt });
-  await db.insert(jobReceipts).values({ jobId: job.job_id, kind: job.kind, state: "done", attempts: attempt }).onConflictDoNothing();
-  await recordJobState(db, job.job_id, "done", attempt);
+  // The receipt and the job's state commit together, in one request.
+  await inOneTransaction(db, (q) => [
+    q.insert(jobReceipts).values({ jobId: job.job_id, kind: job.kind, state: "done", attempts: attempt }).onConflictDoNothing(),
+    jobStateStatement(q, job.job_id, "done", attempt),
+  ]);
   return "processed";
 }
 

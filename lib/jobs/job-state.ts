@@ -7,8 +7,13 @@ import type { Queryable } from "../db/client";
  * may run again is decided by `job_receipts`, never by this.
  */
 export async function recordJobState(q: Queryable, jobId: string, state: Exclude<JobState, "pending" | "queued">, attempt: number, error?: string): Promise<void> {
+  await jobStateStatement(q, jobId, state, attempt, error);
+}
+
+/** The same as a statement not yet run, to go in a batch (lib/db/batch.ts). */
+export function jobStateStatement(q: Queryable, jobId: string, state: Exclude<JobState, "pending" | "queued">, attempt: number, error?: string) {
   const finished = state === "done" || state === "dead";
-  await q
+  return q
     .update(outboxJobs)
     .set({
       state,

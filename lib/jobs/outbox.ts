@@ -1,6 +1,7 @@
-import { SendMessageCommand } from "@aws-sdk/client-sqs";
-import { and, eq, inArray, isNull, lte, sql } from "drizzle-orm";
+import { SendMessageCommand, type SQSClient } from "@aws-sdk/client-sqs";
+import { and, eq, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
 import { outboxJobs } from "../../db/schema";
+import { inOneTransaction } from "../db/batch";
 import type { Database, Queryable } from "../db/client";
 import type { Env } from "../env";
 import { newId } from "../ids";
@@ -34,10 +35,22 @@ export interface RelayResult {
   kinds: JobKind[];
 }
 
+type OutboxRow = typeof outboxJobs.$inferSelect;
+
+/** Not being sent by a relay by id (or that relay's lease has lapsed: it died). */
+const notLeased = or(isNull(outboxJobs.sendLeaseUntil), lt(outboxJobs.sendLeaseUntil, sql`now()`));
+
+/** How long a relay sending just-committed rows by id holds them (without a transaction) before another may. */
+export const SEND_LEASE_SECONDS = 60;
+
 /**
- * Send pending outbox rows to SQS. Rows are locked (SKIP LOCKED) so concurrent relays never send the
- * same row at once; a failed send is rescheduled. A row can still be sent twice if the process dies
- * between SQS accepting it and the commit; consumers de-duplicate on the job id for exactly that reason.
+ * Send pending outbox rows to SQS. Concurrent relays never send the same row at once: a relay of every due
+ * row locks them (SKIP LOCKED) in a transaction while it sends; a relay of just-committed rows by id (right
+ * after a request's commit) takes them with one statement that sets their send lease, so no other relay
+ * takes them while it sends, and needs no interactive transaction (no WebSocket).
+ * Either way a failed send is rescheduled with backoff. A row can still be sent twice if the process dies
+ * between SQS accepting it and recording that (or a send outlasts the lease); consumers de-duplicate on the
+ * job id for exactly that reason.
  */
 export async function relayOutbox(
   database: Database,
@@ -47,54 +60,107 @@ export async function relayOutbox(
 ): Promise<RelayResult> {
   const sqs = sqsClient(env);
   try {
+    if (opts.ids) return await relayByIds(database, sqs, env, { ...opts, ids: opts.ids });
     return await database.transaction(async (tx) => {
       const due = await tx
         .select()
         .from(outboxJobs)
-        .where(
-          and(
-            isNull(outboxJobs.sentAt),
-            opts.ids ? inArray(outboxJobs.id, opts.ids) : undefined,
-            (opts.due ?? !opts.ids) ? lte(outboxJobs.nextAttemptAt, sql`now()`) : undefined,
-            opts.kinds ? inArray(outboxJobs.kind, opts.kinds) : undefined,
-          ),
-        )
+        .where(and(isNull(outboxJobs.sentAt), lte(outboxJobs.nextAttemptAt, sql`now()`), notLeased, opts.kinds ? inArray(outboxJobs.kind, opts.kinds) : undefined))
         .orderBy(outboxJobs.createdAt)
         .limit(opts.limit ?? 50)
         .for("update", { skipLocked: true });
-      let sent = 0;
-      let failed = 0;
-      const kinds = new Set<JobKind>();
-      for (const job of due) {
-        const message: JobMessage = { job_id: job.id, kind: job.kind as JobKind, workspace_id: job.workspaceId, payload: job.payload };
-        try {
-          const url = job.deadLetter ? deadLetterUrl(env, job.kind as JobKind) : queueUrl(env, job.kind as JobKind);
-          await sqs.send(new SendMessageCommand({ QueueUrl: url, MessageBody: JSON.stringify(message) }));
-          await tx
-            .update(outboxJobs)
-            // A dead-letter record is finished once it is in the dead-letter queue.
-            .set({ sentAt: sql`now()`, sendAttempts: job.sendAttempts + 1, lastError: null, updatedAt: sql`now()`, ...(job.deadLetter ? { state: "dead", finishedAt: sql`now()` } : { state: "queued" }) })
-            .where(eq(outboxJobs.id, job.id));
-          sent++;
-          if (!job.deadLetter) kinds.add(job.kind as JobKind);
-        } catch (err) {
-          const attempts = job.sendAttempts + 1;
-          await tx
-            .update(outboxJobs)
-            .set({
-              sendAttempts: attempts,
-              lastError: String((err as Error)?.name ?? err).slice(0, 200),
-              nextAttemptAt: new Date(Date.now() + relayBackoffMs(attempts)),
-            })
-            .where(eq(outboxJobs.id, job.id));
-          failed++;
-          // SQS is probably unreachable: leave the rest for the next round instead of failing each in turn.
-          break;
-        }
-      }
-      return { sent, failed, kinds: [...kinds] };
+      const round = await sendInOrder(sqs, env, due);
+      for (const statement of settleRound(tx, round)) await statement;
+      return round.result;
     });
   } finally {
     sqs.destroy();
   }
+}
+
+async function relayByIds(database: Database, sqs: SQSClient, env: Env, opts: { ids: string[]; kinds?: JobKind[]; due?: boolean; limit?: number }): Promise<RelayResult> {
+  if (opts.ids.length === 0) return { sent: 0, failed: 0, kinds: [] };
+  // Rows another relay holds in its transaction are skipped (it is sending them); the rest are taken at once.
+  const free = database
+    .select({ id: outboxJobs.id })
+    .from(outboxJobs)
+    .where(and(inArray(outboxJobs.id, opts.ids), isNull(outboxJobs.sentAt), notLeased, opts.due ? lte(outboxJobs.nextAttemptAt, sql`now()`) : undefined, opts.kinds ? inArray(outboxJobs.kind, opts.kinds) : undefined))
+    .orderBy(outboxJobs.createdAt)
+    .limit(opts.limit ?? 50)
+    .for("update", { skipLocked: true });
+  const taken = await database
+    .update(outboxJobs)
+    .set({ sendLeaseUntil: sql`now() + make_interval(secs => ${SEND_LEASE_SECONDS})` })
+    .where(and(inArray(outboxJobs.id, free), isNull(outboxJobs.sentAt), notLeased))
+    .returning();
+  taken.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
+  const round = await sendInOrder(sqs, env, taken);
+  // What was not attempted after a failure is given back at once, for the next round.
+  await inOneTransaction(database, (q) => [
+    ...settleRound(q, round),
+    ...(round.untried.length ? [q.update(outboxJobs).set({ sendLeaseUntil: null }).where(inArray(outboxJobs.id, round.untried))] : []),
+  ]);
+  return round.result;
+}
+
+interface Round {
+  sent: OutboxRow[];
+  failure?: { job: OutboxRow; error: unknown };
+  untried: string[];
+  result: RelayResult;
+}
+
+/** Send rows one by one; SQS is probably unreachable after a failure, so the rest wait for the next round. */
+async function sendInOrder(sqs: SQSClient, env: Env, rows: OutboxRow[]): Promise<Round> {
+  const round: Round = { sent: [], untried: [], result: { sent: 0, failed: 0, kinds: [] } };
+  const kinds = new Set<JobKind>();
+  for (const [i, job] of rows.entries()) {
+    const message: JobMessage = { job_id: job.id, kind: job.kind as JobKind, workspace_id: job.workspaceId, payload: job.payload };
+    try {
+      const url = job.deadLetter ? deadLetterUrl(env, job.kind as JobKind) : queueUrl(env, job.kind as JobKind);
+      await sqs.send(new SendMessageCommand({ QueueUrl: url, MessageBody: JSON.stringify(message) }));
+      round.sent.push(job);
+      if (!job.deadLetter) kinds.add(job.kind as JobKind);
+    } catch (error) {
+      round.failure = { job, error };
+      round.untried = rows.slice(i + 1).map((r) => r.id);
+      break;
+    }
+  }
+  round.result = { sent: round.sent.length, failed: round.failure ? 1 : 0, kinds: [...kinds] };
+  return round;
+}
+
+/** What a round did, as statements for one commit: the rows sent, and the failed one rescheduled with backoff. */
+function settleRound(q: Queryable, round: Round) {
+  const statements = [];
+  if (round.sent.length) {
+    statements.push(
+      q
+        .update(outboxJobs)
+        .set({
+          sentAt: sql`now()`,
+          sendAttempts: sql`${outboxJobs.sendAttempts} + 1`,
+          lastError: null,
+          updatedAt: sql`now()`,
+          // A dead-letter record is finished once it is in the dead-letter queue. A consumer may already have
+          // said where the job is (it can run before this commits): that is kept.
+          state: sql`case when ${outboxJobs.deadLetter} then 'dead' when ${outboxJobs.state} = 'pending' then 'queued' else ${outboxJobs.state} end`,
+          finishedAt: sql`case when ${outboxJobs.deadLetter} then now() else ${outboxJobs.finishedAt} end`,
+          sendLeaseUntil: null,
+        })
+        .where(inArray(outboxJobs.id, round.sent.map((j) => j.id))),
+    );
+  }
+  if (round.failure) {
+    const { job, error } = round.failure;
+    const attempts = job.sendAttempts + 1;
+    statements.push(
+      q
+        .update(outboxJobs)
+        .set({ sendAttempts: attempts, lastError: String((error as Error)?.name ?? error).slice(0, 200), nextAttemptAt: new Date(Date.now() + relayBackoffMs(attempts)), sendLeaseUntil: null })
+        .where(eq(outboxJobs.id, job.id)),
+    );
+  }
+  return statements;
 }

@@ -4,7 +4,8 @@ import { errorFields as loggableError, logEvent } from "../log";
 import type { Platform } from "../../db/schema/accounts";
 import type { Database } from "../db/client";
 import type { Env } from "../env";
-import { audit } from "../audit";
+import { auditStatement } from "../audit";
+import { inOneTransaction } from "../db/batch";
 import { newId } from "../ids";
 import { retryDelaySeconds } from "../jobs/consumer";
 import { accountContext } from "../providers/account-context";
@@ -19,22 +20,52 @@ export const LEASE_MS = 120_000;
 
 const leaseUntil = () => new Date(Date.now() + LEASE_MS);
 
+/** What a delivery reads of its rendition (only these columns: building and mapping every one costs CPU per rendition). */
+const claimed = {
+  status: renditions.status,
+  attemptCount: renditions.attemptCount,
+  socialAccountId: renditions.socialAccountId,
+  publicationId: renditions.publicationId,
+  workspaceId: renditions.workspaceId,
+  platform: renditions.platform,
+  title: renditions.title,
+  deliveryKey: renditions.deliveryKey,
+};
+
+/** What a delivery reads of each segment. */
+const segmentFields = {
+  position: renditionSegments.position,
+  title: renditionSegments.title,
+  titleOverride: renditionSegments.titleOverride,
+  body: renditionSegments.body,
+  bodyOverride: renditionSegments.bodyOverride,
+  url: renditionSegments.url,
+  urlOverride: renditionSegments.urlOverride,
+  status: renditionSegments.status,
+  externalId: renditionSegments.externalId,
+  externalUrl: renditionSegments.externalUrl,
+  externalCid: renditionSegments.externalCid,
+};
+
 /** Take the rendition for this consumer unless another holds it or it is already done. */
-async function claim(db: Database, id: string): Promise<RenditionRow | null> {
+async function claim(db: Database, id: string): Promise<Pick<RenditionRow, keyof typeof claimed> | null> {
   const [row] = await db
     .update(renditions)
     .set({ leaseUntil: leaseUntil() })
     .where(and(eq(renditions.id, id), notInArray(renditions.status, ["published", "failed", "pending"]), or(isNull(renditions.leaseUntil), lt(renditions.leaseUntil, sql`now()`))))
-    .returning();
+    .returning(claimed);
   return row ?? null;
 }
 
+/** A confirmed segment and the renewed lease, committed together before anything else is sent. */
 async function recordPosted(db: Database, renditionId: string, position: number, ref: PostRef): Promise<void> {
-  await db
-    .update(renditionSegments)
-    .set({ status: "published", externalId: ref.id, externalUrl: ref.url, externalCid: ref.cid ?? null, errorKind: null, errorCode: null, errorMessage: null, errorHttpStatus: null, errorRetryAt: null, errorAction: null })
-    .where(and(eq(renditionSegments.renditionId, renditionId), eq(renditionSegments.position, position)));
-  await db.update(renditions).set({ leaseUntil: leaseUntil() }).where(eq(renditions.id, renditionId));
+  await inOneTransaction(db, (q) => [
+    q
+      .update(renditionSegments)
+      .set({ status: "published", externalId: ref.id, externalUrl: ref.url, externalCid: ref.cid ?? null, errorKind: null, errorCode: null, errorMessage: null, errorHttpStatus: null, errorRetryAt: null, errorAction: null })
+      .where(and(eq(renditionSegments.renditionId, renditionId), eq(renditionSegments.position, position))),
+    q.update(renditions).set({ leaseUntil: leaseUntil() }).where(eq(renditions.id, renditionId)),
+  ]);
 }
 
 export type DeliveryOutcome = "published" | "retrying" | "reconciling" | "failed" | "skipped";
@@ -51,16 +82,16 @@ export async function deliverRendition(db: Database, env: Env, renditionId: stri
   const inDoubt = rendition.status === "publishing" || rendition.status === "reconciling";
   const number = rendition.attemptCount + 1;
   const attemptId = newId("att");
-  await db.insert(deliveryAttempts).values({ id: attemptId, renditionId, number, jobId });
-  await db
-    .update(renditions)
-    .set({ status: "publishing", attemptCount: number, currentAttemptId: attemptId, currentAttemptAt: sql`now()`, updatedAt: sql`now()` })
-    .where(eq(renditions.id, renditionId));
-
-  const [[account], segments, [publication]] = await Promise.all([
-    db.select().from(socialAccounts).where(eq(socialAccounts.id, rendition.socialAccountId)),
-    db.select().from(renditionSegments).where(eq(renditionSegments.renditionId, renditionId)).orderBy(asc(renditionSegments.position)),
-    db.select({ id: publications.id, mediaIds: publications.mediaIds }).from(publications).where(eq(publications.id, rendition.publicationId)),
+  // The attempt is on record before anything is sent; what it needs is read in the same request.
+  const [, , [account], segments, [publication]] = await inOneTransaction(db, (q) => [
+    q.insert(deliveryAttempts).values({ id: attemptId, renditionId, number, jobId }),
+    q
+      .update(renditions)
+      .set({ status: "publishing", attemptCount: number, currentAttemptId: attemptId, currentAttemptAt: sql`now()`, updatedAt: sql`now()` })
+      .where(eq(renditions.id, renditionId)),
+    q.select().from(socialAccounts).where(eq(socialAccounts.id, rendition.socialAccountId)),
+    q.select(segmentFields).from(renditionSegments).where(eq(renditionSegments.renditionId, renditionId)).orderBy(asc(renditionSegments.position)),
+    q.select({ id: publications.id, mediaIds: publications.mediaIds }).from(publications).where(eq(publications.id, rendition.publicationId)),
   ]);
   const adapter = adapterFor(rendition.platform as Platform);
   const request: RenditionToPublish = {
@@ -101,8 +132,9 @@ export async function deliverRendition(db: Database, env: Env, renditionId: stri
       },
     });
     const first = posted.get(0);
-    await db.transaction(async (tx) => {
-      await tx
+    // The outcome, the segments, the attempt and the audit entry commit together, in one request.
+    await inOneTransaction(db, (q) => [
+      q
         .update(renditions)
         .set({
           status: "published",
@@ -121,11 +153,11 @@ export async function deliverRendition(db: Database, env: Env, renditionId: stri
           recoveryAction: "none",
           updatedAt: sql`now()`,
         })
-        .where(eq(renditions.id, renditionId));
-      await tx.update(renditionSegments).set({ status: "published" }).where(and(eq(renditionSegments.renditionId, renditionId), eq(renditionSegments.status, "pending")));
-      await tx.update(deliveryAttempts).set({ outcome: "succeeded", finishedAt: sql`now()` }).where(eq(deliveryAttempts.id, attemptId));
-      await audit(tx, { actorUserId: null, actorKind: "system", workspaceId: rendition.workspaceId, action: "rendition.publish", targetType: "rendition", targetId: renditionId, requestId: jobId });
-    });
+        .where(eq(renditions.id, renditionId)),
+      q.update(renditionSegments).set({ status: "published" }).where(and(eq(renditionSegments.renditionId, renditionId), eq(renditionSegments.status, "pending"))),
+      q.update(deliveryAttempts).set({ outcome: "succeeded", finishedAt: sql`now()` }).where(eq(deliveryAttempts.id, attemptId)),
+      auditStatement(q, { actorUserId: null, actorKind: "system", workspaceId: rendition.workspaceId, action: "rendition.publish", targetType: "rendition", targetId: renditionId, requestId: jobId }),
+    ]);
     return "published";
   } catch (err) {
     const info = err instanceof ProviderError ? err.info : { kind: "unknown" as const, code: "internal", retryable: true, outcomeUnknown: true };
@@ -135,8 +167,8 @@ export async function deliverRendition(db: Database, env: Env, renditionId: stri
     const retryAt = decision.status === "failed" ? null : info.retryAt ?? new Date(Date.now() + retryDelaySeconds(number) * 1000);
     const failedPosition = segments.find((s) => !posted.has(s.position))?.position;
     const errorFields = { errorKind: info.kind, errorCode: info.code, errorMessage: message.slice(0, 500), errorHttpStatus: info.httpStatus ?? null, errorRetryAt: retryAt, errorAction: decision.errorAction };
-    await db.transaction(async (tx) => {
-      await tx
+    await inOneTransaction(db, (q) => [
+      q
         .update(renditions)
         .set({
           ...errorFields,
@@ -148,15 +180,15 @@ export async function deliverRendition(db: Database, env: Env, renditionId: stri
           leaseUntil: null,
           updatedAt: sql`now()`,
         })
-        .where(eq(renditions.id, renditionId));
-      if (failedPosition !== undefined) {
-        await tx.update(renditionSegments).set({ ...errorFields, status: decision.status === "failed" ? "failed" : "pending" }).where(and(eq(renditionSegments.renditionId, renditionId), eq(renditionSegments.position, failedPosition)));
-      }
-      await tx
+        .where(eq(renditions.id, renditionId)),
+      ...(failedPosition !== undefined
+        ? [q.update(renditionSegments).set({ ...errorFields, status: decision.status === "failed" ? "failed" : "pending" }).where(and(eq(renditionSegments.renditionId, renditionId), eq(renditionSegments.position, failedPosition)))]
+        : []),
+      q
         .update(deliveryAttempts)
         .set({ outcome: info.outcomeUnknown ? "unknown" : "failed", errorCode: info.code, finishedAt: sql`now()` })
-        .where(eq(deliveryAttempts.id, attemptId));
-    });
+        .where(eq(deliveryAttempts.id, attemptId)),
+    ]);
     return decision.status as DeliveryOutcome;
   }
 }

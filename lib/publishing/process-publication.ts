@@ -1,11 +1,9 @@
 import { and, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
-import { outboxJobs, publications, renditions } from "../../db/schema";
+import { renditions } from "../../db/schema";
 import type { Database } from "../db/client";
 import type { Env } from "../env";
-import { enqueueJob } from "../jobs/outbox";
-import { deliverRendition, LEASE_MS } from "./deliver-rendition";
-import type { PublishJobPayload } from "./start";
-import { convergedStatus, isTerminal } from "./status";
+import { deliverRendition } from "./deliver-rendition";
+import { settle } from "./settle";
 
 const IN_PROGRESS = ["queued", "retrying", "reconciling", "publishing"] as const;
 /**
@@ -32,30 +30,3 @@ export async function processPublication(db: Database, env: Env, publicationId: 
   await Promise.all(Array.from({ length: Math.min(DELIVERIES_AT_ONCE, due.length) }, lane));
   await settle(db, publicationId);
 }
-
-async function settle(db: Database, publicationId: string): Promise<void> {
-  await db.transaction(async (tx) => {
-    const [publication] = await tx.select().from(publications).where(eq(publications.id, publicationId)).for("update");
-    if (!publication || publication.status !== "publishing") return; // deleted, or settled by another job
-    const rows = await tx.select().from(renditions).where(eq(renditions.publicationId, publicationId));
-    const status = convergedStatus(rows.map((r) => r.status));
-    if (status === "publishing") {
-      const pending = await tx
-        .select({ id: outboxJobs.id })
-        .from(outboxJobs)
-        .where(and(isNull(outboxJobs.sentAt), eq(outboxJobs.kind, "publication.publish"), eq(outboxJobs.deadLetter, false), sql`${outboxJobs.payload}->>'publication_id' = ${publicationId}`))
-        .limit(1);
-      if (pending.length === 0) {
-        const waits = rows.filter((r) => !isTerminal(r.status)).map((r) => Math.max(r.nextAttemptAt?.getTime() ?? 0, r.leaseUntil?.getTime() ?? 0) || Date.now() + LEASE_MS);
-        await enqueueJob(tx, "publication.publish", publication.workspaceId, { publication_id: publicationId } satisfies PublishJobPayload, { notBefore: new Date(Math.min(...waits)) });
-      }
-      return;
-    }
-    await tx.update(publications).set({ status, updatedAt: sql`now()` }).where(eq(publications.id, publicationId));
-    // What was given up after every retry is also recorded in the dead-letter queue, for operators.
-    for (const r of rows.filter((r) => r.status === "failed" && r.terminalReason?.startsWith("gave_up"))) {
-      await enqueueJob(tx, "publication.publish", publication.workspaceId, { publication_id: publicationId, rendition_id: r.id, error_code: r.errorCode, terminal_reason: r.terminalReason }, { deadLetter: true });
-    }
-  });
-}
-

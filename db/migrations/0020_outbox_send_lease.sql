@@ -1,0 +1,1 @@
+ALTER TABLE "outbox_jobs" ADD COLUMN "send_lease_until" timestamp (3) with time zone;

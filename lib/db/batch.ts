@@ -1,0 +1,87 @@
+import { drizzle } from "drizzle-orm/neon-serverless";
+import type { Database, Queryable } from "./client";
+
+/** What a statement's execution hands to its client: the same as `Pool.query(config, values)`. */
+interface Captured {
+  text: string;
+  params: unknown[];
+  rowMode?: string;
+  types?: unknown;
+  resolve(result: unknown): void;
+  reject(error: unknown): void;
+}
+
+/** Sends captured statements as one non-interactive transaction (one HTTP request to the SQL endpoint). */
+type SendTogether = (statements: { text: string; params: unknown[]; arrayMode: boolean; types?: unknown }[]) => Promise<unknown[]>;
+
+const senders = new WeakMap<object, SendTogether>();
+
+/** Called by `openDb` for a database whose statements can go over HTTP. */
+export function registerBatchSender(db: Database, send: SendTogether): void {
+  senders.set(db, send);
+}
+
+type Results<T extends readonly PromiseLike<unknown>[]> = { -readonly [K in keyof T]: Awaited<T[K]> };
+
+/**
+ * Run statements that must commit together and need nothing read in between (each one's values are known
+ * before any runs) as ONE transaction, all or nothing, in order. Over SQL-over-HTTP that is one request
+ * (Neon's `transaction([...])`) instead of an interactive transaction's begin, statements and commit,
+ * each a round trip on a WebSocket. `build` gets a database to make the statements with: drizzle builders
+ * only (select, insert, update, delete), each of which is one statement; results come back mapped as usual.
+ * A statement can still read what an earlier one wrote (they run in one transaction, in order).
+ * Without an HTTP endpoint, or inside a caller's transaction, the statements run in a (nested) transaction.
+ */
+export async function inOneTransaction<T extends readonly PromiseLike<unknown>[]>(db: Queryable, build: (q: Queryable) => [...T]): Promise<Results<T>> {
+  const send = senders.get(db);
+  if (!send) {
+    return db.transaction(async (tx) => {
+      const out: unknown[] = [];
+      for (const statement of build(tx)) out.push(await statement);
+      return out as Results<T>;
+    });
+  }
+  // The builders run against a client that records each statement instead of sending it; drizzle then
+  // maps the results handed back to it exactly as it maps a single statement's.
+  const captured: Captured[] = [];
+  let arrived: (() => void) | undefined;
+  const client = {
+    query(config: { text: string; rowMode?: string; types?: unknown }, params: unknown[]) {
+      return new Promise((resolve, reject) => {
+        captured.push({ text: config.text, params: params ?? [], rowMode: config.rowMode, types: config.types, resolve, reject });
+        arrived?.();
+      });
+    },
+  };
+  const statements = build(drizzle({ client: client as never }) as unknown as Database);
+  // A promise has already started on its own (`db.execute` does): its place in the order is unknown.
+  if (statements.some((s) => s instanceof Promise)) {
+    await Promise.allSettled(statements.filter((s) => s instanceof Promise));
+    throw new Error("inOneTransaction: each item must be one drizzle statement builder (not a running promise such as db.execute)");
+  }
+  const running: Promise<unknown>[] = [];
+  // One at a time, so the order sent is the order given.
+  for (const statement of statements) {
+    const before = captured.length;
+    const seen = new Promise<void>((resolve) => (arrived = resolve));
+    const result = Promise.resolve(statement);
+    running.push(result);
+    await Promise.race([seen, result.then(() => {}, () => {})]);
+    if (captured.length !== before + 1) {
+      // It failed before reaching the database (or is not a single statement): nothing is sent.
+      const failure = new Error("inOneTransaction: each item must be one drizzle statement");
+      for (const c of captured) c.reject(failure);
+      await Promise.allSettled(running);
+      await result;
+      throw failure;
+    }
+  }
+  arrived = undefined;
+  try {
+    const results = await send(captured.map((c) => ({ text: c.text, params: c.params, arrayMode: c.rowMode === "array", types: c.types })));
+    captured.forEach((c, i) => c.resolve(results[i]));
+  } catch (error) {
+    for (const c of captured) c.reject(error);
+  }
+  return (await Promise.all(running)) as Results<T>;
+}

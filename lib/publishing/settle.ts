@@ -1,0 +1,77 @@
+import { and, eq, isNull, sql } from "drizzle-orm";
+import { outboxJobs, publications, renditions } from "../../db/schema";
+import { inOneTransaction } from "../db/batch";
+import type { Database } from "../db/client";
+import { enqueueJob } from "../jobs/outbox";
+import { LEASE_MS } from "./deliver-rendition";
+import type { PublishJobPayload } from "./start";
+import { convergedStatus, isTerminal } from "./status";
+
+/**
+ * Settle a publication after its job's deliveries: it converges to published, partially published or
+ * failed, or, while some rendition waits for a retry or a lease, stays publishing with one follow-up job
+ * scheduled for when the earliest is due.
+ */
+export async function settle(db: Database, publicationId: string): Promise<void> {
+  if (await settleAsRead(db, publicationId)) return;
+  await settleLocked(db, publicationId);
+}
+
+/**
+ * The usual end, every rendition done and nothing to queue, in two requests and without an interactive
+ * transaction: read, then one update that applies only if the publication is still exactly as read (same
+ * `updated_at`, still publishing) and so are its renditions' statuses. Anything else (a race, a follow-up or
+ * dead-letter job to queue) is left to the locked path. Returns whether it settled.
+ */
+async function settleAsRead(db: Database, publicationId: string): Promise<boolean> {
+  const [[publication], rows] = await inOneTransaction(db, (q) => [
+    q.select({ status: publications.status, updatedAt: publications.updatedAt }).from(publications).where(eq(publications.id, publicationId)),
+    q.select({ id: renditions.id, status: renditions.status, terminalReason: renditions.terminalReason }).from(renditions).where(eq(renditions.publicationId, publicationId)).orderBy(renditions.id),
+  ]);
+  if (!publication || publication.status !== "publishing") return true; // deleted, or settled by another job
+  const status = convergedStatus(rows.map((r) => r.status));
+  if (status === "publishing" || rows.some((r) => r.status === "failed" && r.terminalReason?.startsWith("gave_up"))) return false;
+  const observed = rows.map((r) => r.status);
+  const updated = await db
+    .update(publications)
+    .set({ status, updatedAt: sql`now()` })
+    .where(
+      and(
+        eq(publications.id, publicationId),
+        eq(publications.status, "publishing"),
+        eq(publications.updatedAt, publication.updatedAt),
+        sql`(select coalesce(array_agg(${renditions.status}::text order by ${renditions.id}), '{}') from ${renditions} where ${renditions.publicationId} = ${publicationId}) = array[${sql.join(
+          observed.map((o) => sql`${o}`),
+          sql`, `,
+        )}]::text[]`,
+      ),
+    )
+    .returning({ id: publications.id });
+  return updated.length > 0;
+}
+
+async function settleLocked(db: Database, publicationId: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [publication] = await tx.select().from(publications).where(eq(publications.id, publicationId)).for("update");
+    if (!publication || publication.status !== "publishing") return; // deleted, or settled by another job
+    const rows = await tx.select().from(renditions).where(eq(renditions.publicationId, publicationId));
+    const status = convergedStatus(rows.map((r) => r.status));
+    if (status === "publishing") {
+      const pending = await tx
+        .select({ id: outboxJobs.id })
+        .from(outboxJobs)
+        .where(and(isNull(outboxJobs.sentAt), eq(outboxJobs.kind, "publication.publish"), eq(outboxJobs.deadLetter, false), sql`${outboxJobs.payload}->>'publication_id' = ${publicationId}`))
+        .limit(1);
+      if (pending.length === 0) {
+        const waits = rows.filter((r) => !isTerminal(r.status)).map((r) => Math.max(r.nextAttemptAt?.getTime() ?? 0, r.leaseUntil?.getTime() ?? 0) || Date.now() + LEASE_MS);
+        await enqueueJob(tx, "publication.publish", publication.workspaceId, { publication_id: publicationId } satisfies PublishJobPayload, { notBefore: new Date(Math.min(...waits)) });
+      }
+      return;
+    }
+    await tx.update(publications).set({ status, updatedAt: sql`now()` }).where(eq(publications.id, publicationId));
+    // What was given up after every retry is also recorded in the dead-letter queue, for operators.
+    for (const r of rows.filter((r) => r.status === "failed" && r.terminalReason?.startsWith("gave_up"))) {
+      await enqueueJob(tx, "publication.publish", publication.workspaceId, { publication_id: publicationId, rendition_id: r.id, error_code: r.errorCode, terminal_reason: r.terminalReason }, { deadLetter: true });
+    }
+  });
+}
