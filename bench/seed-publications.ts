@@ -82,7 +82,6 @@ export const PUBLICATION_CASES: { name: string; query: Omit<ListFilters, "worksp
   { name: "calendar next 7 days", query: { calendar_from: new Date().toISOString(), calendar_before: new Date(Date.now() + 7 * 86_400_000).toISOString() } },
 ];
 
-/** The SQL GET /publications runs for a page: the list query, then segments, renditions and media. */
 /** The statement GET /publications runs for a page (lib/publishing/page.ts), without the authentication guard. */
 export async function publicationsPage(db: Database, workspaceId: string, query: Omit<ListFilters, "workspace_id">) {
   const page = db

@@ -6,7 +6,7 @@ import { findUserBySession, openSession } from "../lib/auth/sessions";
 import { findUserByToken, hashToken } from "../lib/auth/tokens";
 import { sha256Hex } from "../lib/crypto";
 import { openDb } from "../lib/db/client";
-import { env, newUser, newWorkspace } from "./helpers/harness";
+import { api, env, expectProblem, newUser, newWorkspace } from "./helpers/harness";
 
 /**
  * Authentication's lookups run statements drizzle compiled once (lib/db/compiled.ts). They must answer
@@ -45,6 +45,13 @@ describe("the caller lookups compiled once", () => {
       expect(await findUserBySession(pool, await sha256Hex(session.token), ws)).toBeUndefined();
     } finally {
       await close();
+    }
+  });
+
+  it("refuses a workspace id Postgres cannot hold as text with 422, as it refuses it anywhere else", async () => {
+    const { token } = await newUser();
+    for (const path of ["/auth/me?workspace_id=a%00b", "/media?workspace_id=a%00b", "/admin/audit-evidence?workspace_id=%00"]) {
+      expectProblem(await api("GET", path, { token }), 422, "validation-error");
     }
   });
 });

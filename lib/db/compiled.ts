@@ -1,6 +1,6 @@
-import { Column, fillPlaceholders, is, SQL } from "drizzle-orm";
+import { Column, DrizzleQueryError, fillPlaceholders, is, SQL } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/neon-serverless";
-import type { Pool } from "@neondatabase/serverless";
+import { types, type Pool } from "@neondatabase/serverless";
 
 /** Builds statements without a connection: only their SQL is wanted. */
 export const statementBuilder = drizzle.mock();
@@ -23,9 +23,19 @@ export function compileStatement<Row>(statement: { toSQL(): { sql: string; param
   return { text: sql, params, fields: Object.entries(fields) as [keyof Row & string, unknown][] };
 }
 
+/** Date and time values stay text for their columns to map, as drizzle's own Neon session has them. */
+const RAW_TEXT_TYPES = new Set<number>([types.builtins.TIMESTAMPTZ, types.builtins.TIMESTAMP, types.builtins.DATE, types.builtins.INTERVAL, 1115, 1182, 1185, 1187, 1231]);
+const DRIZZLE_TYPES = {
+  getTypeParser: (typeId: number, format?: string) => (RAW_TEXT_TYPES.has(typeId) ? (value: string) => value : types.getTypeParser(typeId, format as never)),
+};
+
 /** Runs a compiled statement (one round trip: over HTTP when the pool has it) and maps its rows. */
 export async function runCompiled<Row>(pool: Pool, statement: CompiledStatement<Row>, values: Record<string, unknown>): Promise<Row[]> {
-  const result = await pool.query({ text: statement.text, values: fillPlaceholders(statement.params, values), rowMode: "array" });
+  const params = fillPlaceholders(statement.params, values);
+  // Failures look as they do from drizzle (the driver's error as `cause`), so every handler reads them alike.
+  const result = await pool.query({ text: statement.text, values: params, rowMode: "array", types: DRIZZLE_TYPES }).catch((error: unknown) => {
+    throw new DrizzleQueryError(statement.text, params, error as Error);
+  });
   return (result.rows as unknown[][]).map((cells) => {
     const row: Record<string, unknown> = {};
     statement.fields.forEach(([key, field], i) => {
