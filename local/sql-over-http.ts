@@ -45,6 +45,16 @@ class RequestError extends Error {
   }
 }
 
+/**
+ * The whole body with its Content-Length, as an HTTP server that has the body in hand sends it. Without one
+ * Node sends it chunked, which costs the Workers runtime several times the CPU to read (measured: a 130 KB
+ * page, 6.6 ms chunked against 1.3 ms with a length).
+ */
+function send(res: http.ServerResponse, status: number, contentType: string, text: string): void {
+  const body = Buffer.from(text, "utf8");
+  res.writeHead(status, { "content-type": contentType, "content-length": body.length }).end(body);
+}
+
 export async function startSqlOverHttp(opts: { port: number; databaseUrl: string; maxConnections?: number }): Promise<SqlOverHttp> {
   const target = new URL(opts.databaseUrl);
   const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.maxConnections ?? 16, idleTimeoutMillis: 60_000 });
@@ -130,11 +140,11 @@ export async function startSqlOverHttp(opts: { port: number; databaseUrl: string
   const server = http.createServer((req, res) => {
     answer(req).then(
       (result) => {
-        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(result));
+        send(res, 200, "application/json", JSON.stringify(result));
       },
       (error: unknown) => {
         if (error instanceof RequestError) {
-          res.writeHead(error.status, { "content-type": "application/json" }).end(JSON.stringify({ message: error.message, code: error.code }));
+          send(res, error.status, "application/json", JSON.stringify({ message: error.message, code: error.code }));
           return;
         }
         const e = error as Record<string, unknown> & { message?: string };
@@ -142,11 +152,11 @@ export async function startSqlOverHttp(opts: { port: number; databaseUrl: string
           // A Postgres error: the statement's fault, as Neon reports it.
           const out: Record<string, unknown> = { message: e.message };
           for (const field of ERROR_FIELDS) if (e[field] !== undefined) out[field] = e[field];
-          res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify(out));
+          send(res, 400, "application/json", JSON.stringify(out));
           return;
         }
         // The database did not answer (not started yet, restarting): a server error the driver reports as such.
-        res.writeHead(503, { "content-type": "text/plain" }).end(`could not connect to Postgres: ${e?.code ?? ""} ${e?.message ?? String(error)}`);
+        send(res, 503, "text/plain", `could not connect to Postgres: ${e?.code ?? ""} ${e?.message ?? String(error)}`);
       },
     );
   });
