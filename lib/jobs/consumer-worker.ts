@@ -43,7 +43,7 @@ export async function drainForMinute<P>(
 /**
  * A consumer as a Worker. In production a cron trigger drains the queue each minute; `POST /drain`
  * does the same on demand for holders of DRAIN_SECRET (the local launcher calls it in a loop,
- * long-polling SQS; the gateway nudges it after a commit).
+ * long-polling SQS; the group Worker that committed work nudges it).
  */
 export function createConsumerWorker<P>(consumer: ConsumerDefinition<P>) {
   return {

@@ -5,7 +5,7 @@ import type { Env } from "../env";
 export const MIN_DRAIN_SECRET_LENGTH = 32;
 
 /**
- * Consumer Workers run their work on `POST /drain` for the local launcher's pump and for the gateway's
+ * Consumer Workers run their work on `POST /drain` for the local launcher's pump and for a group Worker's
  * nudge after a commit (lib/jobs/nudge.ts). Only a caller holding DRAIN_SECRET may drive them: without
  * a secret configured the endpoint answers 404 (it does not exist), with a wrong or missing bearer 401.
  * In production these Workers are also unreachable from the internet (wrangler.toml `workers_dev = false`,
