@@ -21,7 +21,7 @@ const escapeLike = (text: string) => text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
 /**
  * GET /publications filters as SQL conditions. Every one is index-backed (db/schema/publications.ts):
  * workspace + created_at (created range, order, cursor), workspace + status (status, activity bucket),
- * workspace + content_profile, GIN on platforms, trigram GIN on title || source text (search),
+ * workspace + content_profile, GIN on platforms, workspace + trigram GIN on title || source text (search),
  * workspace + calendar_at (calendar range).
  */
 export function listConditions(f: ListFilters): SQL[] {
