@@ -1,2 +1,2 @@
 DROP INDEX "publications_search_idx";--> statement-breakpoint
-CREATE INDEX "publications_search_idx" ON "publications" USING gin ("workspace_id",(coalesce("title", '') || ' ' || "source_text") gin_trgm_ops);
+CREATE INDEX "publications_search_idx" ON "publications" USING gin ("workspace_id",(coalesce("title", '') || ' ' || "source_text") gin_trgm_ops) WITH (fastupdate=false);
