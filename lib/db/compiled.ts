@@ -13,10 +13,10 @@ export interface CompiledStatement<Row> {
 }
 
 /**
- * A statement whose SQL drizzle builds once per isolate instead of once per request. Building a select
- * with its joins costs a Worker ~0.4–0.8 ms of CPU, more than everything else a small request does, and
- * authentication runs one on every request. Parameters are `sql.placeholder(name)`, filled at each run;
- * `fields` must be the selection the statement was built with (its keys, in order).
+ * A statement whose SQL drizzle builds once per isolate instead of once per request: building a select with
+ * its joins was among the largest items of a small request in the Worker's CPU profiles, and authentication
+ * runs one on every request. Parameters are `sql.placeholder(name)`, filled at each run; `fields` must be the
+ * selection the statement was built with (its keys, in order).
  */
 export function compileStatement<Row>(statement: { toSQL(): { sql: string; params: unknown[] } }, fields: Record<keyof Row & string, unknown>): CompiledStatement<Row> {
   const { sql, params } = statement.toSQL();
