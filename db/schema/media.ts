@@ -105,8 +105,11 @@ export const media = pgTable(
       index("media_list_source_idx").on(...scope, t.source, t.createdAt, t.id),
       index("media_list_width_idx").on(...scope, t.width),
       index("media_list_height_idx").on(...scope, t.height),
-      index("media_tags_idx").using("gin", t.workspaceId, t.tags),
-      index("media_search_idx").using("gin", t.workspaceId, t.searchText.op("gin_trgm_ops")),
+      // GIN without its pending list (fastupdate), as publications_search_idx: every read scans the whole pending
+      // list, and a long one misleads the planner. With 3,000 recent rows waiting over 20,000: tag filters 0.70-0.75
+      // ms against 0.33-0.38, the search count a sequential scan at 8.3 ms against 6.6; an insert costs 0.08 ms more.
+      index("media_tags_idx").using("gin", t.workspaceId, t.tags).with({ fastupdate: false }),
+      index("media_search_idx").using("gin", t.workspaceId, t.searchText.op("gin_trgm_ops")).with({ fastupdate: false }),
       index("media_purge_trash_idx").on(t.purgeAfter).where(sql`${t.trashedAt} IS NOT NULL`),
       index("media_purge_temporary_idx").on(t.expiresAt).where(sql`${t.trashedAt} IS NULL AND ${t.retentionClass} = 'temporary'`),
       check("media_media_type_check", sql`${t.mediaType} in ('image','video','audio')`),

@@ -41,7 +41,7 @@ export const publications = pgTable(
     index("publications_workspace_status_idx").on(t.workspaceId, t.status, t.createdAt, t.id),
     index("publications_workspace_profile_idx").on(t.workspaceId, t.contentProfile, t.createdAt, t.id),
     index("publications_workspace_calendar_idx").on(t.workspaceId, t.calendarAt),
-    index("publications_platforms_idx").using("gin", t.platforms),
+    index("publications_platforms_idx").using("gin", t.platforms).with({ fastupdate: false }),
     // ILIKE '%term%' on title or source text is served by this trigram index (pg_trgm), led by the workspace
     // (btree_gin), without GIN's pending list (fastupdate): entries waiting there made the planner price the
     // index far too high. Over 20,000 publications, 'launch' (1 %) took 9 ms through a backward scan of the
