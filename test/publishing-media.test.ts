@@ -70,6 +70,10 @@ describe("signed media URLs (pure)", () => {
     expect(await verifyMediaSignature(keyEnv, "med_abc", String(Number(expires) + 3600), signature, now)).toBe(false);
     const flipped = (signature[0] === "A" ? "B" : "A") + signature.slice(1);
     expect(await verifyMediaSignature(keyEnv, "med_abc", expires, flipped, now)).toBe(false);
+    // The last character carries 2 unused bits: its twin spelling decodes to the same MAC and is refused too.
+    const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    const twin = signature.slice(0, -1) + alphabet[alphabet.indexOf(signature.at(-1)!) ^ 1];
+    expect(await verifyMediaSignature(keyEnv, "med_abc", expires, twin, now)).toBe(false);
     expect(await verifyMediaSignature({ INSTANCE_SECRET_KEY: "another-instance-secret-entirely" }, "med_abc", expires, signature, now)).toBe(false);
     expect(await verifyMediaSignature({}, "med_abc", expires, signature, now)).toBe(false);
     expect(await verifyMediaSignature(keyEnv, "med_abc", expires, signature, Number(expires) * 1000)).toBe(false);

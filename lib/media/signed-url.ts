@@ -49,7 +49,10 @@ export async function verifyMediaSignature(env: Pick<Env, "INSTANCE_SECRET_KEY">
   } catch {
     return false; // no instance secret: nothing can have been signed
   }
-  return crypto.subtle.verify("HMAC", key, fromBase64Url(signature), message(id, at));
+  const mac = fromBase64Url(signature);
+  // Only the one spelling we issue: a last character differing in its unused bits decodes to the same MAC.
+  if (toBase64Url(mac) !== signature) return false;
+  return crypto.subtle.verify("HMAC", key, mac, message(id, at));
 }
 
 /** Seconds until a signed URL expires (for Cache-Control), never negative. */
