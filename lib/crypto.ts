@@ -18,10 +18,17 @@ export function toBase64Url(bytes: Uint8Array): string {
   return btoa(bin).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
+/**
+ * The bytes of a base64url text, which must be spelled exactly as toBase64Url spells them (else it throws):
+ * a last character that differs only in its unused bits would decode to the same bytes, so a MAC or a
+ * cursor we issued could otherwise be presented under a second spelling.
+ */
 export function fromBase64Url(text: string): Uint8Array<ArrayBuffer> {
   const b64 = text.replace(/-/g, "+").replace(/_/g, "/");
   const bin = atob(b64 + "=".repeat((4 - (b64.length % 4)) % 4));
-  return Uint8Array.from(bin, (ch) => ch.charCodeAt(0));
+  const bytes = Uint8Array.from(bin, (ch) => ch.charCodeAt(0));
+  if (toBase64Url(bytes) !== text) throw new Error("not canonical base64url");
+  return bytes;
 }
 
 /** Canonical JSON (sorted keys) so that equal bodies give equal fingerprints. */
