@@ -46,6 +46,7 @@ import { startPump, type Pump } from "./services/pump";
 import { requeueUnfinishedJobs } from "./services/requeue";
 import { bootstrapToken, instanceSecretKey, postgresPassword } from "./services/secrets";
 import { ensureQueues, startLocalSqs } from "./services/sqs";
+import { quietInspector } from "./services/quiet-inspector";
 import { dotenvLine, forwardOutput, spawnWrangler, WRANGLER_CONFIG } from "./services/wrangler";
 import { startWsRelay } from "./services/ws-relay";
 import { startSqlOverHttp } from "./sql-over-http";
@@ -322,7 +323,7 @@ async function main(): Promise<void> {
   if (groupWorkers !== "one" && groupWorkers !== "each") throw new StartError(`HERALD_GROUP_WORKERS=${groupWorkers}: say one (every group in one Worker, the default) or each (a Worker per group)`);
   const configs = writeLocalConfigs(path.join(wranglerDir, "configs"), fs.readFileSync(WRANGLER_CONFIG, "utf8"), Object.keys(ROUTES), varsText, groupWorkers);
 
-  const [apiInspector, consumersInspector] = [await freePort(), await freePort()];
+  const [apiInspector, consumersInspector] = [await portFor("INSPECTOR_PORT"), await freePort()];
   const common = (inspector: number) => [
     "--ip", "127.0.0.1",
     "--inspector-port", String(inspector),
@@ -385,6 +386,11 @@ async function main(): Promise<void> {
   await waitForHttp(`${apiUrl}/healthz`, (res) => res.status === 200, { child: api, label: "the API", slowAfterMs: 45_000 });
   say(`Herald API listening on ${apiUrl}`);
   phase("listening");
+  const keepInspectorFree = process.env.HERALD_DEBUGGER === "1";
+  if (!keepInspectorFree) {
+    const client = await track("inspector client (API)", STOP.workers, quietInspector(apiInspector, warn), async (c) => c.stop());
+    void client.ready.then((held) => phase(`API inspector ${held ? "held, its network log off" : "not held"}`));
+  }
 
   if (admin.revoked) {
     const fix = tokenFile ? `delete ${shown(tokenFile)} and start again for a new one` : "set a new BOOTSTRAP_ADMIN_TOKEN";
@@ -401,6 +407,10 @@ async function main(): Promise<void> {
   const listing = await waitForHttp(`http://127.0.0.1:${consumersPort}/`, (res) => res.ok, { child: consumers, label: "the consumers", slowAfterMs: 30_000, headers: drainHeaders(vars.DRAIN_SECRET) });
   const { consumers: list } = (await listing.json()) as { consumers: { name: string; everySeconds?: number }[] };
   phase(`consumers ready: ${list.map((c) => c.name).join(", ")}`);
+  if (!keepInspectorFree) {
+    const client = await track("inspector client (consumers)", STOP.workers, quietInspector(consumersInspector, warn), async (c) => c.stop());
+    void client.ready.then((held) => phase(`consumers inspector ${held ? "held, its network log off" : "not held"}`));
+  }
   if (!stopping) pump = startPump({ baseUrl: `http://127.0.0.1:${consumersPort}`, headers: drainHeaders(vars.DRAIN_SECRET), consumers: list, log: warn });
 }
 
