@@ -17,9 +17,14 @@ export interface EnqueueOptions {
 
 /** Write a job in the caller's transaction; it is sent only if that transaction commits. */
 export async function enqueueJob(tx: Queryable, kind: JobKind, workspaceId: string | null, payload: object, opts: EnqueueOptions = {}): Promise<string> {
-  const id = newId("job");
-  await tx.insert(outboxJobs).values({ id, kind, workspaceId, payload, deadLetter: opts.deadLetter ?? false, ...(opts.notBefore ? { nextAttemptAt: opts.notBefore } : {}) });
-  return id;
+  const row = outboxRow(kind, workspaceId, payload, opts);
+  await tx.insert(outboxJobs).values(row);
+  return row.id;
+}
+
+/** The outbox row of a new job, for a caller that writes it in a batch (lib/db/batch.ts). */
+export function outboxRow(kind: JobKind, workspaceId: string | null, payload: object, opts: EnqueueOptions = {}): typeof outboxJobs.$inferInsert & { id: string } {
+  return { id: newId("job"), kind, workspaceId, payload, deadLetter: opts.deadLetter ?? false, ...(opts.notBefore ? { nextAttemptAt: opts.notBefore } : {}) };
 }
 
 /** Relay retries back off exponentially (1 s, 2 s, 4 s … capped at 5 min) with jitter. */
