@@ -1,8 +1,9 @@
-import { and, asc, eq, isNull, lt, notInArray, or, sql } from "drizzle-orm";
+import { and, asc, eq, exists, isNull, lt, notInArray, or, sql } from "drizzle-orm";
 import { deliveryAttempts, publications, renditions, renditionSegments, socialAccounts } from "../../db/schema";
 import { errorFields as loggableError, logEvent } from "../log";
 import type { Platform } from "../../db/schema/accounts";
-import type { Database } from "../db/client";
+import type { Database, Queryable } from "../db/client";
+import { insertWhere } from "../db/insert-where";
 import type { Env } from "../env";
 import { auditStatement } from "../audit";
 import { inOneTransaction } from "../db/batch";
@@ -12,7 +13,6 @@ import { accountContext } from "../providers/account-context";
 import { adapterFor } from "../providers/registry";
 import { ProviderError, type PostRef, type RenditionToPublish } from "../providers/types";
 import { deliveryMedia } from "./delivery-media";
-import type { RenditionRow } from "./load";
 import { decideAfterFailure } from "./status";
 
 /** How long a consumer holds a rendition; renewed with every segment posted. A lapsed lease means it died. */
@@ -47,15 +47,16 @@ const segmentFields = {
   externalCid: renditionSegments.externalCid,
 };
 
-/** Take the rendition for this consumer unless another holds it or it is already done. */
-async function claim(db: Database, id: string): Promise<Pick<RenditionRow, keyof typeof claimed> | null> {
-  const [row] = await db
+/**
+ * Take the rendition for this attempt unless another holds it or it is already done: the lease, and the
+ * attempt's id as the mark the statements after it in the same batch go by. Returns the rendition as it was.
+ */
+const claim = (q: Queryable, id: string, attemptId: string) =>
+  q
     .update(renditions)
-    .set({ leaseUntil: leaseUntil() })
+    .set({ leaseUntil: leaseUntil(), currentAttemptId: attemptId })
     .where(and(eq(renditions.id, id), notInArray(renditions.status, ["published", "failed", "pending"]), or(isNull(renditions.leaseUntil), lt(renditions.leaseUntil, sql`now()`))))
     .returning(claimed);
-  return row ?? null;
-}
 
 /** A confirmed segment and the renewed lease, committed together before anything else is sent. */
 async function recordPosted(db: Database, renditionId: string, position: number, ref: PostRef): Promise<void> {
@@ -76,23 +77,32 @@ export type DeliveryOutcome = "published" | "retrying" | "reconciling" | "failed
  * never posted again, and an attempt whose outcome is unknown is reconciled with the provider first.
  */
 export async function deliverRendition(db: Database, env: Env, renditionId: string, jobId: string): Promise<DeliveryOutcome> {
-  const rendition = await claim(db, renditionId);
+  const attemptId = newId("att");
+  // The claim and the attempt on record before anything is sent, and what it needs read, in one request:
+  // each statement after the claim applies only to a rendition that carries this attempt's mark.
+  const [[rendition], , , [found], segments, [publication]] = await inOneTransaction(db, (q) => {
+    const claimedHere = and(eq(renditions.id, renditionId), eq(renditions.currentAttemptId, attemptId));
+    return [
+      claim(q, renditionId, attemptId),
+      q
+        .update(renditions)
+        .set({ status: "publishing", attemptCount: sql`${renditions.attemptCount} + 1`, currentAttemptAt: sql`now()`, updatedAt: sql`now()` })
+        .where(claimedHere),
+      insertWhere(
+        deliveryAttempts,
+        { id: attemptId, renditionId, number: sql`(select ${renditions.attemptCount} from ${renditions} where ${renditions.id} = ${renditionId})`, jobId },
+        exists(q.select({ one: sql`1` }).from(renditions).where(claimedHere)),
+      ),
+      q.select({ account: socialAccounts }).from(socialAccounts).innerJoin(renditions, eq(renditions.socialAccountId, socialAccounts.id)).where(claimedHere),
+      q.select(segmentFields).from(renditionSegments).where(eq(renditionSegments.renditionId, renditionId)).orderBy(asc(renditionSegments.position)),
+      q.select({ id: publications.id, mediaIds: publications.mediaIds }).from(publications).innerJoin(renditions, eq(renditions.publicationId, publications.id)).where(claimedHere),
+    ];
+  });
   if (!rendition) return "skipped";
+  const account = found?.account;
   // An earlier attempt that never finished (consumer died) or ended in doubt: ask the provider first.
   const inDoubt = rendition.status === "publishing" || rendition.status === "reconciling";
   const number = rendition.attemptCount + 1;
-  const attemptId = newId("att");
-  // The attempt is on record before anything is sent; what it needs is read in the same request.
-  const [, , [account], segments, [publication]] = await inOneTransaction(db, (q) => [
-    q.insert(deliveryAttempts).values({ id: attemptId, renditionId, number, jobId }),
-    q
-      .update(renditions)
-      .set({ status: "publishing", attemptCount: number, currentAttemptId: attemptId, currentAttemptAt: sql`now()`, updatedAt: sql`now()` })
-      .where(eq(renditions.id, renditionId)),
-    q.select().from(socialAccounts).where(eq(socialAccounts.id, rendition.socialAccountId)),
-    q.select(segmentFields).from(renditionSegments).where(eq(renditionSegments.renditionId, renditionId)).orderBy(asc(renditionSegments.position)),
-    q.select({ id: publications.id, mediaIds: publications.mediaIds }).from(publications).where(eq(publications.id, rendition.publicationId)),
-  ]);
   const adapter = adapterFor(rendition.platform as Platform);
   const request: RenditionToPublish = {
     publicationId: publication.id,
