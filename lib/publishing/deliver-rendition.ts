@@ -60,14 +60,14 @@ const claim = (q: Queryable, id: string, attemptId: string) =>
 
 /** A confirmed segment and the renewed lease, committed together before anything else is sent. */
 async function recordPosted(db: Database, renditionId: string, position: number, ref: PostRef): Promise<void> {
-  await inOneTransaction(db, (q) => [
-    q
-      .update(renditionSegments)
-      .set({ status: "published", externalId: ref.id, externalUrl: ref.url, externalCid: ref.cid ?? null, errorKind: null, errorCode: null, errorMessage: null, errorHttpStatus: null, errorRetryAt: null, errorAction: null })
-      .where(and(eq(renditionSegments.renditionId, renditionId), eq(renditionSegments.position, position))),
-    q.update(renditions).set({ leaseUntil: leaseUntil() }).where(eq(renditions.id, renditionId)),
-  ]);
+  await inOneTransaction(db, (q) => [postedSegment(q, renditionId, position, ref), q.update(renditions).set({ leaseUntil: leaseUntil() }).where(eq(renditions.id, renditionId))]);
 }
+
+const postedSegment = (q: Queryable, renditionId: string, position: number, ref: PostRef) =>
+  q
+    .update(renditionSegments)
+    .set({ status: "published", externalId: ref.id, externalUrl: ref.url, externalCid: ref.cid ?? null, errorKind: null, errorCode: null, errorMessage: null, errorHttpStatus: null, errorRetryAt: null, errorAction: null })
+    .where(and(eq(renditionSegments.renditionId, renditionId), eq(renditionSegments.position, position)));
 
 export type DeliveryOutcome = "published" | "retrying" | "reconciling" | "failed" | "skipped";
 
@@ -115,6 +115,8 @@ export async function deliverRendition(db: Database, env: Env, renditionId: stri
     segments.filter((s) => s.status === "published" && s.externalId).map((s) => [s.position, { id: s.externalId!, url: s.externalUrl, cid: s.externalCid ?? undefined }]),
   );
 
+  let lastPosted: { position: number; ref: PostRef } | undefined;
+  const lastPostedRecord = (q: Queryable) => (lastPosted ? [postedSegment(q, renditionId, lastPosted.position, lastPosted.ref)] : []);
   try {
     if (!account || account.disconnectedAt) {
       throw new ProviderError("The destination account was disconnected.", { kind: "authentication", code: "account_disconnected", retryable: false });
@@ -138,6 +140,12 @@ export async function deliverRendition(db: Database, env: Env, renditionId: stri
       posted,
       onPosted: async (position, ref) => {
         posted.set(position, ref);
+        // The last segment: nothing is sent after it, so its record commits with the outcome, one request
+        // fewer. (Either way a consumer dying after the post leaves the attempt in doubt: it is reconciled.)
+        if (segments.every((s) => posted.has(s.position))) {
+          lastPosted = { position, ref };
+          return;
+        }
         await recordPosted(db, renditionId, position, ref);
       },
     });
@@ -164,6 +172,7 @@ export async function deliverRendition(db: Database, env: Env, renditionId: stri
           updatedAt: sql`now()`,
         })
         .where(eq(renditions.id, renditionId)),
+      ...lastPostedRecord(q),
       q.update(renditionSegments).set({ status: "published" }).where(and(eq(renditionSegments.renditionId, renditionId), eq(renditionSegments.status, "pending"))),
       q.update(deliveryAttempts).set({ outcome: "succeeded", finishedAt: sql`now()` }).where(eq(deliveryAttempts.id, attemptId)),
       auditStatement(q, { actorUserId: null, actorKind: "system", workspaceId: rendition.workspaceId, action: "rendition.publish", targetType: "rendition", targetId: renditionId, requestId: jobId }),
@@ -191,6 +200,8 @@ export async function deliverRendition(db: Database, env: Env, renditionId: stri
           updatedAt: sql`now()`,
         })
         .where(eq(renditions.id, renditionId)),
+      // A segment posted before the failure is on record all the same, so it is never posted again.
+      ...lastPostedRecord(q),
       ...(failedPosition !== undefined
         ? [q.update(renditionSegments).set({ ...errorFields, status: decision.status === "failed" ? "failed" : "pending" }).where(and(eq(renditionSegments.renditionId, renditionId), eq(renditionSegments.position, failedPosition)))]
         : []),
