@@ -30,6 +30,14 @@ describe("publish-now without an Idempotency-Key", () => {
     expect(row.actualRunAt).not.toBeNull();
     expect((await jobsFor(pub.id)).map((j) => j.id)).toEqual([res.body.job_id]);
     expect(await auditsFor(pub.id)).toHaveLength(1);
+    // Written under a send lease and sent right after the commit: sent, the lease given back.
+    let job = (await jobsFor(pub.id))[0];
+    for (let i = 0; i < 100 && !job.sentAt; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      job = (await jobsFor(pub.id))[0];
+    }
+    expect(job.sentAt).toBeInstanceOf(Date);
+    expect(job.sendLeaseUntil).toBeNull();
   });
 
   it("twenty at once: one 202, the rest 409, one job, one audit entry", async () => {

@@ -6,7 +6,7 @@ import { idempotent, IdempotencyKeyHeader } from "../../lib/http/idempotency";
 import { jsonBody, jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
 import { withSchema } from "../../lib/http/schema-ref";
-import { dispatchAfterCommit } from "../../lib/jobs/dispatch";
+import { dispatchAfterCommit, dispatchLeasedAfterCommit } from "../../lib/jobs/dispatch";
 import { publicationForCaller } from "../../lib/publishing/access";
 import { actionOutput } from "../../lib/publishing/action-output";
 import { startPublishing } from "../../lib/publishing/start";
@@ -34,7 +34,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   if (c.req.header("idempotency-key") === undefined) {
     // Nothing to replay: read, check and write in two requests, without an interactive transaction.
     const started = await startPublishingAsRead(db(c), { publicationId: id, userId: user.id, expectedRevision: body.expected_revision, actor: auditActor(c), message: QUEUED_MESSAGE });
-    dispatchAfterCommit(c, [started.jobId]);
+    dispatchLeasedAfterCommit(c, [started.job]);
     return c.json(withSchema(c, ActionOutputBody, started.output), 202);
   }
   // The key is scoped to the publication's workspace; an unknown or foreign publication is 404 before any key is claimed.

@@ -7,7 +7,7 @@ import { errorFields, logEvent } from "../log";
 import { inOneTransaction } from "../db/batch";
 import { jobStateStatement, recordJobState } from "./job-state";
 import { isJobKind, type JobKind, type JobMessage } from "./kinds";
-import { deadLetterUrl, queueUrl, sqsClient } from "./sqs";
+import { deadLetterUrl, queueUrl, sharedSqsClient } from "./sqs";
 
 /** Attempts before a job is given up and moved to its dead-letter queue. */
 export const MAX_ATTEMPTS = 8;
@@ -74,7 +74,7 @@ export interface DrainOptions {
 }
 
 export async function drainQueue<P>(env: Env, consumer: ConsumerDefinition<P>, opts: DrainOptions = {}): Promise<DrainResult> {
-  const sqs = sqsClient(env);
+  const sqs = sharedSqsClient(env);
   const { db, close } = openDb(env);
   const url = queueUrl(env, consumer.kind);
   const deadline = Date.now() + (opts.budgetMs ?? 20_000);
@@ -96,7 +96,6 @@ export async function drainQueue<P>(env: Env, consumer: ConsumerDefinition<P>, o
     }
     return result;
   } finally {
-    sqs.destroy();
     await close();
   }
 }

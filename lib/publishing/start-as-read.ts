@@ -50,7 +50,8 @@ export async function startPublishingAsRead(db: Database, req: Request) {
     if (toQueue === 0) throw noDestinations();
 
     const revision = row.revision + 1;
-    const job = outboxRow("publication.publish", row.workspaceId, { publication_id: row.id } satisfies PublishJobPayload);
+    // Under a send lease: the caller sends it right after the commit, without taking it first.
+    const job = outboxRow("publication.publish", row.workspaceId, { publication_id: row.id } satisfies PublishJobPayload, { leased: true });
     const asRead = and(eq(publications.id, row.id), eq(publications.revision, row.revision), eq(publications.status, row.status), eq(publications.updatedAt, row.updatedAt));
     const [, , , , started, after] = await inOneTransaction(db, (q) => {
       // Evaluated by each statement under the lock taken first: it holds for all of them or for none.
@@ -75,7 +76,7 @@ export async function startPublishingAsRead(db: Database, req: Request) {
       ];
     });
     if (started.length === 1) {
-      return { jobId: job.id, output: actionOutputOf(after, row.id, { revision, jobId: job.id, message: req.message }) };
+      return { job, output: actionOutputOf(after, row.id, { revision, jobId: job.id, message: req.message }) };
     }
     if (tries >= TRIES) throw revisionConflict(row.revision, "publication");
   }
