@@ -4,6 +4,7 @@ import { integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inOneTransaction } from "../lib/db/batch";
 import { openDb } from "../lib/db/client";
+import { BoundStatement, compileStatement, statementBuilder } from "../lib/db/compiled";
 import { insertWhere } from "../lib/db/insert-where";
 import { env } from "./helpers/harness";
 
@@ -77,6 +78,20 @@ describe.each([
     expect(read).toEqual({ n: 2 });
     const [row] = await handle.db.select().from(probe).where(eq(probe.id, b));
     expect(row.at).toBeInstanceOf(Date); // a column not given takes the database's default
+  });
+
+  it("takes compiled statements beside builders, in order, their rows mapped as drizzle maps them", async () => {
+    const a = key("compiled");
+    const insert = compileStatement<{ id: string; at: Date }>(statementBuilder.insert(probe).values({ id: sql.placeholder("id") as never, n: sql.placeholder("n") as never }).returning({ id: probe.id, at: probe.at }), { id: probe.id, at: probe.at });
+    const [[inserted], updated, read] = await inOneTransaction(handle.db, (q) => [
+      new BoundStatement(insert, { id: a, n: 4 }),
+      q.update(probe).set({ n: sql`${probe.n} + 1` }).where(eq(probe.id, a)).returning({ n: probe.n }),
+      new BoundStatement(compileStatement<{ n: number }>(statementBuilder.select({ n: probe.n }).from(probe).where(eq(probe.id, sql.placeholder("id"))), { n: probe.n }), { id: a }),
+    ]);
+    expect(inserted.id).toBe(a);
+    expect(inserted.at).toBeInstanceOf(Date);
+    expect(updated).toEqual([{ n: 5 }]);
+    expect(read).toEqual([{ n: 5 }]);
   });
 
   it("joins the caller's transaction instead of committing on its own", async () => {

@@ -1,11 +1,9 @@
-import { and, asc, eq, exists, isNull, lt, notInArray, or, sql } from "drizzle-orm";
-import { deliveryAttempts, publications, renditions, renditionSegments, socialAccounts } from "../../db/schema";
+import { and, eq, sql } from "drizzle-orm";
+import { deliveryAttempts, renditions, renditionSegments } from "../../db/schema";
 import { errorFields as loggableError, logEvent } from "../log";
 import type { Platform } from "../../db/schema/accounts";
-import type { Database, Queryable } from "../db/client";
-import { insertWhere } from "../db/insert-where";
+import type { Database } from "../db/client";
 import type { Env } from "../env";
-import { auditStatement } from "../audit";
 import { inOneTransaction } from "../db/batch";
 import { newId } from "../ids";
 import { retryDelaySeconds } from "../jobs/consumer";
@@ -13,6 +11,7 @@ import { accountContext } from "../providers/account-context";
 import { adapterFor } from "../providers/registry";
 import { ProviderError, type PostRef, type RenditionToPublish } from "../providers/types";
 import { deliveryMedia } from "./delivery-media";
+import { claimAndStart, postedSegment, publishedOutcome } from "./delivery-statements";
 import { decideAfterFailure } from "./status";
 
 /** How long a consumer holds a rendition; renewed with every segment posted. A lapsed lease means it died. */
@@ -20,54 +19,10 @@ export const LEASE_MS = 120_000;
 
 const leaseUntil = () => new Date(Date.now() + LEASE_MS);
 
-/** What a delivery reads of its rendition (only these columns: building and mapping every one costs CPU per rendition). */
-const claimed = {
-  status: renditions.status,
-  attemptCount: renditions.attemptCount,
-  socialAccountId: renditions.socialAccountId,
-  publicationId: renditions.publicationId,
-  workspaceId: renditions.workspaceId,
-  platform: renditions.platform,
-  title: renditions.title,
-  deliveryKey: renditions.deliveryKey,
-};
-
-/** What a delivery reads of each segment. */
-const segmentFields = {
-  position: renditionSegments.position,
-  title: renditionSegments.title,
-  titleOverride: renditionSegments.titleOverride,
-  body: renditionSegments.body,
-  bodyOverride: renditionSegments.bodyOverride,
-  url: renditionSegments.url,
-  urlOverride: renditionSegments.urlOverride,
-  status: renditionSegments.status,
-  externalId: renditionSegments.externalId,
-  externalUrl: renditionSegments.externalUrl,
-  externalCid: renditionSegments.externalCid,
-};
-
-/**
- * Take the rendition for this attempt unless another holds it or it is already done: the lease, and the
- * attempt's id as the mark the statements after it in the same batch go by. Returns the rendition as it was.
- */
-const claim = (q: Queryable, id: string, attemptId: string) =>
-  q
-    .update(renditions)
-    .set({ leaseUntil: leaseUntil(), currentAttemptId: attemptId })
-    .where(and(eq(renditions.id, id), notInArray(renditions.status, ["published", "failed", "pending"]), or(isNull(renditions.leaseUntil), lt(renditions.leaseUntil, sql`now()`))))
-    .returning(claimed);
-
 /** A confirmed segment and the renewed lease, committed together before anything else is sent. */
 async function recordPosted(db: Database, renditionId: string, position: number, ref: PostRef): Promise<void> {
-  await inOneTransaction(db, (q) => [postedSegment(q, renditionId, position, ref), q.update(renditions).set({ leaseUntil: leaseUntil() }).where(eq(renditions.id, renditionId))]);
+  await inOneTransaction(db, (q) => [postedSegment(renditionId, position, ref), q.update(renditions).set({ leaseUntil: leaseUntil() }).where(eq(renditions.id, renditionId))]);
 }
-
-const postedSegment = (q: Queryable, renditionId: string, position: number, ref: PostRef) =>
-  q
-    .update(renditionSegments)
-    .set({ status: "published", externalId: ref.id, externalUrl: ref.url, externalCid: ref.cid ?? null, errorKind: null, errorCode: null, errorMessage: null, errorHttpStatus: null, errorRetryAt: null, errorAction: null })
-    .where(and(eq(renditionSegments.renditionId, renditionId), eq(renditionSegments.position, position)));
 
 export type DeliveryOutcome = "published" | "retrying" | "reconciling" | "failed" | "skipped";
 
@@ -78,28 +33,10 @@ export type DeliveryOutcome = "published" | "retrying" | "reconciling" | "failed
  */
 export async function deliverRendition(db: Database, env: Env, renditionId: string, jobId: string): Promise<DeliveryOutcome> {
   const attemptId = newId("att");
-  // The claim and the attempt on record before anything is sent, and what it needs read, in one request:
-  // each statement after the claim applies only to a rendition that carries this attempt's mark.
-  const [[rendition], , , [found], segments, [publication]] = await inOneTransaction(db, (q) => {
-    const claimedHere = and(eq(renditions.id, renditionId), eq(renditions.currentAttemptId, attemptId));
-    return [
-      claim(q, renditionId, attemptId),
-      q
-        .update(renditions)
-        .set({ status: "publishing", attemptCount: sql`${renditions.attemptCount} + 1`, currentAttemptAt: sql`now()`, updatedAt: sql`now()` })
-        .where(claimedHere),
-      insertWhere(
-        deliveryAttempts,
-        { id: attemptId, renditionId, number: sql`(select ${renditions.attemptCount} from ${renditions} where ${renditions.id} = ${renditionId})`, jobId },
-        exists(q.select({ one: sql`1` }).from(renditions).where(claimedHere)),
-      ),
-      q.select({ account: socialAccounts }).from(socialAccounts).innerJoin(renditions, eq(renditions.socialAccountId, socialAccounts.id)).where(claimedHere),
-      q.select(segmentFields).from(renditionSegments).where(eq(renditionSegments.renditionId, renditionId)).orderBy(asc(renditionSegments.position)),
-      q.select({ id: publications.id, mediaIds: publications.mediaIds }).from(publications).innerJoin(renditions, eq(renditions.publicationId, publications.id)).where(claimedHere),
-    ];
-  });
+  // The claim and the attempt on record before anything is sent, and what it needs read, in one request
+  // (lib/publishing/delivery-statements.ts).
+  const [[rendition], , , [account], segments, [publication]] = await inOneTransaction(db, () => [...claimAndStart({ id: renditionId, attemptId, jobId }, leaseUntil())]);
   if (!rendition) return "skipped";
-  const account = found?.account;
   // An earlier attempt that never finished (consumer died) or ended in doubt: ask the provider first.
   const inDoubt = rendition.status === "publishing" || rendition.status === "reconciling";
   const number = rendition.attemptCount + 1;
@@ -116,7 +53,7 @@ export async function deliverRendition(db: Database, env: Env, renditionId: stri
   );
 
   let lastPosted: { position: number; ref: PostRef } | undefined;
-  const lastPostedRecord = (q: Queryable) => (lastPosted ? [postedSegment(q, renditionId, lastPosted.position, lastPosted.ref)] : []);
+  const lastPostedRecord = () => (lastPosted ? [postedSegment(renditionId, lastPosted.position, lastPosted.ref)] : []);
   try {
     if (!account || account.disconnectedAt) {
       throw new ProviderError("The destination account was disconnected.", { kind: "authentication", code: "account_disconnected", retryable: false });
@@ -151,32 +88,13 @@ export async function deliverRendition(db: Database, env: Env, renditionId: stri
     });
     const first = posted.get(0);
     // The outcome, the segments, the attempt and the audit entry commit together, in one request.
-    await inOneTransaction(db, (q) => [
-      q
-        .update(renditions)
-        .set({
-          status: "published",
-          externalId: result.external_id ?? first?.id ?? null,
-          externalUrl: result.external_url ?? first?.url ?? null,
-          publishedAt: sql`now()`,
-          leaseUntil: null,
-          nextAttemptAt: null,
-          errorKind: null,
-          errorCode: null,
-          errorMessage: null,
-          errorHttpStatus: null,
-          errorRetryable: false,
-          errorRetryAt: null,
-          errorAction: null,
-          recoveryAction: "none",
-          updatedAt: sql`now()`,
-        })
-        .where(eq(renditions.id, renditionId)),
-      ...lastPostedRecord(q),
-      q.update(renditionSegments).set({ status: "published" }).where(and(eq(renditionSegments.renditionId, renditionId), eq(renditionSegments.status, "pending"))),
-      q.update(deliveryAttempts).set({ outcome: "succeeded", finishedAt: sql`now()` }).where(eq(deliveryAttempts.id, attemptId)),
-      auditStatement(q, { actorUserId: null, actorKind: "system", workspaceId: rendition.workspaceId, action: "rendition.publish", targetType: "rendition", targetId: renditionId, requestId: jobId }),
-    ]);
+    await inOneTransaction(db, () =>
+      publishedOutcome(
+        { id: renditionId, attemptId, jobId, workspaceId: rendition.workspaceId, auditId: newId("aud") },
+        { id: result.external_id ?? first?.id ?? null, url: result.external_url ?? first?.url ?? null },
+        lastPostedRecord(),
+      ),
+    );
     return "published";
   } catch (err) {
     const info = err instanceof ProviderError ? err.info : { kind: "unknown" as const, code: "internal", retryable: true, outcomeUnknown: true };
@@ -201,7 +119,7 @@ export async function deliverRendition(db: Database, env: Env, renditionId: stri
         })
         .where(eq(renditions.id, renditionId)),
       // A segment posted before the failure is on record all the same, so it is never posted again.
-      ...lastPostedRecord(q),
+      ...lastPostedRecord(),
       ...(failedPosition !== undefined
         ? [q.update(renditionSegments).set({ ...errorFields, status: decision.status === "failed" ? "failed" : "pending" }).where(and(eq(renditionSegments.renditionId, renditionId), eq(renditionSegments.position, failedPosition)))]
         : []),
