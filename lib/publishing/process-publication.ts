@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import { renditions } from "../../db/schema";
-import type { Database } from "../db/client";
+import type { Database, Queryable } from "../db/client";
 import type { Env } from "../env";
 import { deliverRendition } from "./deliver-rendition";
 import { settle } from "./settle";
@@ -17,12 +17,8 @@ const DELIVERIES_AT_ONCE = 4;
  * converges to published, partially published or failed, or, while some rendition waits for a retry
  * or a lease, stays publishing with one follow-up job scheduled for when the earliest is due.
  */
-export async function processPublication(db: Database, env: Env, publicationId: string, jobId: string): Promise<void> {
-  const due = await db
-    .select({ id: renditions.id })
-    .from(renditions)
-    .where(and(eq(renditions.publicationId, publicationId), inArray(renditions.status, [...IN_PROGRESS]), or(isNull(renditions.nextAttemptAt), lte(renditions.nextAttemptAt, sql`now()`))))
-    .orderBy(renditions.position);
+export async function processPublication(db: Database, env: Env, publicationId: string, jobId: string, read?: DueRenditions): Promise<void> {
+  const due = read ?? (await dueRenditions(db, publicationId));
   let next = 0;
   const lane = async () => {
     while (next < due.length) await deliverRendition(db, env, due[next++].id, jobId);
@@ -30,3 +26,13 @@ export async function processPublication(db: Database, env: Env, publicationId: 
   await Promise.all(Array.from({ length: Math.min(DELIVERIES_AT_ONCE, due.length) }, lane));
   await settle(db, publicationId);
 }
+
+/** The renditions a job delivers: in progress and due, in order (a statement, so a consumer can send it with another). */
+export const dueRenditions = (q: Queryable, publicationId: string) =>
+  q
+    .select({ id: renditions.id })
+    .from(renditions)
+    .where(and(eq(renditions.publicationId, publicationId), inArray(renditions.status, [...IN_PROGRESS]), or(isNull(renditions.nextAttemptAt), lte(renditions.nextAttemptAt, sql`now()`))))
+    .orderBy(renditions.position);
+
+export type DueRenditions = Awaited<ReturnType<typeof dueRenditions>>;
