@@ -2,7 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { deliveryAttempts, renditions, renditionSegments } from "../../db/schema";
 import { errorFields as loggableError, logEvent } from "../log";
 import type { Platform } from "../../db/schema/accounts";
-import type { Database } from "../db/client";
+import type { Database, Queryable } from "../db/client";
 import type { Env } from "../env";
 import { inOneTransaction } from "../db/batch";
 import { newId } from "../ids";
@@ -31,7 +31,14 @@ export type DeliveryOutcome = "published" | "retrying" | "reconciling" | "failed
  * dies at any point leaves a state the next one can continue from: segments confirmed posted are
  * never posted again, and an attempt whose outcome is unknown is reconciled with the provider first.
  */
-export async function deliverRendition(db: Database, env: Env, renditionId: string, jobId: string): Promise<DeliveryOutcome> {
+export interface AlsoRead {
+  /** Reads to send after a successful outcome's writes, in the same request, or none. */
+  statements(q: Queryable): PromiseLike<unknown>[] | undefined;
+  /** What they read. */
+  got(results: unknown[]): void;
+}
+
+export async function deliverRendition(db: Database, env: Env, renditionId: string, jobId: string, alsoRead?: AlsoRead): Promise<DeliveryOutcome> {
   const attemptId = newId("att");
   // The claim and the attempt on record before anything is sent, and what it needs read, in one request
   // (lib/publishing/delivery-statements.ts).
@@ -88,13 +95,18 @@ export async function deliverRendition(db: Database, env: Env, renditionId: stri
     });
     const first = posted.get(0);
     // The outcome, the segments, the attempt and the audit entry commit together, in one request.
-    await inOneTransaction(db, () =>
-      publishedOutcome(
+    let reads = 0;
+    const results = await inOneTransaction(db, (q) => {
+      const outcome = publishedOutcome(
         { id: renditionId, attemptId, jobId, workspaceId: rendition.workspaceId, auditId: newId("aud") },
         { id: result.external_id ?? first?.id ?? null, url: result.external_url ?? first?.url ?? null },
         lastPostedRecord(),
-      ),
-    );
+      );
+      const also = alsoRead?.statements(q) ?? [];
+      reads = also.length;
+      return [...outcome, ...also];
+    });
+    if (reads > 0) alsoRead!.got(results.slice(results.length - reads));
     return "published";
   } catch (err) {
     const info = err instanceof ProviderError ? err.info : { kind: "unknown" as const, code: "internal", retryable: true, outcomeUnknown: true };
