@@ -1,4 +1,4 @@
-import { DeleteMessageCommand, ReceiveMessageCommand, SendMessageCommand, type Message, type SQSClient } from "@aws-sdk/client-sqs";
+import { DeleteMessageBatchCommand, ReceiveMessageCommand, SendMessageCommand, type Message, type SQSClient } from "@aws-sdk/client-sqs";
 import { eq } from "drizzle-orm";
 import { jobReceipts } from "../../db/schema";
 import { openDb, type Database, type Queryable, type Tx } from "../db/client";
@@ -97,9 +97,11 @@ export async function drainQueue<P>(env: Env, consumer: ConsumerDefinition<P>, o
       for (const message of Messages) {
         const outcome = await processOne(db, env, consumer, message);
         if (outcome.kind === "failed") await scheduleRetry(sqs, env, consumer.kind, url, message, outcome, opts.retryDelay ?? retryDelaySeconds);
-        await sqs.send(new DeleteMessageCommand({ QueueUrl: url, ReceiptHandle: message.ReceiptHandle }));
         result[outcome.kind]++;
       }
+      // Deleted together once all are handled (one request, not one per message). A message handled but not
+      // yet deleted when a consumer dies comes back, and its job's receipt makes it a no-op.
+      await deleteHandled(sqs, url, Messages);
     }
     return result;
   } finally {
@@ -196,4 +198,10 @@ async function scheduleRetry(
   }
   const next: JobMessage = { ...outcome.job, attempt: outcome.attempt + 1 };
   await sqs.send(new SendMessageCommand({ QueueUrl: url, MessageBody: JSON.stringify(next), DelaySeconds: Math.min(900, retryDelay(outcome.attempt)) }));
+}
+
+async function deleteHandled(sqs: SQSClient, url: string, messages: Message[]): Promise<void> {
+  const { Failed = [] } = await sqs.send(new DeleteMessageBatchCommand({ QueueUrl: url, Entries: messages.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle })) }));
+  // Not deleted (its receipt handle expired, say): it comes back and is recognised by its job id.
+  for (const failed of Failed) logEvent("warn", "job message not deleted", { code: failed.Code ?? "unknown" });
 }
