@@ -28,5 +28,10 @@ export async function audit(q: Queryable, entry: AuditEntry): Promise<void> {
 
 /** The same entry as a statement not yet run, to go in a batch with the change (lib/db/batch.ts). */
 export function auditStatement(q: Queryable, entry: AuditEntry) {
-  return q.insert(auditEvents).values({ id: newId("aud"), ...entry, workspaceId: entry.workspaceId ?? null, actorKind: entry.actorKind ?? (entry.actorUserId ? "user" : "system") });
+  return q.insert(auditEvents).values(auditRow(entry));
+}
+
+/** The row an entry is stored as. */
+export function auditRow(entry: AuditEntry): typeof auditEvents.$inferInsert {
+  return { id: newId("aud"), ...entry, workspaceId: entry.workspaceId ?? null, actorKind: entry.actorKind ?? (entry.actorUserId ? "user" : "system") };
 }

@@ -7,8 +7,17 @@ const decoder = new TextDecoder();
  * Secrets at rest (provider credentials, secret instance settings): AES-256-GCM under a key derived
  * from INSTANCE_SECRET_KEY, with a fresh 96-bit nonce per value. Stored as `v1.<nonce>.<ciphertext>`.
  */
-async function keyFrom(instanceSecret: string): Promise<CryptoKey> {
+function keyFrom(instanceSecret: string): Promise<CryptoKey> {
   if (!instanceSecret || instanceSecret.length < 16) throw new Error("INSTANCE_SECRET_KEY is missing or too short");
+  // Derived once per isolate (a delivery decrypts its account's credentials every time): the key is not
+  // extractable, and it holds no request's I/O.
+  if (derived?.secret !== instanceSecret) derived = { secret: instanceSecret, key: deriveKey(instanceSecret) };
+  return derived.key;
+}
+
+let derived: { secret: string; key: Promise<CryptoKey> } | undefined;
+
+async function deriveKey(instanceSecret: string): Promise<CryptoKey> {
   const material = await crypto.subtle.digest("SHA-256", encoder.encode(`herald-secrets-v1:${instanceSecret}`));
   return crypto.subtle.importKey("raw", material, "AES-GCM", false, ["encrypt", "decrypt"]);
 }

@@ -1,6 +1,6 @@
 import type { ConsumerDefinition } from "../lib/jobs/consumer";
 import { createConsumerWorker } from "../lib/jobs/consumer-worker";
-import { processPublication } from "../lib/publishing/process-publication";
+import { dueRenditions, processPublication, type DueRenditions } from "../lib/publishing/process-publication";
 import type { PublishJobPayload } from "../lib/publishing/start";
 
 /**
@@ -10,8 +10,9 @@ import type { PublishJobPayload } from "../lib/publishing/start";
 export const publish: ConsumerDefinition<PublishJobPayload> = {
   kind: "publication.publish",
   mode: "steps",
-  async handle({ db, env, job }) {
-    await processPublication(db, env, job.payload.publication_id, job.job_id);
+  firstRead: (q, job) => dueRenditions(q, job.payload.publication_id),
+  async handle({ db, env, job, first }) {
+    await processPublication(db, env, job.payload.publication_id, job.job_id, first as DueRenditions);
   },
 };
 

@@ -4,6 +4,8 @@ import { integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inOneTransaction } from "../lib/db/batch";
 import { openDb } from "../lib/db/client";
+import { BoundStatement, compileStatement, statementBuilder } from "../lib/db/compiled";
+import { insertWhere } from "../lib/db/insert-where";
 import { env } from "./helpers/harness";
 
 // lib/db/batch.ts: statements that commit together, sent as one non-interactive transaction over the SQL
@@ -62,6 +64,34 @@ describe.each([
     expect((cause as { code?: string }).code).toBe("23505");
     expect(await handle.db.select().from(probe).where(eq(probe.id, a))).toEqual([]);
     expect((await handle.db.select({ n: probe.n }).from(probe).where(eq(probe.id, b)))[0].n).toBe(0);
+  });
+
+  it("runs an sql statement in its turn: insertWhere writes its row only when the condition holds then", async () => {
+    const a = key("where");
+    const b = key("where");
+    const [, , [read]] = await inOneTransaction(handle.db, (q) => [
+      q.insert(probe).values({ id: a, n: 1 }),
+      insertWhere(probe, { id: b, n: 2 }, sql`exists (select 1 from batch_probe where id = ${a})`),
+      q.select({ n: probe.n }).from(probe).where(eq(probe.id, b)),
+      insertWhere(probe, { id: key("never"), n: 3 }, sql`false`),
+    ]);
+    expect(read).toEqual({ n: 2 });
+    const [row] = await handle.db.select().from(probe).where(eq(probe.id, b));
+    expect(row.at).toBeInstanceOf(Date); // a column not given takes the database's default
+  });
+
+  it("takes compiled statements beside builders, in order, their rows mapped as drizzle maps them", async () => {
+    const a = key("compiled");
+    const insert = compileStatement<{ id: string; at: Date }>(statementBuilder.insert(probe).values({ id: sql.placeholder("id") as never, n: sql.placeholder("n") as never }).returning({ id: probe.id, at: probe.at }), { id: probe.id, at: probe.at });
+    const [[inserted], updated, read] = await inOneTransaction(handle.db, (q) => [
+      new BoundStatement(insert, { id: a, n: 4 }),
+      q.update(probe).set({ n: sql`${probe.n} + 1` }).where(eq(probe.id, a)).returning({ n: probe.n }),
+      new BoundStatement(compileStatement<{ n: number }>(statementBuilder.select({ n: probe.n }).from(probe).where(eq(probe.id, sql.placeholder("id"))), { n: probe.n }), { id: a }),
+    ]);
+    expect(inserted.id).toBe(a);
+    expect(inserted.at).toBeInstanceOf(Date);
+    expect(updated).toEqual([{ n: 5 }]);
+    expect(read).toEqual([{ n: 5 }]);
   });
 
   it("joins the caller's transaction instead of committing on its own", async () => {

@@ -73,6 +73,19 @@ describe("outbox → SQS → consumer", () => {
     expect(after.completedAt?.getTime()).toBe(done.completedAt?.getTime());
   });
 
+  it("a received batch is deleted once handled: nothing is left in the queue, in flight or not", async () => {
+    const e = { ...env, ...(await ensureQueues(env, `batch-${Date.now()}-`)) } as Env;
+    const handled: string[] = [];
+    const probe: ConsumerDefinition<object> = { kind: "analytics.refresh", async handle({ job }) { handled.push(job.job_id); } };
+    const sqs = sqsClient(e);
+    for (let i = 0; i < 7; i++) await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl(e, "analytics.refresh"), MessageBody: JSON.stringify({ job_id: `job_batch_${Date.now()}_${i}`, kind: "analytics.refresh", workspace_id: null, payload: {} }) }));
+    while (handled.length < 7) await drainQueue(e, probe, { waitSeconds: 1, budgetMs: 3000 });
+    const { Attributes } = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: queueUrl(e, "analytics.refresh"), AttributeNames: ["ApproximateNumberOfMessages", "ApproximateNumberOfMessagesNotVisible"] }));
+    sqs.destroy();
+    expect(Number(Attributes?.ApproximateNumberOfMessages) + Number(Attributes?.ApproximateNumberOfMessagesNotVisible)).toBe(0);
+    expect(new Set(handled).size).toBe(7);
+  });
+
   it("while SQS is unreachable the job waits in the outbox, then goes out when SQS answers again", async () => {
     const owner = await newUser();
     const ws = await newWorkspace(owner);

@@ -3,7 +3,7 @@ import { eq, inArray } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { outboxJobs } from "../db/schema";
 import type { Env } from "../lib/env";
-import { enqueueJob, relayOutbox } from "../lib/jobs/outbox";
+import { enqueueJob, outboxRow, relayOutbox, sendLeased } from "../lib/jobs/outbox";
 import { sqsClient } from "../lib/jobs/sqs";
 import { ensureQueues } from "../local/services/sqs";
 import { env, withDb } from "./helpers/harness";
@@ -76,5 +76,19 @@ describe("outbox relay by id", () => {
     const e = await queuesOfMyOwn("back");
     expect((await withDb((db) => relayOutbox(db, e, { ids }))).sent).toBe(2);
     expect(await messagesIn(e)).toBe(2);
+  });
+
+  it("a row written under a send lease is its writer's to send: no relay takes it until the lease lapses, and sendLeased sends it", async () => {
+    const e = await queuesOfMyOwn("leased");
+    const job = outboxRow("analytics.refresh", null, { probe: "leased" }, { leased: true });
+    await withDb((db) => db.insert(outboxJobs).values(job));
+    expect((await rows([job.id]))[0].sendLeaseUntil!.getTime()).toBeGreaterThan(Date.now() + 30_000);
+    expect((await withDb((db) => relayOutbox(db, e, { ids: [job.id] }))).sent).toBe(0);
+    expect((await withDb((db) => relayOutbox(db, e, { kinds: ["analytics.refresh"] }))).sent).toBe(0);
+    expect(await withDb((db) => sendLeased(db, e, [job]))).toMatchObject({ sent: 1, kinds: ["analytics.refresh"] });
+    expect(await messagesIn(e)).toBe(1);
+    const [row] = await rows([job.id]);
+    expect(row).toMatchObject({ sendLeaseUntil: null, sendAttempts: 1, state: "queued" });
+    expect(row.sentAt).toBeInstanceOf(Date);
   });
 });

@@ -6,10 +6,11 @@ import { idempotent, IdempotencyKeyHeader } from "../../lib/http/idempotency";
 import { jsonBody, jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
 import { withSchema } from "../../lib/http/schema-ref";
-import { dispatchAfterCommit } from "../../lib/jobs/dispatch";
+import { dispatchAfterCommit, dispatchLeasedAfterCommit } from "../../lib/jobs/dispatch";
 import { publicationForCaller } from "../../lib/publishing/access";
 import { actionOutput } from "../../lib/publishing/action-output";
 import { startPublishing } from "../../lib/publishing/start";
+import { startPublishingAsRead } from "../../lib/publishing/start-as-read";
 import { PublicationIdParams, PublishNowRequest } from "./requests";
 import { ActionOutputBody } from "./schemas";
 
@@ -24,10 +25,18 @@ export const route = createRoute({
   responses: { 202: jsonResponse(ActionOutputBody, "Publishing queued"), ...problems(400, 401, 403, 404, 409, 413, 422) },
 });
 
+const QUEUED_MESSAGE = "Publishing queued; follow each rendition's delivery on GET /publications/{id}.";
+
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { id } = c.req.valid("param");
   const body = c.req.valid("json");
   const user = currentUser(c);
+  if (c.req.header("idempotency-key") === undefined) {
+    // Nothing to replay: read, check and write in two requests, without an interactive transaction.
+    const started = await startPublishingAsRead(db(c), { publicationId: id, userId: user.id, expectedRevision: body.expected_revision, actor: auditActor(c), message: QUEUED_MESSAGE });
+    dispatchLeasedAfterCommit(c, [started.job]);
+    return c.json(withSchema(c, ActionOutputBody, started.output), 202);
+  }
   // The key is scoped to the publication's workspace; an unknown or foreign publication is 404 before any key is claimed.
   const { workspaceId } = await publicationForCaller(db(c), id, user.id, "editor");
   let jobId: string | undefined;
@@ -37,7 +46,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     const started = await startPublishing(tx, row, { bumpRevision: true });
     jobId = started.jobId;
     await audit(tx, { ...auditActor(c), workspaceId, action: "publication.publish", targetType: "publication", targetId: id });
-    const output = await actionOutput(tx, id, { revision: started.revision, jobId: started.jobId, message: "Publishing queued; follow each rendition's delivery on GET /publications/{id}." });
+    const output = await actionOutput(tx, id, { revision: started.revision, jobId: started.jobId, message: QUEUED_MESSAGE });
     return { status: 202, body: withSchema(c, ActionOutputBody, output) };
   });
   if (jobId) dispatchAfterCommit(c, [jobId]);

@@ -1,5 +1,7 @@
+import { is, SQL } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/neon-serverless";
 import type { Database, Queryable } from "./client";
+import { BoundStatement, failureOf, mapCompiledRows, queryOf } from "./compiled";
 
 /** What a statement's execution hands to its client: the same as `Pool.query(config, values)`. */
 interface Captured {
@@ -21,23 +23,30 @@ export function registerBatchSender(db: Database, send: SendTogether): void {
   senders.set(db, send);
 }
 
-type Results<T extends readonly PromiseLike<unknown>[]> = { -readonly [K in keyof T]: Awaited<T[K]> };
+/** A statement of a batch: a drizzle builder, an `sql` statement, or a compiled statement with its values. */
+type Item = PromiseLike<unknown> | SQL | BoundStatement<any>;
+
+/** A drizzle builder's result as drizzle maps it, a compiled statement's as its rows; an `sql` statement's is the driver's raw result. */
+type Results<T extends readonly Item[]> = {
+  -readonly [K in keyof T]: T[K] extends SQL ? { rows: Record<string, unknown>[]; rowCount: number | null } : T[K] extends BoundStatement<infer Row> ? Row[] : Awaited<T[K]>;
+};
 
 /**
  * Run statements that must commit together and need nothing read in between (each one's values are known
  * before any runs) as ONE transaction, all or nothing, in order. Over SQL-over-HTTP that is one request
  * (Neon's `transaction([...])`) instead of an interactive transaction's begin, statements and commit,
  * each a round trip on a WebSocket. `build` gets a database to make the statements with: drizzle builders
- * only (select, insert, update, delete), each of which is one statement; results come back mapped as usual.
+ * (select, insert, update, delete), each of which is one statement, or one `sql` statement where a builder
+ * cannot say it (lib/db/insert-where.ts); results come back mapped as usual.
  * A statement can still read what an earlier one wrote (they run in one transaction, in order).
  * Without an HTTP endpoint, or inside a caller's transaction, the statements run in a (nested) transaction.
  */
-export async function inOneTransaction<T extends readonly PromiseLike<unknown>[]>(db: Queryable, build: (q: Queryable) => [...T]): Promise<Results<T>> {
+export async function inOneTransaction<T extends readonly Item[]>(db: Queryable, build: (q: Queryable) => [...T]): Promise<Results<T>> {
   const send = senders.get(db);
   if (!send) {
     return db.transaction(async (tx) => {
       const out: unknown[] = [];
-      for (const statement of build(tx)) out.push(await statement);
+      for (const statement of build(tx)) out.push(await (statement instanceof BoundStatement ? runOnConnection(tx, statement) : is(statement, SQL) ? tx.execute(statement) : statement));
       return out as Results<T>;
     });
   }
@@ -53,7 +62,8 @@ export async function inOneTransaction<T extends readonly PromiseLike<unknown>[]
       });
     },
   };
-  const statements = build(drizzle({ client: client as never }) as unknown as Database);
+  const capturing = drizzle({ client: client as never }) as unknown as Database;
+  const statements = build(capturing);
   // A promise has already started on its own (`db.execute` does): its place in the order is unknown.
   if (statements.some((s) => s instanceof Promise)) {
     await Promise.allSettled(statements.filter((s) => s instanceof Promise));
@@ -62,9 +72,20 @@ export async function inOneTransaction<T extends readonly PromiseLike<unknown>[]
   const running: Promise<unknown>[] = [];
   // One at a time, so the order sent is the order given.
   for (const statement of statements) {
+    if (statement instanceof BoundStatement) {
+      // Compiled: nothing for drizzle to build or map; it takes its place at once.
+      const { text, values, rowMode, types } = queryOf(statement);
+      const result = new Promise((resolve, reject) =>
+        captured.push({ text, params: values, rowMode, types, resolve: (r) => resolve(mapCompiledRows(statement.statement, (r as { rows: unknown[][] }).rows)), reject: (e) => reject(failureOf(statement, e)) }),
+      );
+      result.catch(() => {}); // awaited below; never an unhandled rejection meanwhile
+      running.push(result);
+      continue;
+    }
     const before = captured.length;
     const seen = new Promise<void>((resolve) => (arrived = resolve));
-    const result = Promise.resolve(statement);
+    // Each runs (once: a drizzle query runs again at every `then`) when wrapped, so now, in its turn.
+    const result = Promise.resolve(is(statement, SQL) ? capturing.execute(statement) : statement);
     running.push(result);
     await Promise.race([seen, result.then(() => {}, () => {})]);
     if (captured.length !== before + 1) {
@@ -84,4 +105,13 @@ export async function inOneTransaction<T extends readonly PromiseLike<unknown>[]
     for (const c of captured) c.reject(error);
   }
   return (await Promise.all(running)) as Results<T>;
+}
+
+/** A compiled statement in the caller's transaction on the WebSocket: on its connection, as drizzle's own would run. */
+async function runOnConnection<Row>(tx: Queryable, bound: BoundStatement<Row>): Promise<unknown[]> {
+  const client = (tx as unknown as { session: { client: { query(config: ReturnType<typeof queryOf>): Promise<{ rows: unknown[][] }> } } }).session.client;
+  const result = await client.query(queryOf(bound)).catch((error: unknown) => {
+    throw failureOf(bound, error);
+  });
+  return mapCompiledRows(bound.statement, result.rows);
 }

@@ -1,5 +1,6 @@
 import { Column, DrizzleQueryError, fillPlaceholders, is, SQL } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/neon-serverless";
+import type { PgDialect } from "drizzle-orm/pg-core";
 import { types, type Pool } from "@neondatabase/serverless";
 
 /** Builds statements without a connection: only their SQL is wanted. */
@@ -29,14 +30,40 @@ const DRIZZLE_TYPES = {
   getTypeParser: (typeId: number, format?: string) => (RAW_TEXT_TYPES.has(typeId) ? (value: string) => value : types.getTypeParser(typeId, format as never)),
 };
 
+/** An `sql` statement compiled the same way (where a builder cannot say it, as with lib/db/insert-where.ts). */
+export function compileSql<Row>(statement: SQL, fields: Record<keyof Row & string, unknown>): CompiledStatement<Row> {
+  return compileStatement({ toSQL: () => (statementBuilder as unknown as { dialect: PgDialect }).dialect.sqlToQuery(statement) }, fields);
+}
+
+/** A compiled statement with the values of one run, to go in a batch (lib/db/batch.ts). */
+export class BoundStatement<Row> {
+  readonly params: unknown[];
+  constructor(
+    readonly statement: CompiledStatement<Row>,
+    values: Record<string, unknown>,
+  ) {
+    this.params = fillPlaceholders(statement.params, values);
+  }
+}
+
+/** The query a bound statement sends, as `Pool.query` and the batch sender take it. */
+export const queryOf = <Row>(bound: BoundStatement<Row>) => ({ text: bound.statement.text, values: bound.params, rowMode: "array" as const, types: DRIZZLE_TYPES });
+
+/** Failures look as they do from drizzle (the driver's error as `cause`), so every handler reads them alike. */
+export const failureOf = <Row>(bound: BoundStatement<Row>, error: unknown) => new DrizzleQueryError(bound.statement.text, bound.params, error as Error);
+
 /** Runs a compiled statement (one round trip: over HTTP when the pool has it) and maps its rows. */
 export async function runCompiled<Row>(pool: Pool, statement: CompiledStatement<Row>, values: Record<string, unknown>): Promise<Row[]> {
-  const params = fillPlaceholders(statement.params, values);
-  // Failures look as they do from drizzle (the driver's error as `cause`), so every handler reads them alike.
-  const result = await pool.query({ text: statement.text, values: params, rowMode: "array", types: DRIZZLE_TYPES }).catch((error: unknown) => {
-    throw new DrizzleQueryError(statement.text, params, error as Error);
+  const bound = new BoundStatement(statement, values);
+  const result = await pool.query(queryOf(bound)).catch((error: unknown) => {
+    throw failureOf(bound, error);
   });
-  return (result.rows as unknown[][]).map((cells) => {
+  return mapCompiledRows(statement, result.rows as unknown[][]);
+}
+
+/** Rows (as arrays) mapped as drizzle maps the statement's fields. */
+export function mapCompiledRows<Row>(statement: CompiledStatement<Row>, rows: unknown[][]): Row[] {
+  return rows.map((cells) => {
     const row: Record<string, unknown> = {};
     statement.fields.forEach(([key, field], i) => {
       const value = cells[i];

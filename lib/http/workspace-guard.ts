@@ -13,7 +13,7 @@ export const roleAtLeast = (role: Role, min: Role) => RANK[role] >= RANK[min];
 export const rolesAtLeast = (min: Role): Role[] => (Object.keys(RANK) as Role[]).filter((role) => roleAtLeast(role, min));
 
 /** 404 when not a member (existence is never revealed), 403 when the role is below `min`. */
-function checkRole(role: Role | null | undefined, min: Role, what: string): Role {
+export function checkRole(role: Role | null | undefined, min: Role, what: string): Role {
   if (!role) throw notFound(what);
   if (!roleAtLeast(role, min)) {
     throw new ApiError("forbidden", { detail: `This needs the ${min} role or higher in the workspace; yours is ${role}.` });

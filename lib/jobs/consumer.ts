@@ -1,13 +1,13 @@
-import { DeleteMessageCommand, ReceiveMessageCommand, SendMessageCommand, type Message, type SQSClient } from "@aws-sdk/client-sqs";
+import { DeleteMessageBatchCommand, ReceiveMessageCommand, SendMessageCommand, type Message, type SQSClient } from "@aws-sdk/client-sqs";
 import { eq } from "drizzle-orm";
 import { jobReceipts } from "../../db/schema";
-import { openDb, type Database, type Tx } from "../db/client";
+import { openDb, type Database, type Queryable, type Tx } from "../db/client";
 import type { Env } from "../env";
 import { errorFields, logEvent } from "../log";
 import { inOneTransaction } from "../db/batch";
 import { jobStateStatement, recordJobState } from "./job-state";
 import { isJobKind, type JobKind, type JobMessage } from "./kinds";
-import { deadLetterUrl, queueUrl, sqsClient } from "./sqs";
+import { deadLetterUrl, queueUrl, sharedSqsClient } from "./sqs";
 
 /** Attempts before a job is given up and moved to its dead-letter queue. */
 export const MAX_ATTEMPTS = 8;
@@ -28,6 +28,8 @@ export interface JobContext<P> {
   env: Env;
   job: JobMessage<P>;
   attempt: number;
+  /** In "steps" mode, what `firstRead` read. */
+  first?: unknown;
 }
 
 export interface ConsumerDefinition<P> {
@@ -39,6 +41,11 @@ export interface ConsumerDefinition<P> {
    * must be safe to run again; the receipt is written when it returns, so a redelivery after that is skipped.
    */
   mode?: "transaction" | "steps";
+  /**
+   * "steps" mode: the read a job starts with (one drizzle statement), sent in the same request as the check
+   * for the job's receipt, one round trip fewer per job; `handle` gets its result as `first`.
+   */
+  firstRead?(q: Queryable, job: JobMessage<P>): PromiseLike<unknown>;
   handle(ctx: JobContext<P>): Promise<void>;
   /** Called on the last attempt's failure, before SQS moves the message to the dead-letter queue. */
   onGiveUp?(ctx: { db: Database; env: Env; job: JobMessage<P>; error: unknown }): Promise<void>;
@@ -74,7 +81,7 @@ export interface DrainOptions {
 }
 
 export async function drainQueue<P>(env: Env, consumer: ConsumerDefinition<P>, opts: DrainOptions = {}): Promise<DrainResult> {
-  const sqs = sqsClient(env);
+  const sqs = sharedSqsClient(env);
   const { db, close } = openDb(env);
   const url = queueUrl(env, consumer.kind);
   const deadline = Date.now() + (opts.budgetMs ?? 20_000);
@@ -90,13 +97,14 @@ export async function drainQueue<P>(env: Env, consumer: ConsumerDefinition<P>, o
       for (const message of Messages) {
         const outcome = await processOne(db, env, consumer, message);
         if (outcome.kind === "failed") await scheduleRetry(sqs, env, consumer.kind, url, message, outcome, opts.retryDelay ?? retryDelaySeconds);
-        await sqs.send(new DeleteMessageCommand({ QueueUrl: url, ReceiptHandle: message.ReceiptHandle }));
         result[outcome.kind]++;
       }
+      // Deleted together once all are handled (one request, not one per message). A message handled but not
+      // yet deleted when a consumer dies comes back, and its job's receipt makes it a no-op.
+      await deleteHandled(sqs, url, Messages);
     }
     return result;
   } finally {
-    sqs.destroy();
     await close();
   }
 }
@@ -154,9 +162,12 @@ async function processOne<P>(db: Database, env: Env, consumer: ConsumerDefinitio
 }
 
 async function runSteps<P>(db: Database, env: Env, consumer: ConsumerDefinition<P>, job: JobMessage<P>, attempt: number): Promise<"processed" | "duplicates"> {
-  const [seen] = await db.select({ jobId: jobReceipts.jobId }).from(jobReceipts).where(eq(jobReceipts.jobId, job.job_id));
+  const [[seen], first] = await inOneTransaction(db, (q) => [
+    q.select({ jobId: jobReceipts.jobId }).from(jobReceipts).where(eq(jobReceipts.jobId, job.job_id)),
+    ...(consumer.firstRead ? [consumer.firstRead(q, job)] : []),
+  ]);
   if (seen) return "duplicates";
-  await consumer.handle({ tx: db, db, env, job, attempt });
+  await consumer.handle({ tx: db, db, env, job, attempt, first });
   // The receipt and the job's state commit together, in one request.
   await inOneTransaction(db, (q) => [
     q.insert(jobReceipts).values({ jobId: job.job_id, kind: job.kind, state: "done", attempts: attempt }).onConflictDoNothing(),
@@ -187,4 +198,10 @@ async function scheduleRetry(
   }
   const next: JobMessage = { ...outcome.job, attempt: outcome.attempt + 1 };
   await sqs.send(new SendMessageCommand({ QueueUrl: url, MessageBody: JSON.stringify(next), DelaySeconds: Math.min(900, retryDelay(outcome.attempt)) }));
+}
+
+async function deleteHandled(sqs: SQSClient, url: string, messages: Message[]): Promise<void> {
+  const { Failed = [] } = await sqs.send(new DeleteMessageBatchCommand({ QueueUrl: url, Entries: messages.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle })) }));
+  // Not deleted (its receipt handle expired, say): it comes back and is recognised by its job id.
+  for (const failed of Failed) logEvent("warn", "job message not deleted", { code: failed.Code ?? "unknown" });
 }

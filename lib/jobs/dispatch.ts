@@ -3,7 +3,7 @@ import { openDb } from "../db/client";
 import type { Env } from "../env";
 import { defer } from "../http/context";
 import { nudgeConsumers } from "./nudge";
-import { relayOutbox } from "./outbox";
+import { relayOutbox, sendLeased } from "./outbox";
 
 /**
  * After the transaction that wrote the jobs has committed, try to send them at once so work starts
@@ -15,4 +15,11 @@ export function dispatchAfterCommit(c: Context<any>, jobIds: string[]): void {
   const { db, close } = openDb(c.env as Env);
   // Then nudge their consumers, so the work starts now rather than at the next cron (lib/jobs/nudge.ts).
   defer(c, relayOutbox(db, c.env, { ids: jobIds }).finally(close).then((sent) => nudgeConsumers(c.env, sent.kinds)));
+}
+
+/** The same for jobs written under a send lease (`leased`): already this request's to send, so no taking first. */
+export function dispatchLeasedAfterCommit(c: Context<any>, jobs: Parameters<typeof sendLeased>[2]): void {
+  if (jobs.length === 0) return;
+  const { db, close } = openDb(c.env as Env);
+  defer(c, sendLeased(db, c.env, jobs).finally(close).then((sent) => nudgeConsumers(c.env, sent.kinds)));
 }

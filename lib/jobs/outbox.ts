@@ -1,25 +1,45 @@
 import { SendMessageCommand, type SQSClient } from "@aws-sdk/client-sqs";
 import { and, eq, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
+import type { PgInsertValue } from "drizzle-orm/pg-core";
 import { outboxJobs } from "../../db/schema";
 import { inOneTransaction } from "../db/batch";
 import type { Database, Queryable } from "../db/client";
 import type { Env } from "../env";
 import { newId } from "../ids";
 import type { JobKind, JobMessage } from "./kinds";
-import { deadLetterUrl, queueUrl, sqsClient } from "./sqs";
+import { deadLetterUrl, queueUrl, sharedSqsClient } from "./sqs";
 
 export interface EnqueueOptions {
   /** Not before this time (a retry scheduled for later). */
   notBefore?: Date;
   /** Send to the kind's dead-letter queue: a record of work given up on. */
   deadLetter?: boolean;
+  /**
+   * Written under a send lease, for the caller to send right after its commit (`sendLeased`) without taking
+   * the row first; if it never does (it died), the relay sends the row once the lease lapses.
+   */
+  leased?: boolean;
 }
 
 /** Write a job in the caller's transaction; it is sent only if that transaction commits. */
 export async function enqueueJob(tx: Queryable, kind: JobKind, workspaceId: string | null, payload: object, opts: EnqueueOptions = {}): Promise<string> {
-  const id = newId("job");
-  await tx.insert(outboxJobs).values({ id, kind, workspaceId, payload, deadLetter: opts.deadLetter ?? false, ...(opts.notBefore ? { nextAttemptAt: opts.notBefore } : {}) });
-  return id;
+  const row = outboxRow(kind, workspaceId, payload, opts);
+  await tx.insert(outboxJobs).values(row);
+  return row.id;
+}
+
+/** The outbox row of a new job, for a caller that writes it in a batch (lib/db/batch.ts). */
+export function outboxRow(kind: JobKind, workspaceId: string | null, payload: object, opts: EnqueueOptions = {}) {
+  return {
+    id: newId("job"),
+    kind,
+    workspaceId,
+    payload,
+    deadLetter: opts.deadLetter ?? false,
+    sendAttempts: 0,
+    ...(opts.notBefore ? { nextAttemptAt: opts.notBefore } : {}),
+    ...(opts.leased ? { sendLeaseUntil: sendLeaseFromNow } : {}),
+  } satisfies PgInsertValue<typeof outboxJobs>;
 }
 
 /** Relay retries back off exponentially (1 s, 2 s, 4 s … capped at 5 min) with jitter. */
@@ -42,6 +62,7 @@ const notLeased = or(isNull(outboxJobs.sendLeaseUntil), lt(outboxJobs.sendLeaseU
 
 /** How long a relay sending just-committed rows by id holds them (without a transaction) before another may. */
 export const SEND_LEASE_SECONDS = 60;
+const sendLeaseFromNow = sql`now() + make_interval(secs => ${SEND_LEASE_SECONDS})`;
 
 /**
  * Send pending outbox rows to SQS. Concurrent relays never send the same row at once: a relay of every due
@@ -58,24 +79,20 @@ export async function relayOutbox(
   /** `ids`: these rows, due or not (just committed), unless `due` says otherwise; else every due row (of `kinds`). */
   opts: { ids?: string[]; kinds?: JobKind[]; due?: boolean; limit?: number } = {},
 ): Promise<RelayResult> {
-  const sqs = sqsClient(env);
-  try {
-    if (opts.ids) return await relayByIds(database, sqs, env, { ...opts, ids: opts.ids });
-    return await database.transaction(async (tx) => {
-      const due = await tx
-        .select()
-        .from(outboxJobs)
-        .where(and(isNull(outboxJobs.sentAt), lte(outboxJobs.nextAttemptAt, sql`now()`), notLeased, opts.kinds ? inArray(outboxJobs.kind, opts.kinds) : undefined))
-        .orderBy(outboxJobs.createdAt)
-        .limit(opts.limit ?? 50)
-        .for("update", { skipLocked: true });
-      const round = await sendInOrder(sqs, env, due);
-      for (const statement of settleRound(tx, round)) await statement;
-      return round.result;
-    });
-  } finally {
-    sqs.destroy();
-  }
+  const sqs = sharedSqsClient(env);
+  if (opts.ids) return relayByIds(database, sqs, env, { ...opts, ids: opts.ids });
+  return database.transaction(async (tx) => {
+    const due = await tx
+      .select()
+      .from(outboxJobs)
+      .where(and(isNull(outboxJobs.sentAt), lte(outboxJobs.nextAttemptAt, sql`now()`), notLeased, opts.kinds ? inArray(outboxJobs.kind, opts.kinds) : undefined))
+      .orderBy(outboxJobs.createdAt)
+      .limit(opts.limit ?? 50)
+      .for("update", { skipLocked: true });
+    const round = await sendInOrder(sqs, env, due);
+    for (const statement of settleRound(tx, round)) await statement;
+    return round.result;
+  });
 }
 
 async function relayByIds(database: Database, sqs: SQSClient, env: Env, opts: { ids: string[]; kinds?: JobKind[]; due?: boolean; limit?: number }): Promise<RelayResult> {
@@ -90,10 +107,19 @@ async function relayByIds(database: Database, sqs: SQSClient, env: Env, opts: { 
     .for("update", { skipLocked: true });
   const taken = await database
     .update(outboxJobs)
-    .set({ sendLeaseUntil: sql`now() + make_interval(secs => ${SEND_LEASE_SECONDS})` })
+    .set({ sendLeaseUntil: sendLeaseFromNow })
     .where(and(inArray(outboxJobs.id, free), isNull(outboxJobs.sentAt), notLeased))
     .returning();
   taken.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
+  return sendTaken(database, sqs, env, taken);
+}
+
+/** Send jobs this caller wrote under a send lease (`leased`), in order, once the write has committed. */
+export function sendLeased(database: Database, env: Env, jobs: Sendable[]): Promise<RelayResult> {
+  return sendTaken(database, sharedSqsClient(env), env, jobs);
+}
+
+async function sendTaken(database: Database, sqs: SQSClient, env: Env, taken: Sendable[]): Promise<RelayResult> {
   const round = await sendInOrder(sqs, env, taken);
   // What was not attempted after a failure is given back at once, for the next round.
   await inOneTransaction(database, (q) => [
@@ -103,15 +129,18 @@ async function relayByIds(database: Database, sqs: SQSClient, env: Env, opts: { 
   return round.result;
 }
 
+/** What sending a row needs of it. */
+type Sendable = Pick<OutboxRow, "id" | "kind" | "workspaceId" | "payload" | "deadLetter" | "sendAttempts">;
+
 interface Round {
-  sent: OutboxRow[];
-  failure?: { job: OutboxRow; error: unknown };
+  sent: Sendable[];
+  failure?: { job: Sendable; error: unknown };
   untried: string[];
   result: RelayResult;
 }
 
 /** Send rows one by one; SQS is probably unreachable after a failure, so the rest wait for the next round. */
-async function sendInOrder(sqs: SQSClient, env: Env, rows: OutboxRow[]): Promise<Round> {
+async function sendInOrder(sqs: SQSClient, env: Env, rows: Sendable[]): Promise<Round> {
   const round: Round = { sent: [], untried: [], result: { sent: 0, failed: 0, kinds: [] } };
   const kinds = new Set<JobKind>();
   for (const [i, job] of rows.entries()) {

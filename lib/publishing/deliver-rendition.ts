@@ -1,10 +1,9 @@
-import { and, asc, eq, isNull, lt, notInArray, or, sql } from "drizzle-orm";
-import { deliveryAttempts, publications, renditions, renditionSegments, socialAccounts } from "../../db/schema";
+import { and, eq, sql } from "drizzle-orm";
+import { deliveryAttempts, renditions, renditionSegments } from "../../db/schema";
 import { errorFields as loggableError, logEvent } from "../log";
 import type { Platform } from "../../db/schema/accounts";
-import type { Database } from "../db/client";
+import type { Database, Queryable } from "../db/client";
 import type { Env } from "../env";
-import { auditStatement } from "../audit";
 import { inOneTransaction } from "../db/batch";
 import { newId } from "../ids";
 import { retryDelaySeconds } from "../jobs/consumer";
@@ -12,7 +11,7 @@ import { accountContext } from "../providers/account-context";
 import { adapterFor } from "../providers/registry";
 import { ProviderError, type PostRef, type RenditionToPublish } from "../providers/types";
 import { deliveryMedia } from "./delivery-media";
-import type { RenditionRow } from "./load";
+import { claimAndStart, postedSegment, publishedOutcome } from "./delivery-statements";
 import { decideAfterFailure } from "./status";
 
 /** How long a consumer holds a rendition; renewed with every segment posted. A lapsed lease means it died. */
@@ -20,52 +19,9 @@ export const LEASE_MS = 120_000;
 
 const leaseUntil = () => new Date(Date.now() + LEASE_MS);
 
-/** What a delivery reads of its rendition (only these columns: building and mapping every one costs CPU per rendition). */
-const claimed = {
-  status: renditions.status,
-  attemptCount: renditions.attemptCount,
-  socialAccountId: renditions.socialAccountId,
-  publicationId: renditions.publicationId,
-  workspaceId: renditions.workspaceId,
-  platform: renditions.platform,
-  title: renditions.title,
-  deliveryKey: renditions.deliveryKey,
-};
-
-/** What a delivery reads of each segment. */
-const segmentFields = {
-  position: renditionSegments.position,
-  title: renditionSegments.title,
-  titleOverride: renditionSegments.titleOverride,
-  body: renditionSegments.body,
-  bodyOverride: renditionSegments.bodyOverride,
-  url: renditionSegments.url,
-  urlOverride: renditionSegments.urlOverride,
-  status: renditionSegments.status,
-  externalId: renditionSegments.externalId,
-  externalUrl: renditionSegments.externalUrl,
-  externalCid: renditionSegments.externalCid,
-};
-
-/** Take the rendition for this consumer unless another holds it or it is already done. */
-async function claim(db: Database, id: string): Promise<Pick<RenditionRow, keyof typeof claimed> | null> {
-  const [row] = await db
-    .update(renditions)
-    .set({ leaseUntil: leaseUntil() })
-    .where(and(eq(renditions.id, id), notInArray(renditions.status, ["published", "failed", "pending"]), or(isNull(renditions.leaseUntil), lt(renditions.leaseUntil, sql`now()`))))
-    .returning(claimed);
-  return row ?? null;
-}
-
 /** A confirmed segment and the renewed lease, committed together before anything else is sent. */
 async function recordPosted(db: Database, renditionId: string, position: number, ref: PostRef): Promise<void> {
-  await inOneTransaction(db, (q) => [
-    q
-      .update(renditionSegments)
-      .set({ status: "published", externalId: ref.id, externalUrl: ref.url, externalCid: ref.cid ?? null, errorKind: null, errorCode: null, errorMessage: null, errorHttpStatus: null, errorRetryAt: null, errorAction: null })
-      .where(and(eq(renditionSegments.renditionId, renditionId), eq(renditionSegments.position, position))),
-    q.update(renditions).set({ leaseUntil: leaseUntil() }).where(eq(renditions.id, renditionId)),
-  ]);
+  await inOneTransaction(db, (q) => [postedSegment(renditionId, position, ref), q.update(renditions).set({ leaseUntil: leaseUntil() }).where(eq(renditions.id, renditionId))]);
 }
 
 export type DeliveryOutcome = "published" | "retrying" | "reconciling" | "failed" | "skipped";
@@ -75,24 +31,22 @@ export type DeliveryOutcome = "published" | "retrying" | "reconciling" | "failed
  * dies at any point leaves a state the next one can continue from: segments confirmed posted are
  * never posted again, and an attempt whose outcome is unknown is reconciled with the provider first.
  */
-export async function deliverRendition(db: Database, env: Env, renditionId: string, jobId: string): Promise<DeliveryOutcome> {
-  const rendition = await claim(db, renditionId);
+export interface AlsoRead {
+  /** Reads to send after a successful outcome's writes, in the same request, or none. */
+  statements(q: Queryable): PromiseLike<unknown>[] | undefined;
+  /** What they read. */
+  got(results: unknown[]): void;
+}
+
+export async function deliverRendition(db: Database, env: Env, renditionId: string, jobId: string, alsoRead?: AlsoRead): Promise<DeliveryOutcome> {
+  const attemptId = newId("att");
+  // The claim and the attempt on record before anything is sent, and what it needs read, in one request
+  // (lib/publishing/delivery-statements.ts).
+  const [[rendition], , , [account], segments, [publication]] = await inOneTransaction(db, () => [...claimAndStart({ id: renditionId, attemptId, jobId }, leaseUntil())]);
   if (!rendition) return "skipped";
   // An earlier attempt that never finished (consumer died) or ended in doubt: ask the provider first.
   const inDoubt = rendition.status === "publishing" || rendition.status === "reconciling";
   const number = rendition.attemptCount + 1;
-  const attemptId = newId("att");
-  // The attempt is on record before anything is sent; what it needs is read in the same request.
-  const [, , [account], segments, [publication]] = await inOneTransaction(db, (q) => [
-    q.insert(deliveryAttempts).values({ id: attemptId, renditionId, number, jobId }),
-    q
-      .update(renditions)
-      .set({ status: "publishing", attemptCount: number, currentAttemptId: attemptId, currentAttemptAt: sql`now()`, updatedAt: sql`now()` })
-      .where(eq(renditions.id, renditionId)),
-    q.select().from(socialAccounts).where(eq(socialAccounts.id, rendition.socialAccountId)),
-    q.select(segmentFields).from(renditionSegments).where(eq(renditionSegments.renditionId, renditionId)).orderBy(asc(renditionSegments.position)),
-    q.select({ id: publications.id, mediaIds: publications.mediaIds }).from(publications).where(eq(publications.id, rendition.publicationId)),
-  ]);
   const adapter = adapterFor(rendition.platform as Platform);
   const request: RenditionToPublish = {
     publicationId: publication.id,
@@ -105,6 +59,8 @@ export async function deliverRendition(db: Database, env: Env, renditionId: stri
     segments.filter((s) => s.status === "published" && s.externalId).map((s) => [s.position, { id: s.externalId!, url: s.externalUrl, cid: s.externalCid ?? undefined }]),
   );
 
+  let lastPosted: { position: number; ref: PostRef } | undefined;
+  const lastPostedRecord = () => (lastPosted ? [postedSegment(renditionId, lastPosted.position, lastPosted.ref)] : []);
   try {
     if (!account || account.disconnectedAt) {
       throw new ProviderError("The destination account was disconnected.", { kind: "authentication", code: "account_disconnected", retryable: false });
@@ -128,36 +84,29 @@ export async function deliverRendition(db: Database, env: Env, renditionId: stri
       posted,
       onPosted: async (position, ref) => {
         posted.set(position, ref);
+        // The last segment: nothing is sent after it, so its record commits with the outcome, one request
+        // fewer. (Either way a consumer dying after the post leaves the attempt in doubt: it is reconciled.)
+        if (segments.every((s) => posted.has(s.position))) {
+          lastPosted = { position, ref };
+          return;
+        }
         await recordPosted(db, renditionId, position, ref);
       },
     });
     const first = posted.get(0);
     // The outcome, the segments, the attempt and the audit entry commit together, in one request.
-    await inOneTransaction(db, (q) => [
-      q
-        .update(renditions)
-        .set({
-          status: "published",
-          externalId: result.external_id ?? first?.id ?? null,
-          externalUrl: result.external_url ?? first?.url ?? null,
-          publishedAt: sql`now()`,
-          leaseUntil: null,
-          nextAttemptAt: null,
-          errorKind: null,
-          errorCode: null,
-          errorMessage: null,
-          errorHttpStatus: null,
-          errorRetryable: false,
-          errorRetryAt: null,
-          errorAction: null,
-          recoveryAction: "none",
-          updatedAt: sql`now()`,
-        })
-        .where(eq(renditions.id, renditionId)),
-      q.update(renditionSegments).set({ status: "published" }).where(and(eq(renditionSegments.renditionId, renditionId), eq(renditionSegments.status, "pending"))),
-      q.update(deliveryAttempts).set({ outcome: "succeeded", finishedAt: sql`now()` }).where(eq(deliveryAttempts.id, attemptId)),
-      auditStatement(q, { actorUserId: null, actorKind: "system", workspaceId: rendition.workspaceId, action: "rendition.publish", targetType: "rendition", targetId: renditionId, requestId: jobId }),
-    ]);
+    let reads = 0;
+    const results = await inOneTransaction(db, (q) => {
+      const outcome = publishedOutcome(
+        { id: renditionId, attemptId, jobId, workspaceId: rendition.workspaceId, auditId: newId("aud") },
+        { id: result.external_id ?? first?.id ?? null, url: result.external_url ?? first?.url ?? null },
+        lastPostedRecord(),
+      );
+      const also = alsoRead?.statements(q) ?? [];
+      reads = also.length;
+      return [...outcome, ...also];
+    });
+    if (reads > 0) alsoRead!.got(results.slice(results.length - reads));
     return "published";
   } catch (err) {
     const info = err instanceof ProviderError ? err.info : { kind: "unknown" as const, code: "internal", retryable: true, outcomeUnknown: true };
@@ -181,6 +130,8 @@ export async function deliverRendition(db: Database, env: Env, renditionId: stri
           updatedAt: sql`now()`,
         })
         .where(eq(renditions.id, renditionId)),
+      // A segment posted before the failure is on record all the same, so it is never posted again.
+      ...lastPostedRecord(),
       ...(failedPosition !== undefined
         ? [q.update(renditionSegments).set({ ...errorFields, status: decision.status === "failed" ? "failed" : "pending" }).where(and(eq(renditionSegments.renditionId, renditionId), eq(renditionSegments.position, failedPosition)))]
         : []),

@@ -1,9 +1,9 @@
 import { and, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import { renditions } from "../../db/schema";
-import type { Database } from "../db/client";
+import type { Database, Queryable } from "../db/client";
 import type { Env } from "../env";
-import { deliverRendition } from "./deliver-rendition";
-import { settle } from "./settle";
+import { deliverRendition, type AlsoRead } from "./deliver-rendition";
+import { settle, settleReads, type SettleRead } from "./settle";
 
 const IN_PROGRESS = ["queued", "retrying", "reconciling", "publishing"] as const;
 /**
@@ -17,16 +17,33 @@ const DELIVERIES_AT_ONCE = 4;
  * converges to published, partially published or failed, or, while some rendition waits for a retry
  * or a lease, stays publishing with one follow-up job scheduled for when the earliest is due.
  */
-export async function processPublication(db: Database, env: Env, publicationId: string, jobId: string): Promise<void> {
-  const due = await db
+export async function processPublication(db: Database, env: Env, publicationId: string, jobId: string, read?: DueRenditions): Promise<void> {
+  const due = read ?? (await dueRenditions(db, publicationId));
+  let next = 0;
+  let finished = 0;
+  let settleRead: SettleRead | undefined;
+  // The delivery that ends after every other has returned (their writes committed) reads what settling
+  // needs in its own outcome request: one request fewer per job. The settle still checks it is current.
+  const last: AlsoRead = {
+    statements: (q) => (finished === due.length - 1 ? [...settleReads(q, publicationId)] : undefined),
+    got: (results) => (settleRead = results as SettleRead),
+  };
+  const lane = async () => {
+    while (next < due.length) {
+      await deliverRendition(db, env, due[next++].id, jobId, last);
+      finished++;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(DELIVERIES_AT_ONCE, due.length) }, lane));
+  await settle(db, publicationId, settleRead);
+}
+
+/** The renditions a job delivers: in progress and due, in order (a statement, so a consumer can send it with another). */
+export const dueRenditions = (q: Queryable, publicationId: string) =>
+  q
     .select({ id: renditions.id })
     .from(renditions)
     .where(and(eq(renditions.publicationId, publicationId), inArray(renditions.status, [...IN_PROGRESS]), or(isNull(renditions.nextAttemptAt), lte(renditions.nextAttemptAt, sql`now()`))))
     .orderBy(renditions.position);
-  let next = 0;
-  const lane = async () => {
-    while (next < due.length) await deliverRendition(db, env, due[next++].id, jobId);
-  };
-  await Promise.all(Array.from({ length: Math.min(DELIVERIES_AT_ONCE, due.length) }, lane));
-  await settle(db, publicationId);
-}
+
+export type DueRenditions = Awaited<ReturnType<typeof dueRenditions>>;

@@ -1,7 +1,7 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { outboxJobs, publications, renditions } from "../../db/schema";
 import { inOneTransaction } from "../db/batch";
-import type { Database } from "../db/client";
+import type { Database, Queryable } from "../db/client";
 import { enqueueJob } from "../jobs/outbox";
 import { LEASE_MS } from "./deliver-rendition";
 import type { PublishJobPayload } from "./start";
@@ -12,22 +12,28 @@ import { convergedStatus, isTerminal } from "./status";
  * failed, or, while some rendition waits for a retry or a lease, stays publishing with one follow-up job
  * scheduled for when the earliest is due.
  */
-export async function settle(db: Database, publicationId: string): Promise<void> {
-  if (await settleAsRead(db, publicationId)) return;
+export async function settle(db: Database, publicationId: string, read?: SettleRead): Promise<void> {
+  if (await settleAsRead(db, publicationId, read)) return;
   await settleLocked(db, publicationId);
 }
 
+/** What settling reads, as statements: a caller may send them with its last writes (`read` above). */
+export const settleReads = (q: Queryable, publicationId: string) =>
+  [
+    q.select({ status: publications.status, updatedAt: publications.updatedAt }).from(publications).where(eq(publications.id, publicationId)),
+    q.select({ id: renditions.id, status: renditions.status, terminalReason: renditions.terminalReason }).from(renditions).where(eq(renditions.publicationId, publicationId)).orderBy(renditions.id),
+  ] as const;
+
+export type SettleRead = [Awaited<ReturnType<typeof settleReads>[0]>, Awaited<ReturnType<typeof settleReads>[1]>];
+
 /**
- * The usual end, every rendition done and nothing to queue, in two requests and without an interactive
- * transaction: read, then one update that applies only if the publication is still exactly as read (same
+ * The usual end, every rendition done and nothing to queue, in two requests (one when the read came with the
+ * last delivery's writes) and without an interactive transaction: read, then one update that applies only if the publication is still exactly as read (same
  * `updated_at`, still publishing) and so are its renditions' statuses. Anything else (a race, a follow-up or
  * dead-letter job to queue) is left to the locked path. Returns whether it settled.
  */
-async function settleAsRead(db: Database, publicationId: string): Promise<boolean> {
-  const [[publication], rows] = await inOneTransaction(db, (q) => [
-    q.select({ status: publications.status, updatedAt: publications.updatedAt }).from(publications).where(eq(publications.id, publicationId)),
-    q.select({ id: renditions.id, status: renditions.status, terminalReason: renditions.terminalReason }).from(renditions).where(eq(renditions.publicationId, publicationId)).orderBy(renditions.id),
-  ]);
+async function settleAsRead(db: Database, publicationId: string, read?: SettleRead): Promise<boolean> {
+  const [[publication], rows] = read ?? (await inOneTransaction(db, (q) => [...settleReads(q, publicationId)]));
   if (!publication || publication.status !== "publishing") return true; // deleted, or settled by another job
   const status = convergedStatus(rows.map((r) => r.status));
   if (status === "publishing" || rows.some((r) => r.status === "failed" && r.terminalReason?.startsWith("gave_up"))) return false;

@@ -1,10 +1,12 @@
 import { and, eq, ne, sql } from "drizzle-orm";
+import type { PgUpdateSetSource } from "drizzle-orm/pg-core";
 import { publications, renditions } from "../../db/schema";
 import type { Tx } from "../db/client";
 import { ApiError } from "../http/errors";
 import { enqueueJob } from "../jobs/outbox";
 import type { PublicationRow } from "./load";
 import { PUBLISHABLE } from "./status";
+import type { PublicationStatus } from "../../db/schema/publications";
 
 export interface PublishJobPayload {
   publication_id: string;
@@ -17,40 +19,50 @@ export interface PublishJobPayload {
  * keys, so nothing already posted is posted twice.
  */
 export async function startPublishing(tx: Tx, row: PublicationRow, opts: { bumpRevision: boolean }): Promise<{ jobId: string; revision: number }> {
-  if (!PUBLISHABLE.includes(row.status)) {
-    throw new ApiError("not-editable", {
-      detail: row.status === "publishing" ? "This publication is already being published." : `A ${row.status.replace("_", " ")} publication cannot be published again.`,
-    });
-  }
+  assertPublishable(row.status);
   const queued = await tx
     .update(renditions)
-    .set({
-      status: "queued",
-      nextAttemptAt: sql`now()`,
-      errorKind: null,
-      errorCode: null,
-      errorMessage: null,
-      errorHttpStatus: null,
-      errorRetryable: false,
-      errorRetryAt: null,
-      errorAction: null,
-      terminalReason: null,
-      recoveryAction: "none",
-      updatedAt: sql`now()`,
-    })
+    .set(QUEUED_RENDITION)
     .where(and(eq(renditions.publicationId, row.id), ne(renditions.status, "published")))
     .returning({ id: renditions.id });
-  if (queued.length === 0) {
-    throw new ApiError("validation-error", {
-      detail: "The publication has no destinations to publish to; add at least one.",
-      errors: [{ location: "body.destinations", message: "No destinations" }],
-    });
-  }
+  if (queued.length === 0) throw noDestinations();
   const revision = opts.bumpRevision ? row.revision + 1 : row.revision;
-  await tx
-    .update(publications)
-    .set({ status: "publishing", revision, actualRunAt: sql`now()`, calendarAt: sql`now()`, updatedAt: sql`now()` })
-    .where(eq(publications.id, row.id));
+  await tx.update(publications).set(startedPublication(revision)).where(eq(publications.id, row.id));
   const jobId = await enqueueJob(tx, "publication.publish", row.workspaceId, { publication_id: row.id } satisfies PublishJobPayload);
   return { jobId, revision };
 }
+
+/** A publication in this status may be published (again); else 409 not-editable. */
+export function assertPublishable(status: PublicationStatus): void {
+  if (!PUBLISHABLE.includes(status)) {
+    throw new ApiError("not-editable", {
+      detail: status === "publishing" ? "This publication is already being published." : `A ${status.replace("_", " ")} publication cannot be published again.`,
+    });
+  }
+}
+
+/** Every rendition is published already, or there are none. */
+export const noDestinations = () =>
+  new ApiError("validation-error", {
+    detail: "The publication has no destinations to publish to; add at least one.",
+    errors: [{ location: "body.destinations", message: "No destinations" }],
+  });
+
+/** A rendition (re)queued for delivery: due now, the last attempt's error cleared. Published ones are left alone. */
+export const QUEUED_RENDITION = {
+  status: "queued",
+  nextAttemptAt: sql`now()`,
+  errorKind: null,
+  errorCode: null,
+  errorMessage: null,
+  errorHttpStatus: null,
+  errorRetryable: false,
+  errorRetryAt: null,
+  errorAction: null,
+  terminalReason: null,
+  recoveryAction: "none",
+  updatedAt: sql`now()`,
+} satisfies PgUpdateSetSource<typeof renditions>;
+
+export const startedPublication = (revision: number) =>
+  ({ status: "publishing", revision, actualRunAt: sql`now()`, calendarAt: sql`now()`, updatedAt: sql`now()` }) satisfies PgUpdateSetSource<typeof publications>;

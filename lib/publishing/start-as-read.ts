@@ -1,0 +1,132 @@
+import { and, asc, count, eq, exists, getTableColumns, inArray, ne, sql } from "drizzle-orm";
+import { auditEvents, outboxJobs, publications, renditions, workspaceMembers, type Role } from "../../db/schema";
+import { auditRow, type AuditEntry } from "../audit";
+import { inOneTransaction } from "../db/batch";
+import { BoundStatement, compileSql, compileStatement, statementBuilder as q } from "../db/compiled";
+import type { Database } from "../db/client";
+import { insertWhere } from "../db/insert-where";
+import { revisionConflict, assertRevision } from "../http/concurrency";
+import { notFound } from "../http/errors";
+import { checkRole, rolesAtLeast } from "../http/workspace-guard";
+import { outboxRow } from "../jobs/outbox";
+import { actionOutputOf } from "./action-output";
+import type { PublicationRow, RenditionRow } from "./load";
+import { assertPublishable, noDestinations, QUEUED_RENDITION, startedPublication, type PublishJobPayload } from "./start";
+
+/** Reads and batches before giving up on a publication that keeps changing under us. */
+const TRIES = 3;
+const ROLE: Role = "editor";
+
+interface Request {
+  publicationId: string;
+  userId: string;
+  expectedRevision: number;
+  /** The audit entry's actor (who, how, which request). */
+  actor: Pick<AuditEntry, "actorUserId" | "actorKind" | "requestId">;
+  message: string;
+}
+
+/**
+ * publish-now without an interactive transaction (no WebSocket, no Postgres session of its own): one request
+ * reads the publication, the caller's role and what there is to queue; the checks are startPublishing's; then
+ * one batch locks the publication and makes every write only if it is still exactly as read (revision,
+ * status, updated_at, something to queue, and the caller still an editor). The writes are those of startPublishing and its audit
+ * entry, so they commit together or not at all; if the publication moved in between, read and decide again.
+ */
+export async function startPublishingAsRead(db: Database, req: Request) {
+  const s = statements();
+  const ids = { id: req.publicationId, userId: req.userId };
+  for (let tries = 1; ; tries++) {
+    const [[read], [{ toQueue }]] = await inOneTransaction(db, () => [new BoundStatement(s.read, ids), new BoundStatement(s.toQueue, ids)]);
+    if (!read) throw notFound("publication");
+    const { role, ...row } = read;
+    checkRole(role, ROLE, "publication");
+    assertRevision(req.expectedRevision, row.revision, "publication");
+    assertPublishable(row.status);
+    if (toQueue === 0) throw noDestinations();
+
+    const revision = row.revision + 1;
+    // Under a send lease: the caller sends it right after the commit, without taking it first.
+    const job = outboxRow("publication.publish", row.workspaceId, { publication_id: row.id } satisfies PublishJobPayload, { leased: true });
+    const audit = auditRow({ ...req.actor, workspaceId: row.workspaceId, action: "publication.publish", targetType: "publication", targetId: row.id });
+    const values = {
+      ...ids,
+      // As read: the statements below apply only while the publication is still so.
+      revision: row.revision,
+      status: row.status,
+      updatedAt: row.updatedAt.toISOString(),
+      workspaceId: row.workspaceId,
+      newRevision: revision,
+      jobId: job.id,
+      payload: job.payload,
+      auditId: audit.id,
+      actorUserId: audit.actorUserId ?? null,
+      actorKind: audit.actorKind,
+      requestId: audit.requestId ?? null,
+    };
+    const [, , , , started, after] = await inOneTransaction(db, () => [
+      new BoundStatement(s.lock, values),
+      new BoundStatement(s.queue, values),
+      new BoundStatement(s.job, values),
+      new BoundStatement(s.audit, values),
+      new BoundStatement(s.start, values),
+      new BoundStatement(s.renditions, values),
+    ]);
+    if (started.length === 1) {
+      return { job, output: actionOutputOf(after, row.id, { revision, jobId: job.id, message: req.message }) };
+    }
+    if (tries >= TRIES) throw revisionConflict(row.revision, "publication");
+  }
+}
+
+// Typed as any value: drizzle takes a placeholder in `set` and `values` (filled and encoded by the column at
+// each run) though its types do not say so.
+const p = (name: string) => sql.placeholder(name) as never;
+
+type NoRow = Record<string, never>;
+
+/** Built once per isolate (lib/db/compiled.ts): building them with drizzle cost each call about 1 ms of CPU. */
+function compileAll() {
+  const publicationColumns = getTableColumns(publications);
+  const renditionColumns = getTableColumns(renditions);
+  const asRead = and(eq(publications.id, p("id")), eq(publications.revision, p("revision")), eq(publications.status, p("status")), eq(publications.updatedAt, p("updatedAt")));
+  // Evaluated by each statement under the lock taken first: it holds for all of them or for none.
+  const stillAsRead = and(
+    exists(q.select({ one: sql`1` }).from(publications).where(asRead)),
+    exists(
+      q
+        .select({ one: sql`1` })
+        .from(workspaceMembers)
+        .where(and(eq(workspaceMembers.workspaceId, p("workspaceId")), eq(workspaceMembers.userId, p("userId")), inArray(workspaceMembers.role, rolesAtLeast(ROLE)))),
+    ),
+    exists(q.select({ one: sql`1` }).from(renditions).where(and(eq(renditions.publicationId, p("id")), ne(renditions.status, "published")))),
+  )!;
+  const job = outboxRow("publication.publish", p("workspaceId"), p("payload"), { leased: true });
+  const audit = auditRow({ actorUserId: p("actorUserId"), actorKind: p("actorKind"), requestId: p("requestId"), workspaceId: p("workspaceId"), action: "publication.publish", targetType: "publication", targetId: p("id") });
+  return {
+    /** The publication and the caller's role in its workspace. */
+    read: compileStatement<PublicationRow & { role: Role | null }>(
+      q
+        .select({ ...publicationColumns, role: workspaceMembers.role })
+        .from(publications)
+        .leftJoin(workspaceMembers, and(eq(workspaceMembers.workspaceId, publications.workspaceId), eq(workspaceMembers.userId, p("userId"))))
+        .where(eq(publications.id, p("id")))
+        .limit(1),
+      { ...publicationColumns, role: workspaceMembers.role } as never,
+    ),
+    toQueue: compileStatement<{ toQueue: number }>(q.select({ toQueue: count() }).from(renditions).where(and(eq(renditions.publicationId, p("id")), ne(renditions.status, "published"))), { toQueue: count() }),
+    lock: compileStatement<NoRow>(q.select({ id: publications.id }).from(publications).where(eq(publications.id, p("id"))).for("update"), {}),
+    queue: compileStatement<NoRow>(q.update(renditions).set(QUEUED_RENDITION).where(and(eq(renditions.publicationId, p("id")), ne(renditions.status, "published"), stillAsRead)), {}),
+    job: compileSql<NoRow>(insertWhere(outboxJobs, { ...job, id: p("jobId") }, stillAsRead), {}),
+    audit: compileSql<NoRow>(insertWhere(auditEvents, { ...audit, id: p("auditId") }, stillAsRead), {}),
+    // Last of the writes: after it the publication is no longer as read.
+    start: compileStatement<{ id: string }>(
+      q.update(publications).set(startedPublication(p("newRevision"))).where(and(asRead, stillAsRead)).returning({ id: publications.id }),
+      { id: publications.id },
+    ),
+    renditions: compileStatement<RenditionRow>(q.select(renditionColumns).from(renditions).where(eq(renditions.publicationId, p("id"))).orderBy(asc(renditions.position)), renditionColumns as never),
+  };
+}
+
+let compiled: ReturnType<typeof compileAll> | undefined;
+const statements = () => (compiled ??= compileAll());
