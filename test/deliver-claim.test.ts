@@ -40,4 +40,40 @@ describe("claiming a rendition", () => {
     expect(await withDb((db) => deliverRendition(db, env, rendition.id, "job_claim_test"))).toBe("skipped");
     expect(await withDb((db) => db.select().from(deliveryAttempts).where(eq(deliveryAttempts.renditionId, rendition.id)))).toHaveLength(1);
   });
+
+  it("an outcome that commits but whose answer is lost: the rendition stays published, its attempt succeeded", async () => {
+    const owner = await newUser();
+    const ws = await newWorkspace(owner);
+    const hook = await newAccount(ws, owner.id, "webhook", { url: receiver.url, credentials: { secret: SECRET } });
+    const created = await api("POST", "/publications", { token: owner.token, json: { workspace_id: ws, title: "Lost answer", source_text: "Once", destinations: [{ social_account_id: hook }] } });
+    expect((await api("POST", `/publications/${created.body.id}/publish-now`, { token: owner.token, json: { expected_revision: 1 } })).status).toBe(202);
+    const [rendition] = await withDb((db) => db.select().from(renditions).where(eq(renditions.publicationId, created.body.id)));
+
+    // The SQL-over-HTTP request carrying the outcome reaches the database and commits; its answer never arrives.
+    const realFetch = globalThis.fetch;
+    let lost = 0;
+    globalThis.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+      const res = await realFetch(input, init);
+      const body = typeof init?.body === "string" ? init.body : "";
+      if (lost === 0 && body.includes("delivery_attempts") && body.includes('"succeeded"')) {
+        lost++;
+        await res.text();
+        throw new TypeError("fetch failed");
+      }
+      return res;
+    }) as typeof fetch;
+    let outcome: string;
+    try {
+      outcome = await withDb((db) => deliverRendition(db, env, rendition.id, "job_lost_answer"));
+    } finally {
+      globalThis.fetch = realFetch;
+    }
+    expect(lost).toBe(1);
+    expect(outcome).toBe("published");
+    const [after] = await withDb((db) => db.select().from(renditions).where(eq(renditions.id, rendition.id)));
+    expect(after).toMatchObject({ status: "published", errorKind: null, errorCode: null });
+    const attempts = await withDb((db) => db.select().from(deliveryAttempts).where(eq(deliveryAttempts.renditionId, rendition.id)));
+    expect(attempts).toMatchObject([{ outcome: "succeeded", errorCode: null }]);
+    expect(receiver.deliveries.filter((d) => d.body?.rendition_id === rendition.id)).toHaveLength(1);
+  });
 });

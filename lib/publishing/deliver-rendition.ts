@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, isNull, ne, sql } from "drizzle-orm";
 import { deliveryAttempts, renditions, renditionSegments } from "../../db/schema";
 import { errorFields as loggableError, logEvent } from "../log";
 import type { Platform } from "../../db/schema/accounts";
@@ -116,7 +116,9 @@ export async function deliverRendition(db: Database, env: Env, renditionId: stri
     const retryAt = decision.status === "failed" ? null : info.retryAt ?? new Date(Date.now() + retryDelaySeconds(number) * 1000);
     const failedPosition = segments.find((s) => !posted.has(s.position))?.position;
     const errorFields = { errorKind: info.kind, errorCode: info.code, errorMessage: message.slice(0, 500), errorHttpStatus: info.httpStatus ?? null, errorRetryAt: retryAt, errorAction: decision.errorAction };
-    await inOneTransaction(db, (q) => [
+    // Guarded: when the outcome's request committed but its answer was lost, the rendition is published and
+    // its attempt succeeded; neither is overwritten with this failure.
+    const [recorded] = await inOneTransaction(db, (q) => [
       q
         .update(renditions)
         .set({
@@ -129,7 +131,8 @@ export async function deliverRendition(db: Database, env: Env, renditionId: stri
           leaseUntil: null,
           updatedAt: sql`now()`,
         })
-        .where(eq(renditions.id, renditionId)),
+        .where(and(eq(renditions.id, renditionId), ne(renditions.status, "published")))
+        .returning({ id: renditions.id }),
       // A segment posted before the failure is on record all the same, so it is never posted again.
       ...lastPostedRecord(),
       ...(failedPosition !== undefined
@@ -138,8 +141,8 @@ export async function deliverRendition(db: Database, env: Env, renditionId: stri
       q
         .update(deliveryAttempts)
         .set({ outcome: info.outcomeUnknown ? "unknown" : "failed", errorCode: info.code, finishedAt: sql`now()` })
-        .where(eq(deliveryAttempts.id, attemptId)),
+        .where(and(eq(deliveryAttempts.id, attemptId), isNull(deliveryAttempts.finishedAt))),
     ]);
-    return decision.status as DeliveryOutcome;
+    return recorded.length > 0 ? (decision.status as DeliveryOutcome) : "published";
   }
 }
