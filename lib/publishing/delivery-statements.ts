@@ -2,6 +2,7 @@ import { and, asc, eq, exists, getTableColumns, isNull, lt, notInArray, or, sql 
 import { auditEvents, deliveryAttempts, publications, renditions, renditionSegments, socialAccounts } from "../../db/schema";
 import { BoundStatement, compileSql, compileStatement, statementBuilder as q } from "../db/compiled";
 import { insertWhere } from "../db/insert-where";
+import { RENDITION_ERROR_CLEARED } from "./status";
 
 /**
  * The statements every delivery runs, built once per isolate (lib/db/compiled.ts): building and mapping them
@@ -91,14 +92,7 @@ function compileAll() {
           publishedAt: sql`now()`,
           leaseUntil: null,
           nextAttemptAt: null,
-          errorKind: null,
-          errorCode: null,
-          errorMessage: null,
-          errorHttpStatus: null,
-          errorRetryable: false,
-          errorRetryAt: null,
-          errorAction: null,
-          recoveryAction: "none",
+          ...RENDITION_ERROR_CLEARED,
           updatedAt: sql`now()`,
         })
         .where(eq(renditions.id, p("id"))),

@@ -5,7 +5,7 @@ import type { Tx } from "../db/client";
 import { ApiError } from "../http/errors";
 import { enqueueJob } from "../jobs/outbox";
 import type { PublicationRow } from "./load";
-import { PUBLISHABLE } from "./status";
+import { PUBLISHABLE, RENDITION_ERROR_CLEARED } from "./status";
 import type { PublicationStatus } from "../../db/schema/publications";
 
 export interface PublishJobPayload {
@@ -52,15 +52,8 @@ export const noDestinations = () =>
 export const QUEUED_RENDITION = {
   status: "queued",
   nextAttemptAt: sql`now()`,
-  errorKind: null,
-  errorCode: null,
-  errorMessage: null,
-  errorHttpStatus: null,
-  errorRetryable: false,
-  errorRetryAt: null,
-  errorAction: null,
+  ...RENDITION_ERROR_CLEARED,
   terminalReason: null,
-  recoveryAction: "none",
   updatedAt: sql`now()`,
 } satisfies PgUpdateSetSource<typeof renditions>;
 

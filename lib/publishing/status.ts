@@ -1,6 +1,18 @@
 import type { PublicationStatus, RenditionStatus } from "../../db/schema/publications";
 import type { ProviderErrorKind } from "../providers/types";
 
+/** A rendition's columns without the last attempt's error (queued again, or published). */
+export const RENDITION_ERROR_CLEARED = {
+  errorKind: null,
+  errorCode: null,
+  errorMessage: null,
+  errorHttpStatus: null,
+  errorRetryable: false,
+  errorRetryAt: null,
+  errorAction: null,
+  recoveryAction: "none" as const,
+};
+
 /** CONTRACT.md §5: which statuses fall in which activity bucket. */
 export const BUCKET_STATUSES: Record<"draft" | "scheduled" | "published" | "failed", PublicationStatus[]> = {
   draft: ["draft"],
