@@ -16,14 +16,20 @@ beforeAll(async () => {
 });
 afterAll(() => receiver.stop());
 
+/** A webhook rendition of a new publication, queued by publish-now. */
+async function queuedRendition(title: string) {
+  const owner = await newUser();
+  const ws = await newWorkspace(owner);
+  const hook = await newAccount(ws, owner.id, "webhook", { url: receiver.url, credentials: { secret: SECRET } });
+  const created = await api("POST", "/publications", { token: owner.token, json: { workspace_id: ws, title, source_text: "Once", destinations: [{ social_account_id: hook }] } });
+  expect((await api("POST", `/publications/${created.body.id}/publish-now`, { token: owner.token, json: { expected_revision: 1 } })).status).toBe(202);
+  const [rendition] = await withDb((db) => db.select().from(renditions).where(eq(renditions.publicationId, created.body.id)));
+  return rendition;
+}
+
 describe("claiming a rendition", () => {
   it("five deliveries at once: one posts, four are skipped, one attempt on record", async () => {
-    const owner = await newUser();
-    const ws = await newWorkspace(owner);
-    const hook = await newAccount(ws, owner.id, "webhook", { url: receiver.url, credentials: { secret: SECRET } });
-    const created = await api("POST", "/publications", { token: owner.token, json: { workspace_id: ws, title: "Claim", source_text: "Once", destinations: [{ social_account_id: hook }] } });
-    expect((await api("POST", `/publications/${created.body.id}/publish-now`, { token: owner.token, json: { expected_revision: 1 } })).status).toBe(202);
-    const [rendition] = await withDb((db) => db.select().from(renditions).where(eq(renditions.publicationId, created.body.id)));
+    const rendition = await queuedRendition("Claim");
 
     const outcomes = await withDb((db) => Promise.all(Array.from({ length: 5 }, () => deliverRendition(db, env, rendition.id, "job_claim_test"))));
     expect(outcomes.sort()).toEqual(["published", "skipped", "skipped", "skipped", "skipped"]);
@@ -42,12 +48,7 @@ describe("claiming a rendition", () => {
   });
 
   it("an outcome that commits but whose answer is lost: the rendition stays published, its attempt succeeded", async () => {
-    const owner = await newUser();
-    const ws = await newWorkspace(owner);
-    const hook = await newAccount(ws, owner.id, "webhook", { url: receiver.url, credentials: { secret: SECRET } });
-    const created = await api("POST", "/publications", { token: owner.token, json: { workspace_id: ws, title: "Lost answer", source_text: "Once", destinations: [{ social_account_id: hook }] } });
-    expect((await api("POST", `/publications/${created.body.id}/publish-now`, { token: owner.token, json: { expected_revision: 1 } })).status).toBe(202);
-    const [rendition] = await withDb((db) => db.select().from(renditions).where(eq(renditions.publicationId, created.body.id)));
+    const rendition = await queuedRendition("Lost answer");
 
     // The SQL-over-HTTP request carrying the outcome reaches the database and commits; its answer never arrives.
     const realFetch = globalThis.fetch;

@@ -41,6 +41,15 @@ async function settled(methods: string[]) {
   }
 }
 
+/** The Network events a client receives for what `act` does. */
+async function networkEventsOf(client: Awaited<ReturnType<typeof attach>>, act: () => Promise<unknown>) {
+  await settled(client.methods);
+  const before = client.methods.length;
+  await act();
+  await settled(client.methods);
+  return client.methods.slice(before).filter((m) => m.startsWith("Network."));
+}
+
 /**
  * Under `wrangler dev`, every outbound fetch of a Worker sends inspector Network events through wrangler's
  * proxy (which is what made a database statement cost 1.5–2.7 ms of CPU). The launcher holds the inspector and
@@ -61,12 +70,7 @@ describe("the launcher's inspector client (local/services/quiet-inspector.ts)", 
 
     const debuggerClient = await attach(port);
     expect(debuggerClient.opened).toBe(true);
-    await settled(debuggerClient.methods);
-    const before = debuggerClient.methods.length;
-    await lookup();
-    await settled(debuggerClient.methods);
-    const events = debuggerClient.methods.slice(before).filter((m) => m.startsWith("Network."));
-    expect(events).toContain("Network.requestWillBeSent");
+    expect(await networkEventsOf(debuggerClient, lookup)).toContain("Network.requestWillBeSent");
     debuggerClient.ws.terminate();
     await debuggerClient.closed;
 
@@ -78,11 +82,7 @@ describe("the launcher's inspector client (local/services/quiet-inspector.ts)", 
     const again = await attach(port);
     expect(again.opened).toBe(true);
     // It had turned the Network domain off: a lookup now sends no Network events.
-    await settled(again.methods);
-    const from = again.methods.length;
-    await lookup();
-    await settled(again.methods);
-    expect(again.methods.slice(from).filter((m) => m.startsWith("Network."))).toEqual([]);
+    expect(await networkEventsOf(again, lookup)).toEqual([]);
     again.ws.terminate();
   });
 
