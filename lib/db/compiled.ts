@@ -1,7 +1,16 @@
-import { Column, DrizzleQueryError, fillPlaceholders, is, SQL } from "drizzle-orm";
+import { Column, DrizzleQueryError, fillPlaceholders, is, sql, SQL } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/neon-serverless";
 import type { PgDialect } from "drizzle-orm/pg-core";
 import { types, type Pool } from "@neondatabase/serverless";
+
+/**
+ * A named parameter of a compiled statement, typed as any value: drizzle takes a placeholder in `set` and
+ * `values` too (filled and encoded by the column at each run) though its types do not say so.
+ */
+export const placeholder = (name: string) => sql.placeholder(name) as never;
+
+/** The row type of a compiled statement that returns none. */
+export type NoRow = Record<string, never>;
 
 /** Builds statements without a connection: only their SQL is wanted. */
 export const statementBuilder = drizzle.mock();

@@ -1,6 +1,6 @@
 import { and, asc, eq, exists, getTableColumns, isNull, lt, notInArray, or, sql } from "drizzle-orm";
 import { auditEvents, deliveryAttempts, publications, renditions, renditionSegments, socialAccounts } from "../../db/schema";
-import { BoundStatement, compileSql, compileStatement, statementBuilder as q } from "../db/compiled";
+import { BoundStatement, compileSql, compileStatement, placeholder, statementBuilder as q, type NoRow } from "../db/compiled";
 import { insertWhere } from "../db/insert-where";
 import { RENDITION_ERROR_CLEARED } from "./status";
 
@@ -8,9 +8,7 @@ import { RENDITION_ERROR_CLEARED } from "./status";
  * The statements every delivery runs, built once per isolate (lib/db/compiled.ts): building and mapping them
  * with drizzle on every rendition cost 0.8-1.2 ms of CPU per delivery (the two batches, measured apart).
  */
-// Typed as any value: drizzle takes a placeholder in `set` and `values` (filled and encoded by the column at
-// each run) though its types do not say so.
-const p = (name: string) => sql.placeholder(name) as never;
+const p = placeholder;
 
 /** What a delivery reads of its rendition. */
 const claimed = {
@@ -39,8 +37,6 @@ const segmentFields = {
   externalCid: renditionSegments.externalCid,
 };
 
-/** A statement that returns no rows. */
-type NoRow = Record<string, never>;
 
 type Row<F> = { [K in keyof F]: F[K] extends { _: { data: infer D; notNull: infer N } } ? (N extends true ? D : D | null) : unknown };
 

@@ -2,7 +2,7 @@ import { and, asc, count, eq, exists, getTableColumns, inArray, ne, sql } from "
 import { auditEvents, outboxJobs, publications, renditions, workspaceMembers, type Role } from "../../db/schema";
 import { auditRow, type AuditEntry } from "../audit";
 import { inOneTransaction } from "../db/batch";
-import { BoundStatement, compileSql, compileStatement, statementBuilder as q } from "../db/compiled";
+import { BoundStatement, compileSql, compileStatement, placeholder, statementBuilder as q, type NoRow } from "../db/compiled";
 import type { Database } from "../db/client";
 import { insertWhere } from "../db/insert-where";
 import { revisionConflict, assertRevision } from "../http/concurrency";
@@ -79,11 +79,8 @@ export async function startPublishingAsRead(db: Database, req: Request) {
   }
 }
 
-// Typed as any value: drizzle takes a placeholder in `set` and `values` (filled and encoded by the column at
-// each run) though its types do not say so.
-const p = (name: string) => sql.placeholder(name) as never;
+const p = placeholder;
 
-type NoRow = Record<string, never>;
 
 /** Built once per isolate (lib/db/compiled.ts): building them with drizzle cost each call about 1 ms of CPU. */
 function compileAll() {
