@@ -1,7 +1,8 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { deliveryAttempts, renditions, renditionSegments } from "../db/schema";
+import { deliveryAttempts, publications, renditions, renditionSegments } from "../db/schema";
 import { deliverRendition } from "../lib/publishing/deliver-rendition";
+import { processPublication } from "../lib/publishing/process-publication";
 import { api, env, newUser, newWorkspace, withDb } from "./helpers/harness";
 import { newAccount } from "./helpers/publishing";
 import { startWebhookReceiver, type WebhookPeer } from "./peers/webhook-receiver";
@@ -16,15 +17,37 @@ beforeAll(async () => {
 });
 afterAll(() => receiver.stop());
 
-/** A webhook rendition of a new publication, queued by publish-now. */
-async function queuedRendition(title: string) {
+/** A new publication to `destinations` webhook accounts, queued by publish-now, and its renditions in position order. */
+async function queuedPublication(title: string, destinations = 1) {
   const owner = await newUser();
   const ws = await newWorkspace(owner);
-  const hook = await newAccount(ws, owner.id, "webhook", { url: receiver.url, credentials: { secret: SECRET } });
-  const created = await api("POST", "/publications", { token: owner.token, json: { workspace_id: ws, title, source_text: "Once", destinations: [{ social_account_id: hook }] } });
+  const hooks = [];
+  for (let i = 0; i < destinations; i++) hooks.push(await newAccount(ws, owner.id, "webhook", { url: receiver.url, credentials: { secret: SECRET } }));
+  const created = await api("POST", "/publications", { token: owner.token, json: { workspace_id: ws, title, source_text: "Once", destinations: hooks.map((h) => ({ social_account_id: h })) } });
   expect((await api("POST", `/publications/${created.body.id}/publish-now`, { token: owner.token, json: { expected_revision: 1 } })).status).toBe(202);
-  const [rendition] = await withDb((db) => db.select().from(renditions).where(eq(renditions.publicationId, created.body.id)));
-  return rendition;
+  const rows = await withDb((db) => db.select().from(renditions).where(eq(renditions.publicationId, created.body.id)).orderBy(renditions.position));
+  return { id: created.body.id as string, renditions: rows };
+}
+
+/** A webhook rendition of a new publication, queued by publish-now. */
+const queuedRendition = async (title: string) => (await queuedPublication(title)).renditions[0];
+
+/** Runs `action` and counts the SQL-over-HTTP requests it sends that claim renditions, and the claims in each. */
+async function claimRequestsOf(action: () => Promise<unknown>): Promise<number[]> {
+  const realFetch = globalThis.fetch;
+  const claims: number[] = [];
+  globalThis.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+    const body = typeof init?.body === "string" ? init.body : "";
+    const n = body.match(/insert into \\"delivery_attempts\\"/g)?.length ?? 0; // quoted inside the JSON body
+    if (n > 0) claims.push(n);
+    return realFetch(input, init);
+  }) as typeof fetch;
+  try {
+    await action();
+  } finally {
+    globalThis.fetch = realFetch;
+  }
+  return claims;
 }
 
 describe("claiming a rendition", () => {
@@ -45,6 +68,26 @@ describe("claiming a rendition", () => {
     // Done: a later delivery of it is skipped and records nothing.
     expect(await withDb((db) => deliverRendition(db, env, rendition.id, "job_claim_test"))).toBe("skipped");
     expect(await withDb((db) => db.select().from(deliveryAttempts).where(eq(deliveryAttempts.renditionId, rendition.id)))).toHaveLength(1);
+  });
+
+  it("a job claims its first deliveries together, one request for as many as it delivers at once; then one at a time", async () => {
+    const pub = await queuedPublication("Six", 6);
+    const claims = await claimRequestsOf(() => withDb((db) => processPublication(db, env, pub.id, "job_six")));
+    expect(claims).toEqual([4, 1, 1]);
+    const [after] = await withDb((db) => db.select().from(publications).where(eq(publications.id, pub.id)));
+    expect(after.status).toBe("published");
+    for (const r of pub.renditions) expect(receiver.deliveries.filter((d) => d.body?.rendition_id === r.id)).toHaveLength(1);
+  });
+
+  it("two jobs of one publication at once: every rendition is posted once, with one attempt", async () => {
+    const pub = await queuedPublication("Twice", 6);
+    await withDb((db) => Promise.all([processPublication(db, env, pub.id, "job_a"), processPublication(db, env, pub.id, "job_b")]));
+    const [after] = await withDb((db) => db.select().from(publications).where(eq(publications.id, pub.id)));
+    expect(after.status).toBe("published");
+    for (const r of pub.renditions) {
+      expect(receiver.deliveries.filter((d) => d.body?.rendition_id === r.id)).toHaveLength(1);
+      expect(await withDb((db) => db.select().from(deliveryAttempts).where(eq(deliveryAttempts.renditionId, r.id)))).toMatchObject([{ outcome: "succeeded" }]);
+    }
   });
 
   it("an outcome that commits but whose answer is lost: the rendition stays published, its attempt succeeded", async () => {

@@ -1,5 +1,5 @@
 import { and, eq, isNull, ne, sql } from "drizzle-orm";
-import { deliveryAttempts, renditions, renditionSegments } from "../../db/schema";
+import { deliveryAttempts, renditions, renditionSegments, type socialAccounts } from "../../db/schema";
 import { errorFields as loggableError, logEvent } from "../log";
 import type { Platform } from "../../db/schema/accounts";
 import type { Database, Queryable } from "../db/client";
@@ -11,7 +11,7 @@ import { accountContext } from "../providers/account-context";
 import { adapterFor } from "../providers/registry";
 import { ProviderError, type PostRef, type RenditionToPublish } from "../providers/types";
 import { deliveryMedia } from "./delivery-media";
-import { claimAndStart, postedSegment, publishedOutcome } from "./delivery-statements";
+import { claimAndStart, postedSegment, publishedOutcome, type ClaimedRendition, type DeliverySegment } from "./delivery-statements";
 import { decideAfterFailure } from "./status";
 
 /** How long a consumer holds a rendition; renewed with every segment posted. A lapsed lease means it died. */
@@ -26,11 +26,6 @@ async function recordPosted(db: Database, renditionId: string, position: number,
 
 export type DeliveryOutcome = "published" | "retrying" | "reconciling" | "failed" | "skipped";
 
-/**
- * One delivery attempt of one rendition. Every step is committed as it happens, so a consumer that
- * dies at any point leaves a state the next one can continue from: segments confirmed posted are
- * never posted again, and an attempt whose outcome is unknown is reconciled with the provider first.
- */
 export interface AlsoRead {
   /** Reads to send after a successful outcome's writes, in the same request, or none. */
   statements(q: Queryable): PromiseLike<unknown>[] | undefined;
@@ -38,11 +33,50 @@ export interface AlsoRead {
   got(results: unknown[]): void;
 }
 
+/** A rendition claimed for one attempt, with what its delivery reads; `rendition` is undefined when another holds it or it is done. */
+export interface Claim {
+  renditionId: string;
+  attemptId: string;
+  rendition: ClaimedRendition | undefined;
+  account: typeof socialAccounts.$inferSelect | undefined;
+  segments: DeliverySegment[];
+  publication: { id: string; mediaIds: string[] };
+}
+
+/** What claimAndStart's six statements answer, in order. */
+type ClaimResults = [ClaimedRendition[], unknown[], unknown[], Claim["account"][], DeliverySegment[], Claim["publication"][]];
+const CLAIM_STATEMENTS = 6;
+
+/**
+ * Claim renditions, each for its own attempt, with the attempts on record before anything is sent and what
+ * each delivery reads, in one request (lib/publishing/delivery-statements.ts). Callers claim only what they
+ * start delivering at once, so no lease runs while a rendition waits. Claims lock renditions in the order
+ * given: callers pass them in position order, as every job does, so two jobs never wait on each other in a cycle.
+ */
+export async function claimRenditions(db: Database, renditionIds: readonly string[], jobId: string): Promise<Claim[]> {
+  const until = leaseUntil();
+  const ids = renditionIds.map((id) => ({ id, attemptId: newId("att"), jobId }));
+  const results = await inOneTransaction(db, () => ids.flatMap((i) => [...claimAndStart(i, until)]));
+  return ids.map(({ id, attemptId }, n) => {
+    const [[rendition], , , [account], segments, [publication]] = results.slice(n * CLAIM_STATEMENTS, (n + 1) * CLAIM_STATEMENTS) as ClaimResults;
+    return { renditionId: id, attemptId, rendition, account, segments, publication };
+  });
+}
+
+/** Claim one rendition and deliver it (deliverClaimed). */
 export async function deliverRendition(db: Database, env: Env, renditionId: string, jobId: string, alsoRead?: AlsoRead): Promise<DeliveryOutcome> {
-  const attemptId = newId("att");
-  // The claim and the attempt on record before anything is sent, and what it needs read, in one request
-  // (lib/publishing/delivery-statements.ts).
-  const [[rendition], , , [account], segments, [publication]] = await inOneTransaction(db, () => [...claimAndStart({ id: renditionId, attemptId, jobId }, leaseUntil())]);
+  const [claim] = await claimRenditions(db, [renditionId], jobId);
+  return deliverClaimed(db, env, claim, jobId, alsoRead);
+}
+
+/**
+ * One delivery attempt of one rendition. Every step is committed as it happens, so a consumer that
+ * dies at any point leaves a state the next one can continue from: segments confirmed posted are
+ * never posted again, and an attempt whose outcome is unknown is reconciled with the provider first.
+ * "skipped" when the claim (claimRenditions) did not take the rendition.
+ */
+export async function deliverClaimed(db: Database, env: Env, claim: Claim, jobId: string, alsoRead?: AlsoRead): Promise<DeliveryOutcome> {
+  const { renditionId, attemptId, rendition, account, segments, publication } = claim;
   if (!rendition) return "skipped";
   // An earlier attempt that never finished (consumer died) or ended in doubt: ask the provider first.
   const inDoubt = rendition.status === "publishing" || rendition.status === "reconciling";

@@ -2,13 +2,13 @@ import { and, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import { renditions } from "../../db/schema";
 import type { Database, Queryable } from "../db/client";
 import type { Env } from "../env";
-import { deliverRendition, type AlsoRead } from "./deliver-rendition";
+import { claimRenditions, deliverClaimed, deliverRendition, type AlsoRead, type Claim } from "./deliver-rendition";
 import { settle, settleReads, type SettleRead } from "./settle";
 
 const IN_PROGRESS = ["queued", "retrying", "reconciling", "publishing"] as const;
 /**
  * Renditions go to different destinations and each is claimed under its own lease, so they are delivered
- * side by side, a few at a time (within the per-request database pool of five connections).
+ * side by side, a few at a time (a Worker invocation keeps at most six connections open at once).
  */
 const DELIVERIES_AT_ONCE = 4;
 
@@ -28,13 +28,18 @@ export async function processPublication(db: Database, env: Env, publicationId: 
     statements: (q) => (finished === due.length - 1 ? [...settleReads(q, publicationId)] : undefined),
     got: (results) => (settleRead = results as SettleRead),
   };
-  const lane = async () => {
+  // Every lane's first rendition is claimed in one request; a lane that frees claims its next on its own.
+  const lanes = due.length === 0 ? [] : await claimRenditions(db, due.slice(0, DELIVERIES_AT_ONCE).map((r) => r.id), jobId);
+  next = lanes.length;
+  const lane = async (first: Claim) => {
+    await deliverClaimed(db, env, first, jobId, last);
+    finished++;
     while (next < due.length) {
       await deliverRendition(db, env, due[next++].id, jobId, last);
       finished++;
     }
   };
-  await Promise.all(Array.from({ length: Math.min(DELIVERIES_AT_ONCE, due.length) }, lane));
+  await Promise.all(lanes.map(lane));
   await settle(db, publicationId, settleRead);
 }
 
