@@ -11,9 +11,7 @@ export const publish: ConsumerDefinition<PublishJobPayload> = {
   kind: "publication.publish",
   mode: "steps",
   firstRead: (q, job) => dueRenditions(q, job.payload.publication_id),
-  async handle({ db, env, job, first }) {
-    await processPublication(db, env, job.payload.publication_id, job.job_id, first as DueRenditions);
-  },
+  handle: ({ db, env, job, first }) => processPublication(db, env, job.payload.publication_id, job.job_id, first as DueRenditions),
 };
 
 export default createConsumerWorker(publish);

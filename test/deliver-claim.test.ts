@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deliveryAttempts, publications, renditions, renditionSegments } from "../db/schema";
 import { deliverRendition } from "../lib/publishing/deliver-rendition";
+import { commitFinish } from "../lib/jobs/consumer";
 import { processPublication } from "../lib/publishing/process-publication";
 import { api, env, newUser, newWorkspace, withDb } from "./helpers/harness";
 import { newAccount } from "./helpers/publishing";
@@ -72,7 +73,7 @@ describe("claiming a rendition", () => {
 
   it("a job claims its first deliveries together, one request for as many as it delivers at once; then one at a time", async () => {
     const pub = await queuedPublication("Six", 6);
-    const claims = await claimRequestsOf(() => withDb((db) => processPublication(db, env, pub.id, "job_six")));
+    const claims = await claimRequestsOf(() => withDb(async (db) => commitFinish(db, await processPublication(db, env, pub.id, "job_six"))));
     expect(claims).toEqual([4, 1, 1]);
     const [after] = await withDb((db) => db.select().from(publications).where(eq(publications.id, pub.id)));
     expect(after.status).toBe("published");
@@ -81,7 +82,7 @@ describe("claiming a rendition", () => {
 
   it("two jobs of one publication at once: every rendition is posted once, with one attempt", async () => {
     const pub = await queuedPublication("Twice", 6);
-    await withDb((db) => Promise.all([processPublication(db, env, pub.id, "job_a"), processPublication(db, env, pub.id, "job_b")]));
+    await withDb((db) => Promise.all(["job_a", "job_b"].map(async (job) => commitFinish(db, await processPublication(db, env, pub.id, job)))));
     const [after] = await withDb((db) => db.select().from(publications).where(eq(publications.id, pub.id)));
     expect(after.status).toBe("published");
     for (const r of pub.renditions) {

@@ -1,5 +1,5 @@
 import { GetQueueAttributesCommand, ReceiveMessageCommand, SendMessageCommand } from "@aws-sdk/client-sqs";
-import { eq } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { analyticsCollectionRuns, jobReceipts, outboxJobs } from "../db/schema";
 import { drainQueue, MAX_ATTEMPTS, retryDelaySeconds, type ConsumerDefinition } from "../lib/jobs/consumer";
@@ -84,6 +84,48 @@ describe("outbox → SQS → consumer", () => {
     sqs.destroy();
     expect(Number(Attributes?.ApproximateNumberOfMessages) + Number(Attributes?.ApproximateNumberOfMessagesNotVisible)).toBe(0);
     expect(new Set(handled).size).toBe(7);
+  });
+
+  it("a steps job's last writes commit in its receipt's request; if the receipt's condition fails, its fallback runs, then the receipt", async () => {
+    const e = { ...env, ...(await ensureQueues(env, `finish-${Date.now()}-`)) } as Env;
+    const fallbacks: string[] = [];
+    // The condition reads what the job's own statement set in that transaction: it holds only after it, in the same request.
+    const probe: ConsumerDefinition<{ hold: boolean }> = {
+      kind: "analytics.refresh",
+      mode: "steps",
+      async handle({ job }) {
+        return {
+          statements: () => [sql`select set_config('herald.finish_probe', ${job.payload.hold ? "done" : "not yet"}, true)`],
+          receiptIf: sql`current_setting('herald.finish_probe', true) = 'done'`,
+          otherwise: async () => void fallbacks.push(job.job_id),
+        };
+      },
+    };
+    const ids = { holds: `job_finish_holds_${Date.now()}`, fails: `job_finish_fails_${Date.now()}` };
+    const sqs = sqsClient(e);
+    for (const [id, hold] of [[ids.holds, true], [ids.fails, false]] as const) {
+      await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl(e, "analytics.refresh"), MessageBody: JSON.stringify({ job_id: id, kind: "analytics.refresh", workspace_id: null, payload: { hold } }) }));
+    }
+    sqs.destroy();
+    const realFetch = globalThis.fetch;
+    const receiptRequests: string[] = [];
+    globalThis.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+      const body = typeof init?.body === "string" ? init.body : "";
+      if (body.includes('into \\"job_receipts\\"')) receiptRequests.push(body);
+      return realFetch(input, init);
+    }) as typeof fetch;
+    try {
+      let processed = 0;
+      while (processed < 2) processed += (await drainQueue(e, probe, { waitSeconds: 1, budgetMs: 3000 })).processed;
+    } finally {
+      globalThis.fetch = realFetch;
+    }
+    expect(fallbacks).toEqual([ids.fails]);
+    const receipts = await withDb((db) => db.select().from(jobReceipts).where(inArray(jobReceipts.jobId, [ids.holds, ids.fails])));
+    expect(receipts.map((r) => [r.jobId, r.state]).sort()).toEqual([[ids.fails, "done"], [ids.holds, "done"]].sort());
+    // One request for the job whose condition held; for the other, the failed try and then the receipt on its own.
+    expect(receiptRequests.filter((b) => b.includes(ids.holds)).map((b) => b.includes("set_config"))).toEqual([true]);
+    expect(receiptRequests.filter((b) => b.includes(ids.fails)).map((b) => b.includes("set_config"))).toEqual([true, false]);
   });
 
   it("while SQS is unreachable the job waits in the outbox, then goes out when SQS answers again", async () => {

@@ -2,7 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { outboxJobs, publications, renditions } from "../db/schema";
 import { openDb } from "../lib/db/client";
-import { settle } from "../lib/publishing/settle";
+import { settle, settleWith } from "../lib/publishing/settle";
 import { api, env, newUser, newWorkspace, withDb } from "./helpers/harness";
 import { newAccount } from "./helpers/publishing";
 
@@ -79,6 +79,25 @@ describe("settling a publication", () => {
         .where(and(eq(outboxJobs.deadLetter, false), sql`${outboxJobs.sentAt} is null`, sql`${outboxJobs.payload}->>'publication_id' = ${pub.id}`)),
     );
     expect(followUps).toHaveLength(1);
+  });
+
+  it("when its publication changed after the read, the update sent with the job's receipt does not apply: the locked path settles it", async () => {
+    const pub = await publishing(2);
+    await setRendition(pub.renditions[0], { status: "published" });
+    await setRendition(pub.renditions[1], { status: "published" });
+    await withDb(async (db) => {
+      const finish = await settleWith(db, pub.id);
+      expect(finish).toBeDefined();
+      // Between the read and the update, the second rendition fails after all (a late reconciliation, say).
+      await setRendition(pub.renditions[1], { status: "failed", terminalReason: "not_retryable_validation" });
+      const receiptHolds = async () => (await db.execute(sql`select (${finish!.receiptIf}) as done`)).rows[0].done;
+      await db.transaction(async (tx) => void (await Promise.all(finish!.statements(tx))));
+      expect(await statusOf(pub.id)).toBe("publishing");
+      expect(await receiptHolds()).toBe(false); // a job would not be marked done here
+      await finish!.otherwise();
+      expect(await statusOf(pub.id)).toBe("partially_published");
+      expect(await receiptHolds()).toBe(true);
+    });
   });
 
   it("two jobs settling at once settle it once", async () => {

@@ -1,10 +1,11 @@
 import { DeleteMessageBatchCommand, ReceiveMessageCommand, SendMessageCommand, type Message, type SQSClient } from "@aws-sdk/client-sqs";
-import { eq } from "drizzle-orm";
+import { eq, sql, type SQL } from "drizzle-orm";
 import { jobReceipts } from "../../db/schema";
 import { openDb, type Database, type Queryable, type Tx } from "../db/client";
 import type { Env } from "../env";
 import { errorFields, logEvent } from "../log";
 import { inOneTransaction } from "../db/batch";
+import { insertWhere } from "../db/insert-where";
 import { jobStateStatement, recordJobState } from "./job-state";
 import { isJobKind, type JobKind, type JobMessage } from "./kinds";
 import { deadLetterUrl, queueUrl, sharedSqsClient } from "./sqs";
@@ -46,9 +47,30 @@ export interface ConsumerDefinition<P> {
    * for the job's receipt, one round trip fewer per job; `handle` gets its result as `first`.
    */
   firstRead?(q: Queryable, job: JobMessage<P>): PromiseLike<unknown>;
-  handle(ctx: JobContext<P>): Promise<void>;
+  /** In "steps" mode it may answer what to commit with the receipt (StepsFinish). */
+  handle(ctx: JobContext<P>): Promise<void | StepsFinish>;
   /** Called on the last attempt's failure, before SQS moves the message to the dead-letter queue. */
   onGiveUp?(ctx: { db: Database; env: Env; job: JobMessage<P>; error: unknown }): Promise<void>;
+}
+
+/**
+ * A "steps" job's last writes, committed in the receipt's request, before it: one request fewer per job. The
+ * receipt (and the job's state) is written only if `receiptIf` holds after them; if it does not (a race), the
+ * consumer runs `otherwise` and then writes the receipt as usual, so a job is never marked done before its
+ * work is.
+ */
+export interface StepsFinish {
+  statements(q: Queryable): (PromiseLike<unknown> | SQL)[];
+  receiptIf: SQL;
+  otherwise(): Promise<void>;
+}
+
+/** Commits a StepsFinish outside a consumer, where there is no receipt to write: its statements, then `otherwise` unless `receiptIf` holds. */
+export async function commitFinish(db: Database, finish: StepsFinish | void): Promise<void> {
+  if (!finish) return;
+  const results = await inOneTransaction(db, (q) => [...finish.statements(q), sql`select (${finish.receiptIf}) as done`]);
+  const [check] = (results[results.length - 1] as { rows: { done: boolean }[] }).rows;
+  if (!check.done) await finish.otherwise();
 }
 
 export interface DrainResult {
@@ -167,7 +189,18 @@ async function runSteps<P>(db: Database, env: Env, consumer: ConsumerDefinition<
     ...(consumer.firstRead ? [consumer.firstRead(q, job)] : []),
   ]);
   if (seen) return "duplicates";
-  await consumer.handle({ tx: db, db, env, job, attempt, first });
+  const finish = await consumer.handle({ tx: db, db, env, job, attempt, first });
+  if (finish) {
+    const receipt = { jobId: job.job_id, kind: job.kind, state: "done" as const, attempts: attempt };
+    const results = await inOneTransaction(db, (q) => [
+      ...finish.statements(q),
+      sql`${insertWhere(jobReceipts, receipt, finish.receiptIf)} on conflict do nothing`,
+      jobStateStatement(q, job.job_id, "done", attempt, undefined, finish.receiptIf),
+    ]);
+    // Not written: the condition failed, or (harmlessly) a duplicate delivery wrote the receipt first.
+    if ((results[results.length - 2] as { rowCount: number | null }).rowCount) return "processed";
+    await finish.otherwise();
+  }
   // The receipt and the job's state commit together, in one request.
   await inOneTransaction(db, (q) => [
     q.insert(jobReceipts).values({ jobId: job.job_id, kind: job.kind, state: "done", attempts: attempt }).onConflictDoNothing(),

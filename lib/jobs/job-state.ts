@@ -1,4 +1,4 @@
-import { eq, sql } from "drizzle-orm";
+import { and, eq, sql, type SQL } from "drizzle-orm";
 import { outboxJobs, type JobState } from "../../db/schema";
 import type { Queryable } from "../db/client";
 
@@ -10,8 +10,8 @@ export async function recordJobState(q: Queryable, jobId: string, state: Exclude
   await jobStateStatement(q, jobId, state, attempt, error);
 }
 
-/** The same as a statement not yet run, to go in a batch (lib/db/batch.ts). */
-export function jobStateStatement(q: Queryable, jobId: string, state: Exclude<JobState, "pending" | "queued">, attempt: number, error?: string) {
+/** The same as a statement not yet run, to go in a batch (lib/db/batch.ts); with `onlyIf`, written only if it holds. */
+export function jobStateStatement(q: Queryable, jobId: string, state: Exclude<JobState, "pending" | "queued">, attempt: number, error?: string, onlyIf?: SQL) {
   const finished = state === "done" || state === "dead";
   return q
     .update(outboxJobs)
@@ -22,5 +22,5 @@ export function jobStateStatement(q: Queryable, jobId: string, state: Exclude<Jo
       ...(error !== undefined ? { jobError: error.slice(0, 1000) } : {}),
       ...(finished ? { finishedAt: sql`now()` } : {}),
     })
-    .where(eq(outboxJobs.id, jobId));
+    .where(and(eq(outboxJobs.id, jobId), onlyIf));
 }

@@ -3,7 +3,8 @@ import { renditions } from "../../db/schema";
 import type { Database, Queryable } from "../db/client";
 import type { Env } from "../env";
 import { claimRenditions, deliverClaimed, deliverRendition, type AlsoRead, type Claim } from "./deliver-rendition";
-import { settle, settleReads, type SettleRead } from "./settle";
+import type { StepsFinish } from "../jobs/consumer";
+import { settleReads, settleWith, type SettleRead } from "./settle";
 
 const IN_PROGRESS = ["queued", "retrying", "reconciling", "publishing"] as const;
 /**
@@ -15,9 +16,10 @@ const DELIVERIES_AT_ONCE = 4;
 /**
  * Handle one publish job: deliver every rendition that is due, then settle the publication: it
  * converges to published, partially published or failed, or, while some rendition waits for a retry
- * or a lease, stays publishing with one follow-up job scheduled for when the earliest is due.
+ * or a lease, stays publishing with one follow-up job scheduled for when the earliest is due. The usual
+ * settling update is answered, for the job's receipt to commit with it (lib/publishing/settle.ts).
  */
-export async function processPublication(db: Database, env: Env, publicationId: string, jobId: string, read?: DueRenditions): Promise<void> {
+export async function processPublication(db: Database, env: Env, publicationId: string, jobId: string, read?: DueRenditions): Promise<StepsFinish | undefined> {
   const due = read ?? (await dueRenditions(db, publicationId));
   let next = 0;
   let finished = 0;
@@ -40,7 +42,7 @@ export async function processPublication(db: Database, env: Env, publicationId: 
     }
   };
   await Promise.all(lanes.map(lane));
-  await settle(db, publicationId, settleRead);
+  return settleWith(db, publicationId, settleRead);
 }
 
 /** The renditions a job delivers: in progress and due, in order (a statement, so a consumer can send it with another). */

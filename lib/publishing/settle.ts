@@ -2,6 +2,7 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import { outboxJobs, publications, renditions } from "../../db/schema";
 import { inOneTransaction } from "../db/batch";
 import type { Database, Queryable } from "../db/client";
+import { commitFinish, type StepsFinish } from "../jobs/consumer";
 import { enqueueJob } from "../jobs/outbox";
 import { LEASE_MS } from "./deliver-rendition";
 import type { PublishJobPayload } from "./start";
@@ -13,8 +14,7 @@ import { convergedStatus, isTerminal } from "./status";
  * scheduled for when the earliest is due.
  */
 export async function settle(db: Database, publicationId: string, read?: SettleRead): Promise<void> {
-  if (await settleAsRead(db, publicationId, read)) return;
-  await settleLocked(db, publicationId);
+  await commitFinish(db, await settleWith(db, publicationId, read));
 }
 
 /** What settling reads, as statements: a caller may send them with its last writes (`read` above). */
@@ -27,33 +27,43 @@ export const settleReads = (q: Queryable, publicationId: string) =>
 export type SettleRead = [Awaited<ReturnType<typeof settleReads>[0]>, Awaited<ReturnType<typeof settleReads>[1]>];
 
 /**
- * The usual end, every rendition done and nothing to queue, in two requests (one when the read came with the
- * last delivery's writes) and without an interactive transaction: read, then one update that applies only if the publication is still exactly as read (same
- * `updated_at`, still publishing) and so are its renditions' statuses. Anything else (a race, a follow-up or
- * dead-letter job to queue) is left to the locked path. Returns whether it settled.
+ * The usual end, every rendition done and nothing to queue, without an interactive transaction: from what
+ * was read (reading it first unless the last delivery's writes brought it), one update that applies only if
+ * the publication is still exactly as read (same `updated_at`, still publishing) and so are its renditions'
+ * statuses. That update is returned, not sent, so a job can commit it with its receipt (lib/jobs/consumer.ts):
+ * `receiptIf` holds once the publication has left publishing, and `otherwise` is the locked path, for a race.
+ * Anything else (a follow-up or dead-letter job to queue) takes the locked path here; then, as when there is
+ * nothing left to do (settled by another job, or deleted), the answer is undefined.
  */
-async function settleAsRead(db: Database, publicationId: string, read?: SettleRead): Promise<boolean> {
+export async function settleWith(db: Database, publicationId: string, read?: SettleRead): Promise<StepsFinish | undefined> {
   const [[publication], rows] = read ?? (await inOneTransaction(db, (q) => [...settleReads(q, publicationId)]));
-  if (!publication || publication.status !== "publishing") return true; // deleted, or settled by another job
+  if (!publication || publication.status !== "publishing") return undefined;
   const status = convergedStatus(rows.map((r) => r.status));
-  if (status === "publishing" || rows.some((r) => r.status === "failed" && r.terminalReason?.startsWith("gave_up"))) return false;
+  if (status === "publishing" || rows.some((r) => r.status === "failed" && r.terminalReason?.startsWith("gave_up"))) {
+    await settleLocked(db, publicationId);
+    return undefined;
+  }
   const observed = rows.map((r) => r.status);
-  const updated = await db
-    .update(publications)
-    .set({ status, updatedAt: sql`now()` })
-    .where(
-      and(
-        eq(publications.id, publicationId),
-        eq(publications.status, "publishing"),
-        eq(publications.updatedAt, publication.updatedAt),
-        sql`(select coalesce(array_agg(${renditions.status}::text order by ${renditions.id}), '{}') from ${renditions} where ${renditions.publicationId} = ${publicationId}) = array[${sql.join(
-          observed.map((o) => sql`${o}`),
-          sql`, `,
-        )}]::text[]`,
-      ),
-    )
-    .returning({ id: publications.id });
-  return updated.length > 0;
+  return {
+    statements: (q) => [
+      q
+        .update(publications)
+        .set({ status, updatedAt: sql`now()` })
+        .where(
+          and(
+            eq(publications.id, publicationId),
+            eq(publications.status, "publishing"),
+            eq(publications.updatedAt, publication.updatedAt),
+            sql`(select coalesce(array_agg(${renditions.status}::text order by ${renditions.id}), '{}') from ${renditions} where ${renditions.publicationId} = ${publicationId}) = array[${sql.join(
+              observed.map((o) => sql`${o}`),
+              sql`, `,
+            )}]::text[]`,
+          ),
+        ),
+    ],
+    receiptIf: sql`not exists (select 1 from ${publications} where ${publications.id} = ${publicationId} and ${publications.status} = 'publishing')`,
+    otherwise: () => settleLocked(db, publicationId),
+  };
 }
 
 async function settleLocked(db: Database, publicationId: string): Promise<void> {
