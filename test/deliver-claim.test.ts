@@ -51,6 +51,30 @@ async function claimRequestsOf(action: () => Promise<unknown>): Promise<number[]
   return claims;
 }
 
+/**
+ * Runs `action` with SQL-over-HTTP requests watched: `onOutcomes` sees each request that carries published outcomes
+ * (one audit entry each) and how many; it may hold it (resolve later) or lose its answer after it commits.
+ */
+async function withOutcomeRequests(onOutcomes: (n: number, body: string) => Promise<"lose" | void>, action: () => Promise<unknown>) {
+  const realFetch = globalThis.fetch;
+  globalThis.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+    const body = typeof init?.body === "string" ? init.body : "";
+    const n = body.match(/insert into \\"audit_events\\"/g)?.length ?? 0;
+    const verdict = n > 0 ? await onOutcomes(n, body) : undefined;
+    const res = await realFetch(input, init);
+    if (verdict !== "lose") return res;
+    await res.text();
+    throw new TypeError("fetch failed");
+  }) as typeof fetch;
+  try {
+    await action();
+  } finally {
+    globalThis.fetch = realFetch;
+  }
+}
+
+const runJob = (publicationId: string, jobId: string) => withDb(async (db) => commitFinish(db, await processPublication(db, env, publicationId, jobId)));
+
 describe("claiming a rendition", () => {
   it("five deliveries at once: one posts, four are skipped, one attempt on record", async () => {
     const rendition = await queuedRendition("Claim");
@@ -73,7 +97,7 @@ describe("claiming a rendition", () => {
 
   it("a job claims its first deliveries together, one request for as many as it delivers at once; then one at a time", async () => {
     const pub = await queuedPublication("Six", 6);
-    const claims = await claimRequestsOf(() => withDb(async (db) => commitFinish(db, await processPublication(db, env, pub.id, "job_six"))));
+    const claims = await claimRequestsOf(() => runJob(pub.id, "job_six"));
     expect(claims).toEqual([4, 1, 1]);
     const [after] = await withDb((db) => db.select().from(publications).where(eq(publications.id, pub.id)));
     expect(after.status).toBe("published");
@@ -82,7 +106,7 @@ describe("claiming a rendition", () => {
 
   it("two jobs of one publication at once: every rendition is posted once, with one attempt", async () => {
     const pub = await queuedPublication("Twice", 6);
-    await withDb((db) => Promise.all(["job_a", "job_b"].map(async (job) => commitFinish(db, await processPublication(db, env, pub.id, job)))));
+    await Promise.all([runJob(pub.id, "job_a"), runJob(pub.id, "job_b")]);
     const [after] = await withDb((db) => db.select().from(publications).where(eq(publications.id, pub.id)));
     expect(after.status).toBe("published");
     for (const r of pub.renditions) {
@@ -120,5 +144,42 @@ describe("claiming a rendition", () => {
     const attempts = await withDb((db) => db.select().from(deliveryAttempts).where(eq(deliveryAttempts.renditionId, rendition.id)));
     expect(attempts).toMatchObject([{ outcome: "succeeded", errorCode: null }]);
     expect(receiver.deliveries.filter((d) => d.body?.rendition_id === rendition.id)).toHaveLength(1);
+  });
+});
+
+describe("a job's outcomes", () => {
+  it("outcomes ready while another's request is in flight go together in the next; the last request also reads what settling needs", async () => {
+    const pub = await queuedPublication("Together", 4);
+    const groups: { n: number; settleRead: boolean }[] = [];
+    await withOutcomeRequests(async (n, body) => {
+      groups.push({ n, settleRead: body.includes('from \\"renditions\\" where \\"renditions\\".\\"publication_id\\"') });
+      // Hold the first outcome until the other three deliveries have posted and are waiting.
+      if (groups.length === 1) while (receiver.deliveries.filter((d) => pub.renditions.some((r) => r.id === d.body?.rendition_id)).length < 4) await new Promise((r) => setTimeout(r, 10));
+    }, () => runJob(pub.id, "job_together"));
+    expect(groups).toEqual([{ n: 1, settleRead: false }, { n: 3, settleRead: true }]);
+    const [after] = await withDb((db) => db.select().from(publications).where(eq(publications.id, pub.id)));
+    expect(after.status).toBe("published");
+    for (const r of pub.renditions) {
+      expect(receiver.deliveries.filter((d) => d.body?.rendition_id === r.id)).toHaveLength(1);
+      expect(await withDb((db) => db.select().from(deliveryAttempts).where(eq(deliveryAttempts.renditionId, r.id)))).toMatchObject([{ outcome: "succeeded" }]);
+    }
+  });
+
+  it("a group whose request commits but whose answer is lost: each of its renditions stays published, and the job still settles", async () => {
+    const pub = await queuedPublication("Lost group", 4);
+    let requests = 0;
+    await withOutcomeRequests(async () => {
+      requests++;
+      if (requests === 1) while (receiver.deliveries.filter((d) => pub.renditions.some((r) => r.id === d.body?.rendition_id)).length < 4) await new Promise((r) => setTimeout(r, 10));
+      if (requests === 2) return "lose";
+    }, () => runJob(pub.id, "job_lost_group"));
+    expect(requests).toBe(2);
+    const [after] = await withDb((db) => db.select().from(publications).where(eq(publications.id, pub.id)));
+    expect(after.status).toBe("published");
+    for (const r of pub.renditions) {
+      const [row] = await withDb((db) => db.select().from(renditions).where(eq(renditions.id, r.id)));
+      expect(row).toMatchObject({ status: "published", errorCode: null });
+      expect(await withDb((db) => db.select().from(deliveryAttempts).where(eq(deliveryAttempts.renditionId, r.id)))).toMatchObject([{ outcome: "succeeded" }]);
+    }
   });
 });

@@ -24,7 +24,8 @@ export function registerBatchSender(db: Database, send: SendTogether): void {
 }
 
 /** A statement of a batch: a drizzle builder, an `sql` statement, or a compiled statement with its values. */
-type Item = PromiseLike<unknown> | SQL | BoundStatement<any>;
+export type BatchItem = PromiseLike<unknown> | SQL | BoundStatement<any>;
+type Item = BatchItem;
 
 /** A drizzle builder's result as drizzle maps it, a compiled statement's as its rows; an `sql` statement's is the driver's raw result. */
 type Results<T extends readonly Item[]> = {

@@ -4,7 +4,7 @@ import { errorFields as loggableError, logEvent } from "../log";
 import type { Platform } from "../../db/schema/accounts";
 import type { Database, Queryable } from "../db/client";
 import type { Env } from "../env";
-import { inOneTransaction } from "../db/batch";
+import { inOneTransaction, type BatchItem } from "../db/batch";
 import { newId } from "../ids";
 import { retryDelaySeconds } from "../jobs/consumer";
 import { accountContext } from "../providers/account-context";
@@ -26,12 +26,11 @@ async function recordPosted(db: Database, renditionId: string, position: number,
 
 export type DeliveryOutcome = "published" | "retrying" | "reconciling" | "failed" | "skipped";
 
-export interface AlsoRead {
-  /** Reads to send after a successful outcome's writes, in the same request, or none. */
-  statements(q: Queryable): PromiseLike<unknown>[] | undefined;
-  /** What they read. */
-  got(results: unknown[]): void;
-}
+/**
+ * How a delivery commits its published outcome's statements: in a request of its own unless its job gathers
+ * the outcomes of deliveries that end together into one (lib/publishing/process-publication.ts).
+ */
+export type OutcomeSender = (renditionId: string, build: (q: Queryable) => BatchItem[]) => Promise<void>;
 
 /** A rendition claimed for one attempt, with what its delivery reads; `rendition` is undefined when another holds it or it is done. */
 export interface Claim {
@@ -64,9 +63,9 @@ export async function claimRenditions(db: Database, renditionIds: readonly strin
 }
 
 /** Claim one rendition and deliver it (deliverClaimed). */
-export async function deliverRendition(db: Database, env: Env, renditionId: string, jobId: string, alsoRead?: AlsoRead): Promise<DeliveryOutcome> {
+export async function deliverRendition(db: Database, env: Env, renditionId: string, jobId: string, outcomes?: OutcomeSender): Promise<DeliveryOutcome> {
   const [claim] = await claimRenditions(db, [renditionId], jobId);
-  return deliverClaimed(db, env, claim, jobId, alsoRead);
+  return deliverClaimed(db, env, claim, jobId, outcomes);
 }
 
 /**
@@ -75,7 +74,7 @@ export async function deliverRendition(db: Database, env: Env, renditionId: stri
  * never posted again, and an attempt whose outcome is unknown is reconciled with the provider first.
  * "skipped" when the claim (claimRenditions) did not take the rendition.
  */
-export async function deliverClaimed(db: Database, env: Env, claim: Claim, jobId: string, alsoRead?: AlsoRead): Promise<DeliveryOutcome> {
+export async function deliverClaimed(db: Database, env: Env, claim: Claim, jobId: string, outcomes?: OutcomeSender): Promise<DeliveryOutcome> {
   const { renditionId, attemptId, rendition, account, segments, publication } = claim;
   if (!rendition) return "skipped";
   // An earlier attempt that never finished (consumer died) or ended in doubt: ask the provider first.
@@ -128,19 +127,14 @@ export async function deliverClaimed(db: Database, env: Env, claim: Claim, jobId
       },
     });
     const first = posted.get(0);
-    // The outcome, the segments, the attempt and the audit entry commit together, in one request.
-    let reads = 0;
-    const results = await inOneTransaction(db, (q) => {
-      const outcome = publishedOutcome(
+    // The outcome, the segments, the attempt and the audit entry commit together.
+    const outcome = () =>
+      publishedOutcome(
         { id: renditionId, attemptId, jobId, workspaceId: rendition.workspaceId, auditId: newId("aud") },
         { id: result.external_id ?? first?.id ?? null, url: result.external_url ?? first?.url ?? null },
         lastPostedRecord(),
       );
-      const also = alsoRead?.statements(q) ?? [];
-      reads = also.length;
-      return [...outcome, ...also];
-    });
-    if (reads > 0) alsoRead!.got(results.slice(results.length - reads));
+    await (outcomes ? outcomes(renditionId, outcome) : inOneTransaction(db, outcome));
     return "published";
   } catch (err) {
     const info = err instanceof ProviderError ? err.info : { kind: "unknown" as const, code: "internal", retryable: true, outcomeUnknown: true };

@@ -2,9 +2,10 @@ import { and, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import { renditions } from "../../db/schema";
 import type { Database, Queryable } from "../db/client";
 import type { Env } from "../env";
-import { claimRenditions, deliverClaimed, deliverRendition, type AlsoRead, type Claim } from "./deliver-rendition";
+import { claimRenditions, deliverClaimed, type Claim } from "./deliver-rendition";
+import { outcomeBatch } from "./outcome-batch";
 import type { StepsFinish } from "../jobs/consumer";
-import { settleReads, settleWith, type SettleRead } from "./settle";
+import { settleWith } from "./settle";
 
 const IN_PROGRESS = ["queued", "retrying", "reconciling", "publishing"] as const;
 /**
@@ -16,33 +17,26 @@ const DELIVERIES_AT_ONCE = 4;
 /**
  * Handle one publish job: deliver every rendition that is due, then settle the publication: it
  * converges to published, partially published or failed, or, while some rendition waits for a retry
- * or a lease, stays publishing with one follow-up job scheduled for when the earliest is due. The usual
- * settling update is answered, for the job's receipt to commit with it (lib/publishing/settle.ts).
+ * or a lease, stays publishing with one follow-up job scheduled for when the earliest is due. Outcomes of
+ * deliveries that end together are committed together (lib/publishing/outcome-batch.ts); the usual settling
+ * update is answered, for the job's receipt to commit with it (lib/publishing/settle.ts).
  */
 export async function processPublication(db: Database, env: Env, publicationId: string, jobId: string, read?: DueRenditions): Promise<StepsFinish | undefined> {
   const due = read ?? (await dueRenditions(db, publicationId));
-  let next = 0;
-  let finished = 0;
-  let settleRead: SettleRead | undefined;
-  // The delivery that ends after every other has returned (their writes committed) reads what settling
-  // needs in its own outcome request: one request fewer per job. The settle still checks it is current.
-  const last: AlsoRead = {
-    statements: (q) => (finished === due.length - 1 ? [...settleReads(q, publicationId)] : undefined),
-    got: (results) => (settleRead = results as SettleRead),
+  const outcomes = outcomeBatch(db, publicationId, due.length);
+  const deliver = async (claim: Claim) => {
+    await deliverClaimed(db, env, claim, jobId, outcomes.send);
+    outcomes.ended(claim.renditionId);
   };
   // Every lane's first rendition is claimed in one request; a lane that frees claims its next on its own.
   const lanes = due.length === 0 ? [] : await claimRenditions(db, due.slice(0, DELIVERIES_AT_ONCE).map((r) => r.id), jobId);
-  next = lanes.length;
+  let next = lanes.length;
   const lane = async (first: Claim) => {
-    await deliverClaimed(db, env, first, jobId, last);
-    finished++;
-    while (next < due.length) {
-      await deliverRendition(db, env, due[next++].id, jobId, last);
-      finished++;
-    }
+    await deliver(first);
+    while (next < due.length) await deliver((await claimRenditions(db, [due[next++].id], jobId))[0]);
   };
   await Promise.all(lanes.map(lane));
-  return settleWith(db, publicationId, settleRead);
+  return settleWith(db, publicationId, outcomes.settleRead());
 }
 
 /** The renditions a job delivers: in progress and due, in order (a statement, so a consumer can send it with another). */
