@@ -75,6 +75,23 @@ async function withOutcomeRequests(onOutcomes: (n: number, body: string) => Prom
 
 const runJob = (publicationId: string, jobId: string) => withDb(async (db) => commitFinish(db, await processPublication(db, env, publicationId, jobId)));
 
+type Queued = Awaited<ReturnType<typeof queuedPublication>>;
+
+/** The publication is published, each rendition posted once and its one attempt succeeded. */
+async function expectPublishedOnce(pub: Queued) {
+  const [after] = await withDb((db) => db.select().from(publications).where(eq(publications.id, pub.id)));
+  expect(after.status).toBe("published");
+  for (const r of pub.renditions) {
+    expect(receiver.deliveries.filter((d) => d.body?.rendition_id === r.id)).toHaveLength(1);
+    expect(await withDb((db) => db.select().from(deliveryAttempts).where(eq(deliveryAttempts.renditionId, r.id)))).toMatchObject([{ outcome: "succeeded" }]);
+  }
+}
+
+/** Until the receiver has every rendition of the publication. */
+async function allPosted(pub: Queued) {
+  while (receiver.deliveries.filter((d) => pub.renditions.some((r) => r.id === d.body?.rendition_id)).length < pub.renditions.length) await new Promise((r) => setTimeout(r, 10));
+}
+
 describe("claiming a rendition", () => {
   it("five deliveries at once: one posts, four are skipped, one attempt on record", async () => {
     const rendition = await queuedRendition("Claim");
@@ -99,20 +116,13 @@ describe("claiming a rendition", () => {
     const pub = await queuedPublication("Six", 6);
     const claims = await claimRequestsOf(() => runJob(pub.id, "job_six"));
     expect(claims).toEqual([4, 1, 1]);
-    const [after] = await withDb((db) => db.select().from(publications).where(eq(publications.id, pub.id)));
-    expect(after.status).toBe("published");
-    for (const r of pub.renditions) expect(receiver.deliveries.filter((d) => d.body?.rendition_id === r.id)).toHaveLength(1);
+    await expectPublishedOnce(pub);
   });
 
   it("two jobs of one publication at once: every rendition is posted once, with one attempt", async () => {
     const pub = await queuedPublication("Twice", 6);
     await Promise.all([runJob(pub.id, "job_a"), runJob(pub.id, "job_b")]);
-    const [after] = await withDb((db) => db.select().from(publications).where(eq(publications.id, pub.id)));
-    expect(after.status).toBe("published");
-    for (const r of pub.renditions) {
-      expect(receiver.deliveries.filter((d) => d.body?.rendition_id === r.id)).toHaveLength(1);
-      expect(await withDb((db) => db.select().from(deliveryAttempts).where(eq(deliveryAttempts.renditionId, r.id)))).toMatchObject([{ outcome: "succeeded" }]);
-    }
+    await expectPublishedOnce(pub);
   });
 
   it("an outcome that commits but whose answer is lost: the rendition stays published, its attempt succeeded", async () => {
@@ -154,15 +164,10 @@ describe("a job's outcomes", () => {
     await withOutcomeRequests(async (n, body) => {
       groups.push({ n, settleRead: body.includes('from \\"renditions\\" where \\"renditions\\".\\"publication_id\\"') });
       // Hold the first outcome until the other three deliveries have posted and are waiting.
-      if (groups.length === 1) while (receiver.deliveries.filter((d) => pub.renditions.some((r) => r.id === d.body?.rendition_id)).length < 4) await new Promise((r) => setTimeout(r, 10));
+      if (groups.length === 1) await allPosted(pub);
     }, () => runJob(pub.id, "job_together"));
     expect(groups).toEqual([{ n: 1, settleRead: false }, { n: 3, settleRead: true }]);
-    const [after] = await withDb((db) => db.select().from(publications).where(eq(publications.id, pub.id)));
-    expect(after.status).toBe("published");
-    for (const r of pub.renditions) {
-      expect(receiver.deliveries.filter((d) => d.body?.rendition_id === r.id)).toHaveLength(1);
-      expect(await withDb((db) => db.select().from(deliveryAttempts).where(eq(deliveryAttempts.renditionId, r.id)))).toMatchObject([{ outcome: "succeeded" }]);
-    }
+    await expectPublishedOnce(pub);
   });
 
   it("a group whose request commits but whose answer is lost: each of its renditions stays published, and the job still settles", async () => {
@@ -170,7 +175,7 @@ describe("a job's outcomes", () => {
     let requests = 0;
     await withOutcomeRequests(async () => {
       requests++;
-      if (requests === 1) while (receiver.deliveries.filter((d) => pub.renditions.some((r) => r.id === d.body?.rendition_id)).length < 4) await new Promise((r) => setTimeout(r, 10));
+      if (requests === 1) await allPosted(pub);
       if (requests === 2) return "lose";
     }, () => runJob(pub.id, "job_lost_group"));
     expect(requests).toBe(2);
