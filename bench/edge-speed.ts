@@ -6,7 +6,9 @@
  *  4. publish pipeline renditions/s ÷ raw SQS send+receive+delete msgs/s (bench/publish-throughput.ts);
  *  5. the largest Worker bundle, gzipped (wrangler deploy --dry-run).
  * 1–3 go through `npm start` (wrangler dev: the real Workers runtime, the SQL-over-HTTP endpoint and the
- * WebSocket relay in front of embedded Postgres), over HTTP with keep-alive, as a client would.
+ * WebSocket relay in front of embedded Postgres), over HTTP with keep-alive, as a client would. Beside the
+ * goals, not part of them: the runtime's floor (a 401 that touches no database), each list above it ÷ its
+ * SQL, and the same SQL sent from Node through the SQL-over-HTTP endpoint, to show where the time goes.
  *
  * Run: npx tsx bench/edge-speed.ts [publications, default 20,000] [media, default 20,000]
  */
@@ -38,6 +40,8 @@ try {
   const dbEnv = { DATABASE_URL: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${herald.ports.PG_PORT}/herald`, NEON_WS_PROXY: `127.0.0.1:${herald.ports.WS_RELAY_PORT}/v2` };
   const { token, workspaceId, userId } = await seedPublications(dbEnv, PUBLICATIONS, (done) => progress("publications    ", done, PUBLICATIONS));
   const warm = openDb(dbEnv);
+  // The same statements sent from Node through the local SQL-over-HTTP endpoint the Workers use (not a goal).
+  const overHttp = openDb({ ...dbEnv, NEON_FETCH_ENDPOINT: `http://127.0.0.1:${herald.ports.SQL_HTTP_PORT}/sql` });
   await seedMediaLibrary(warm, userId, workspaceId, { items: MEDIA, otherWorkspaces: 2, otherItems: 2_000 });
 
   const get = async (pathAndQuery: string, withToken = true, expect = 200) => {
@@ -63,20 +67,21 @@ try {
     ...PUBLICATION_CASES.map((c) => ({
       name: `publications: ${c.name}`,
       path: `/publications?${new URLSearchParams({ workspace_id: workspaceId, ...(c.query as Record<string, string>) })}`,
-      sql: () => publicationsPage(warm.db, workspaceId, c.query),
+      sql: (h = warm) => publicationsPage(h.db, workspaceId, c.query),
     })),
     ...MEDIA_CASES.map((c) => {
       const { page, count } = mediaStatements(warm.db, workspaceId, c.query);
       return {
         name: `media: ${c.name}`,
         path: `/media?workspace_id=${workspaceId}${c.query ? `&${c.query}` : ""}`,
-        sql: () => Promise.all([warm.pool.query(page.sql, page.params), warm.pool.query(count.sql, count.params)]),
+        sql: (h = warm) => Promise.all([h.pool.query(page.sql, page.params), h.pool.query(count.sql, count.params)]),
       };
     }),
   ];
   for (const c of cases) {
     const api = await measure(() => get(c.path), { n: N, warmup: 5 });
-    const direct = await measure(c.sql, { n: N, warmup: 5 });
+    const direct = await measure(() => c.sql(), { n: N, warmup: 5 });
+    const viaEndpoint = await measure(() => c.sql(overHttp), { n: N, warmup: 5 });
     ratios.toMe.push(api.p50 / me.p50);
     ratios.toSql.push(api.p50 / direct.p50);
     lists.push({
@@ -88,9 +93,11 @@ try {
       "÷ sql p50": (api.p50 / direct.p50).toFixed(2),
       // Not a goal: what the request costs above the floor, beside the SQL, to show where the rest goes.
       "(api − floor) ÷ sql": ((api.p50 - floor.p50) / direct.p50).toFixed(2),
+      "sql p50 over HTTP": fmt(viaEndpoint.p50),
     });
   }
   await warm.close();
+  await overHttp.close();
   console.log(`\nLists over ${PUBLICATIONS.toLocaleString("en")} publications and ${MEDIA.toLocaleString("en")} media, one client, ${N} requests each; GET /auth/me p50 ${fmt(me.p50)}; floor (the same without a token, 401, no database) p50 ${fmt(floor.p50)}`);
   printTable(lists);
   const worst = (xs: number[]) => Math.max(...xs);
