@@ -4,26 +4,15 @@ import { splitIntoSegments } from "../lib/publishing/segment";
 import { mastodonLength } from "../lib/providers/mastodon";
 import { findUrls, graphemeLength, htmlToText } from "../lib/providers/text";
 import { graphemes } from "../lib/text/graphemes";
+import { fastestOfEach } from "./helpers/linear-time";
 
 /**
  * Text work must be linear: a 40,000-character word once took 172× the time of a 4,000-character one.
- * Each check times the same function on 1× and 10× input (median of five runs, after a warm-up) and
- * allows 25×: linear work gives about 10×, quadratic work gives about 100×.
+ * Each check times the same function on 1× and 10× input (test/helpers/linear-time.ts) and allows 25×:
+ * linear work gives about 10×, quadratic work gives about 100×.
  */
-function median(fn: () => unknown): number {
-  fn();
-  const runs: number[] = [];
-  for (let i = 0; i < 5; i++) {
-    const start = performance.now();
-    fn();
-    runs.push(performance.now() - start);
-  }
-  return runs.sort((a, b) => a - b)[2];
-}
-
 function expectLinear(label: string, work: (scale: number) => () => unknown) {
-  const once = median(work(1));
-  const tenfold = median(work(10));
+  const { once, tenfold } = fastestOfEach(work(1), work(10));
   expect(tenfold / Math.max(once, 0.05), `${label}: ${once.toFixed(2)} ms → ${tenfold.toFixed(2)} ms`).toBeLessThan(25);
 }
 
