@@ -28,7 +28,7 @@ export type DeliveryOutcome = "published" | "retrying" | "reconciling" | "failed
 
 /**
  * How a delivery commits its published outcome's statements: in a request of its own unless its job gathers
- * the outcomes of deliveries that end together into one (lib/publishing/process-publication.ts).
+ * the outcomes of deliveries that end together into one (lib/publishing/outcome-batch.ts).
  */
 export type OutcomeSender = (renditionId: string, build: (q: Queryable) => BatchItem[]) => Promise<void>;
 
@@ -42,9 +42,8 @@ export interface Claim {
   publication: { id: string; mediaIds: string[] };
 }
 
-/** What claimAndStart's six statements answer, in order. */
+/** What claimAndStart's statements answer, in order. */
 type ClaimResults = [ClaimedRendition[], unknown[], unknown[], Claim["account"][], DeliverySegment[], Claim["publication"][]];
-const CLAIM_STATEMENTS = 6;
 
 /**
  * Claim renditions, each for its own attempt, with the attempts on record before anything is sent and what
@@ -55,9 +54,10 @@ const CLAIM_STATEMENTS = 6;
 export async function claimRenditions(db: Database, renditionIds: readonly string[], jobId: string): Promise<Claim[]> {
   const until = leaseUntil();
   const ids = renditionIds.map((id) => ({ id, attemptId: newId("att"), jobId }));
-  const results = await inOneTransaction(db, () => ids.flatMap((i) => [...claimAndStart(i, until)]));
+  const groups = ids.map((i) => claimAndStart(i, until));
+  const results = await inOneTransaction(db, () => groups.flat());
   return ids.map(({ id, attemptId }, n) => {
-    const [[rendition], , , [account], segments, [publication]] = results.slice(n * CLAIM_STATEMENTS, (n + 1) * CLAIM_STATEMENTS) as ClaimResults;
+    const [[rendition], , , [account], segments, [publication]] = results.slice(n * groups[n].length, (n + 1) * groups[n].length) as ClaimResults;
     return { renditionId: id, attemptId, rendition, account, segments, publication };
   });
 }
