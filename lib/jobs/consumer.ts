@@ -4,7 +4,7 @@ import { jobReceipts } from "../../db/schema";
 import { openDb, type Database, type Queryable, type Tx } from "../db/client";
 import type { Env } from "../env";
 import { errorFields, logEvent } from "../log";
-import { inOneTransaction } from "../db/batch";
+import { inOneTransaction, type BatchItem } from "../db/batch";
 import { insertWhere } from "../db/insert-where";
 import { jobStateStatement, recordJobState } from "./job-state";
 import { isJobKind, type JobKind, type JobMessage } from "./kinds";
@@ -60,7 +60,7 @@ export interface ConsumerDefinition<P> {
  * work is.
  */
 export interface StepsFinish {
-  statements(q: Queryable): (PromiseLike<unknown> | SQL)[];
+  statements(q: Queryable): BatchItem[];
   receiptIf: SQL;
   otherwise(): Promise<void>;
 }
