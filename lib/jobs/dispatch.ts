@@ -1,7 +1,8 @@
 import type { Context } from "hono";
-import { openDb } from "../db/client";
+import { openDb, type Database } from "../db/client";
 import type { Env } from "../env";
 import { defer } from "../http/context";
+import type { JobKind } from "./kinds";
 import { nudgeConsumers } from "./nudge";
 import { relayOutbox, sendLeased } from "./outbox";
 
@@ -12,14 +13,17 @@ import { relayOutbox, sendLeased } from "./outbox";
  */
 export function dispatchAfterCommit(c: Context<any>, jobIds: string[]): void {
   if (jobIds.length === 0) return;
-  const { db, close } = openDb(c.env as Env);
-  // Then nudge their consumers, so the work starts now rather than at the next cron (lib/jobs/nudge.ts).
-  defer(c, relayOutbox(db, c.env, { ids: jobIds }).finally(close).then((sent) => nudgeConsumers(c.env, sent.kinds)));
+  sendThenNudge(c, (db) => relayOutbox(db, c.env, { ids: jobIds }));
 }
 
 /** The same for jobs written under a send lease (`leased`): already this request's to send, so no taking first. */
 export function dispatchLeasedAfterCommit(c: Context<any>, jobs: Parameters<typeof sendLeased>[2]): void {
   if (jobs.length === 0) return;
+  sendThenNudge(c, (db) => sendLeased(db, c.env, jobs));
+}
+
+/** Send after the response, then nudge the consumers of what went out, so the work starts now rather than at the next cron (lib/jobs/nudge.ts). */
+function sendThenNudge(c: Context<any>, send: (db: Database) => Promise<{ kinds: Iterable<JobKind> }>): void {
   const { db, close } = openDb(c.env as Env);
-  defer(c, sendLeased(db, c.env, jobs).finally(close).then((sent) => nudgeConsumers(c.env, sent.kinds)));
+  defer(c, send(db).finally(close).then((sent) => nudgeConsumers(c.env, sent.kinds)));
 }
