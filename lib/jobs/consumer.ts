@@ -190,8 +190,8 @@ async function runSteps<P>(db: Database, env: Env, consumer: ConsumerDefinition<
   ]);
   if (seen) return "duplicates";
   const finish = await consumer.handle({ tx: db, db, env, job, attempt, first });
+  const receipt = { jobId: job.job_id, kind: job.kind, state: "done" as const, attempts: attempt };
   if (finish) {
-    const receipt = { jobId: job.job_id, kind: job.kind, state: "done" as const, attempts: attempt };
     const results = await inOneTransaction(db, (q) => [
       ...finish.statements(q),
       sql`${insertWhere(jobReceipts, receipt, finish.receiptIf)} on conflict do nothing`,
@@ -203,7 +203,7 @@ async function runSteps<P>(db: Database, env: Env, consumer: ConsumerDefinition<
   }
   // The receipt and the job's state commit together, in one request.
   await inOneTransaction(db, (q) => [
-    q.insert(jobReceipts).values({ jobId: job.job_id, kind: job.kind, state: "done", attempts: attempt }).onConflictDoNothing(),
+    q.insert(jobReceipts).values(receipt).onConflictDoNothing(),
     jobStateStatement(q, job.job_id, "done", attempt),
   ]);
   return "processed";

@@ -2,9 +2,9 @@ import { and, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import { renditions } from "../../db/schema";
 import type { Database, Queryable } from "../db/client";
 import type { Env } from "../env";
+import type { StepsFinish } from "../jobs/consumer";
 import { claimRenditions, deliverClaimed, type Claim } from "./deliver-rendition";
 import { outcomeBatch } from "./outcome-batch";
-import type { StepsFinish } from "../jobs/consumer";
 import { settleWith } from "./settle";
 
 const IN_PROGRESS = ["queued", "retrying", "reconciling", "publishing"] as const;
