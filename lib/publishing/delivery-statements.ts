@@ -37,7 +37,6 @@ const segmentFields = {
   externalCid: renditionSegments.externalCid,
 };
 
-
 type Row<F> = { [K in keyof F]: F[K] extends { _: { data: infer D; notNull: infer N } } ? (N extends true ? D : D | null) : unknown };
 
 function compileAll() {
