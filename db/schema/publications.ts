@@ -68,7 +68,8 @@ export const publicationSegments = pgTable(
   (t) => [uniqueIndex("publication_segments_position_key").on(t.publicationId, t.position)],
 );
 
-export type RenditionStatus = "pending" | "queued" | "publishing" | "retrying" | "reconciling" | "published" | "failed";
+/** `published`, `failed` and `canceled` are terminal (CONTRACT §9: every delivery ends in one of them). */
+export type RenditionStatus = "pending" | "queued" | "publishing" | "retrying" | "reconciling" | "published" | "failed" | "canceled";
 
 export const renditions = pgTable(
   "renditions",

@@ -49,7 +49,7 @@ function compileAll() {
       q
         .update(renditions)
         .set({ leaseUntil: p("leaseUntil"), currentAttemptId: p("attemptId") })
-        .where(and(eq(renditions.id, p("id")), notInArray(renditions.status, ["published", "failed", "pending"]), or(isNull(renditions.leaseUntil), lt(renditions.leaseUntil, sql`now()`))))
+        .where(and(eq(renditions.id, p("id")), notInArray(renditions.status, ["published", "failed", "canceled", "pending"]), or(isNull(renditions.leaseUntil), lt(renditions.leaseUntil, sql`now()`))))
         .returning(claimed),
       claimed,
     ),

@@ -25,14 +25,19 @@ export const BUCKET_STATUSES: Record<"draft" | "scheduled" | "published" | "fail
 export const EDITABLE: PublicationStatus[] = ["draft", "scheduled", "failed"];
 export const PUBLISHABLE: PublicationStatus[] = ["draft", "scheduled", "failed", "partially_published"];
 
-export const isTerminal = (s: RenditionStatus) => s === "published" || s === "failed";
+export const isTerminal = (s: RenditionStatus) => s === "published" || s === "failed" || s === "canceled";
 
-/** Where a publication stands once its renditions have moved: still publishing until every one is terminal. */
+/**
+ * Where a publication stands once its renditions have moved: still publishing until every one is terminal;
+ * then published, partially published or failed by what went out, and `draft` when nothing was posted and
+ * some rendition was canceled (CONTRACT §9: a canceled publication that sent nothing is a draft again).
+ */
 export function convergedStatus(renditionStatuses: RenditionStatus[]): PublicationStatus {
   if (renditionStatuses.some((s) => !isTerminal(s))) return "publishing";
   const published = renditionStatuses.filter((s) => s === "published").length;
   if (published === renditionStatuses.length) return "published";
-  return published > 0 ? "partially_published" : "failed";
+  if (published > 0) return "partially_published";
+  return renditionStatuses.includes("canceled") ? "draft" : "failed";
 }
 
 /** Delivery attempts before a retryable failure becomes final (CONTRACT.md §4: at most 8). */
