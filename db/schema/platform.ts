@@ -83,6 +83,8 @@ export const outboxJobs = pgTable(
     updatedAt: ts("updated_at").notNull().defaultNow(),
     /** When it reached `done` or `dead`; the retention sweep removes finished rows some days later. */
     finishedAt: ts("finished_at"),
+    /** The id of the request that caused the job (x-request-id), carried into its message and its consumer's logs. */
+    requestId: text("request_id"),
   },
   (t) => [
     index("outbox_jobs_pending_idx").on(t.nextAttemptAt).where(sql`${t.sentAt} is null`),
