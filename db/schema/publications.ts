@@ -30,6 +30,8 @@ export const publications = pgTable(
     /** Calendar position: the actual run time once it ran, else the planned one (calendar filters). */
     calendarAt: ts("calendar_at"),
     failureDismissedAt: ts("failure_dismissed_at"),
+    /** When the stalled-delivery sweep last queued a job for it (lib/delivery/store.ts): at most one per few minutes. */
+    lastSweptAt: ts("last_swept_at"),
     createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
     createdAt: ts("created_at").notNull().defaultNow(),
     updatedAt: ts("updated_at").notNull().defaultNow(),
@@ -113,6 +115,8 @@ export const renditions = pgTable(
     index("renditions_publication_idx").on(t.publicationId, t.position),
     index("renditions_account_idx").on(t.socialAccountId),
     uniqueIndex("renditions_delivery_key").on(t.deliveryKey),
+    // The stalled-delivery sweep reads only renditions still in flight, by when they came due.
+    index("renditions_in_flight_idx").on(t.nextAttemptAt).where(sql`${t.status} in ('queued', 'retrying', 'reconciling', 'publishing')`),
   ],
 );
 
