@@ -1,6 +1,6 @@
 import { GetQueueAttributesCommand } from "@aws-sdk/client-sqs";
-import { eq, inArray } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { eq, inArray, sql } from "drizzle-orm";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { outboxJobs } from "../db/schema";
 import type { Env } from "../lib/env";
 import { enqueueJob, outboxRow, relayOutbox, sendLeased } from "../lib/jobs/outbox";
@@ -90,5 +90,42 @@ describe("outbox relay by id", () => {
     const [row] = await rows([job.id]);
     expect(row).toMatchObject({ sendLeaseUntil: null, sendAttempts: 1, state: "queued" });
     expect(row.sentAt).toBeInstanceOf(Date);
+  });
+});
+
+describe("the database's clock decides when an outbox row is due", () => {
+  // The Worker's clock 5 minutes ahead of the database's; only Date is faked (timers still run).
+  const workerClockAhead = () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(new Date(Date.now() + 5 * 60_000));
+  };
+  afterEach(() => void vi.useRealTimers());
+  /** Seconds from the database's now() to the row's next attempt. */
+  const dueIn = (id: string) =>
+    withDb(async (db) => Number((await db.select({ s: sql<number>`extract(epoch from ${outboxJobs.nextAttemptAt} - now())::float8` }).from(outboxJobs).where(eq(outboxJobs.id, id)))[0].s));
+
+  it("delaySeconds: not before now() + the delay, whatever the Worker's clock says", async () => {
+    workerClockAhead();
+    const id = await withDb((db) => enqueueJob(db, "analytics.refresh", null, { probe: "delay" }, { delaySeconds: 30 }));
+    expect(await dueIn(id)).toBeGreaterThan(28);
+    expect(await dueIn(id)).toBeLessThanOrEqual(30);
+    // And not before: a relay of due rows leaves it.
+    expect((await withDb((db) => relayOutbox(db, env, { ids: [id], due: true }))).sent).toBe(0);
+    await withDb((db) => db.delete(outboxJobs).where(eq(outboxJobs.id, id)));
+  });
+
+  it("a failed send's backoff and a send lease are counted from now()", async () => {
+    workerClockAhead();
+    const down = { ...env, SQS_ENDPOINT: "http://127.0.0.1:9" } as Env;
+    const id = await withDb((db) => enqueueJob(db, "analytics.refresh", null, { probe: "backoff" }));
+    expect((await withDb((db) => relayOutbox(db, down, { ids: [id] }))).failed).toBe(1);
+    // The first backoff is 0.5–1 s after the database's now, not 5 minutes on.
+    expect(await dueIn(id)).toBeLessThanOrEqual(1);
+    const leased = outboxRow("analytics.refresh", null, { probe: "lease-clock" }, { leased: true });
+    await withDb((db) => db.insert(outboxJobs).values(leased));
+    const [{ s }] = await withDb((db) => db.select({ s: sql<number>`extract(epoch from ${outboxJobs.sendLeaseUntil} - now())::float8` }).from(outboxJobs).where(eq(outboxJobs.id, leased.id)));
+    expect(Number(s)).toBeGreaterThan(55);
+    expect(Number(s)).toBeLessThanOrEqual(60);
+    await withDb((db) => db.delete(outboxJobs).where(inArray(outboxJobs.id, [id, leased.id])));
   });
 });

@@ -1,8 +1,8 @@
-import { and, eq, inArray, isNull, min } from "drizzle-orm";
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { outboxJobs } from "../../db/schema";
 import { openDb } from "../db/client";
 import type { Env } from "../env";
-import { drainQueue, type ConsumerDefinition, type DrainResult } from "./consumer";
+import { drainQueue, emptyDrainResult, type ConsumerDefinition, type DrainResult } from "./consumer";
 import { drainRefusal } from "./drain-auth";
 import { relayOutbox } from "./outbox";
 
@@ -18,27 +18,31 @@ export async function drainForMinute<P>(
   opts: { budgetMs: number; waitSeconds: number; onlyJobIds?: string[] },
 ): Promise<DrainResult> {
   const deadline = Date.now() + opts.budgetMs;
-  const total: DrainResult = { received: 0, processed: 0, duplicates: 0, failed: 0 };
+  const total = emptyDrainResult();
   while (Date.now() < deadline - 1000) {
     const { db, close } = openDb(env);
-    let nextDue: Date | null = null;
+    let secondsUntilDue: number | null = null;
     try {
       await relayOutbox(db, env, { kinds: [consumer.kind], ids: opts.onlyJobIds, due: true });
-      // Wake up for the next row coming due rather than long-polling past it.
-      [{ nextDue }] = await db
-        .select({ nextDue: min(outboxJobs.nextAttemptAt) })
+      // Wake up for the next row coming due rather than long-polling past it. How far off it is, by the
+      // database's clock (which decides when it is due), not by comparing its time with this Worker's.
+      [{ secondsUntilDue }] = await db
+        .select({ secondsUntilDue: sql<number | null>`extract(epoch from min(${outboxJobs.nextAttemptAt}) - now())::float8` })
         .from(outboxJobs)
         .where(and(isNull(outboxJobs.sentAt), eq(outboxJobs.kind, consumer.kind), opts.onlyJobIds ? inArray(outboxJobs.id, opts.onlyJobIds) : undefined));
     } finally {
       await close();
     }
     const left = deadline - Date.now();
-    const untilDue = nextDue ? Math.max(0, Math.ceil((new Date(nextDue).getTime() - Date.now()) / 1000)) : Infinity;
+    const untilDue = secondsUntilDue === null ? Infinity : Math.max(0, Math.ceil(Number(secondsUntilDue)));
     const round = await drainQueue(env, consumer, { waitSeconds: Math.min(opts.waitSeconds, untilDue, Math.floor(left / 1000)), budgetMs: left });
     for (const key of Object.keys(total) as (keyof DrainResult)[]) total[key] += round[key];
   }
   return total;
 }
+
+/** A nudged drain starts jobs within this time (see the nudge below). */
+export const NUDGE_START_WITHIN_MS = 20_000;
 
 /**
  * A consumer as a Worker. In production a cron trigger drains the queue each minute; `POST /drain`
@@ -54,8 +58,10 @@ export function createConsumerWorker<P>(consumer: ConsumerDefinition<P>) {
         if (refused) return refused;
         if (url.searchParams.get("detach") === "1" && ctx) {
           // A nudge: answer at once and work on in this Worker's own waitUntil (the caller's would cap it at 30 s
-          // from its own response, and cut the work off when it ends).
-          ctx.waitUntil(drainQueue(env, consumer, { waitSeconds: 0, budgetMs: 25_000 }));
+          // from its own response, and cut the work off when it ends). waitUntil itself lasts about 30 s, so jobs
+          // are started within the first 20 s only, leaving the last one 10 s to finish; the rest are given back
+          // at once for the next drain (drainQueue), instead of being killed mid-job and counted as failed.
+          ctx.waitUntil(drainQueue(env, consumer, { waitSeconds: 0, budgetMs: NUDGE_START_WITHIN_MS }));
           return Response.json({ kind: consumer.kind, detached: true }, { status: 202 });
         }
         const wait = Math.min(20, Math.max(0, Number(url.searchParams.get("wait") ?? 0) || 0));

@@ -1,4 +1,4 @@
-import { DeleteMessageBatchCommand, ReceiveMessageCommand, SendMessageCommand, type Message, type SQSClient } from "@aws-sdk/client-sqs";
+import { ReceiveMessageCommand, SendMessageCommand, type Message, type SQSClient } from "@aws-sdk/client-sqs";
 import { eq, sql, type SQL } from "drizzle-orm";
 import { jobReceipts } from "../../db/schema";
 import { openDb, type Database, type Queryable, type Tx } from "../db/client";
@@ -8,6 +8,7 @@ import { inOneTransaction, type BatchItem } from "../db/batch";
 import { insertWhere } from "../db/insert-where";
 import { jobStateStatement, recordJobState } from "./job-state";
 import { isJobKind, type JobKind, type JobMessage } from "./kinds";
+import { DEFAULT_VISIBILITY, deleteMessages, keepHidden, releaseUnstarted, type VisibilityTiming } from "./message-visibility";
 import { deadLetterUrl, queueUrl, sharedSqsClient } from "./sqs";
 
 /** Attempts before a job is given up and moved to its dead-letter queue. */
@@ -78,7 +79,11 @@ export interface DrainResult {
   processed: number;
   duplicates: number;
   failed: number;
+  /** Received but not started (the budget ran out): given back for redelivery, no attempt spent. */
+  released: number;
 }
+
+export const emptyDrainResult = (): DrainResult => ({ received: 0, processed: 0, duplicates: 0, failed: 0, released: 0 });
 
 function parseMessage(message: Message, kind: JobKind): JobMessage | null {
   try {
@@ -90,40 +95,61 @@ function parseMessage(message: Message, kind: JobKind): JobMessage | null {
   }
 }
 
-/**
- * Receive and process messages of one queue until it is empty or `budgetMs` has passed.
- * Delivery is at least once; the job id in `job_receipts` turns redeliveries into no-ops.
- */
 export interface DrainOptions {
   /** Long-poll wait for the first receive, in seconds (SQS allows up to 20). */
   waitSeconds?: number;
+  /**
+   * Time within which a job may be started. Checked before each message: one not started by then is given
+   * back at once (no attempt spent). A job started just before it runs to its end, so a caller whose time is
+   * capped (a nudge's `waitUntil`) leaves room for one job after it.
+   */
   budgetMs?: number;
   /** Visibility delay after a failed attempt; the schedule above unless a caller needs another. */
   retryDelay?: (attempt: number) => number;
+  /** How long a received message stays hidden, and how often a running job's message is hidden again. */
+  visibility?: VisibilityTiming;
 }
 
+/**
+ * Receive and process messages of one queue until it is empty or `budgetMs` has passed.
+ * Delivery is at least once; the job id in `job_receipts` turns redeliveries into no-ops.
+ * The budget is the Worker's own wall time (how long this call may run), not a decision about shared state.
+ */
 export async function drainQueue<P>(env: Env, consumer: ConsumerDefinition<P>, opts: DrainOptions = {}): Promise<DrainResult> {
   const sqs = sharedSqsClient(env);
   const { db, close } = openDb(env);
   const url = queueUrl(env, consumer.kind);
+  const visibility = opts.visibility ?? DEFAULT_VISIBILITY;
   const deadline = Date.now() + (opts.budgetMs ?? 20_000);
-  const result: DrainResult = { received: 0, processed: 0, duplicates: 0, failed: 0 };
+  const result = emptyDrainResult();
   try {
     while (Date.now() < deadline) {
       const waitSeconds = Math.max(0, Math.min(opts.waitSeconds ?? 0, Math.floor((deadline - Date.now()) / 1000)));
       const { Messages = [] } = await sqs.send(
-        new ReceiveMessageCommand({ QueueUrl: url, MaxNumberOfMessages: 10, WaitTimeSeconds: waitSeconds, AttributeNames: ["All"] }),
+        new ReceiveMessageCommand({ QueueUrl: url, MaxNumberOfMessages: 10, WaitTimeSeconds: waitSeconds, VisibilityTimeout: visibility.visibilitySeconds, AttributeNames: ["All"] }),
       );
       if (Messages.length === 0) break;
+      const receivedAt = Date.now();
       result.received += Messages.length;
+      const handled: Message[] = [];
       for (const message of Messages) {
-        const outcome = await processOne(db, env, consumer, message);
-        if (outcome.kind === "failed") await scheduleRetry(sqs, env, consumer.kind, url, message, outcome, opts.retryDelay ?? retryDelaySeconds);
-        result[outcome.kind]++;
+        if (Date.now() >= deadline) break;
+        const hidden = keepHidden(sqs, url, message, receivedAt, visibility);
+        try {
+          const outcome = await processOne(db, env, consumer, message);
+          if (outcome.kind === "failed") await scheduleRetry(sqs, env, consumer.kind, url, message, outcome, opts.retryDelay ?? retryDelaySeconds);
+          result[outcome.kind]++;
+        } finally {
+          hidden.stop();
+        }
+        handled.push(message);
       }
+      const unstarted = Messages.slice(handled.length);
+      const released = await releaseUnstarted(sqs, url, unstarted);
+      result.released += unstarted.length;
       // Deleted together once all are handled (one request, not one per message). A message handled but not
       // yet deleted when a consumer dies comes back, and its job's receipt makes it a no-op.
-      await deleteHandled(sqs, url, Messages);
+      await deleteMessages(sqs, url, [...handled, ...released]);
     }
     return result;
   } finally {
@@ -166,7 +192,7 @@ async function processOne<P>(db: Database, env: Env, consumer: ConsumerDefinitio
     const cause = (err as { cause?: Error })?.cause;
     const error = String((err as Error)?.message ?? err).slice(0, 300) + (cause ? ` (${String(cause.message ?? cause).slice(0, 200)})` : "");
     // The message (kept with the job for administrators) may quote content: the log gets codes only.
-    logEvent("error", "job failed", { kind: job.kind, job_id: job.job_id, attempt, ...errorFields(err) });
+    logEvent("error", "job failed", { kind: job.kind, job_id: job.job_id, request_id: job.request_id, attempt, ...errorFields(err) });
     if (attempt < MAX_ATTEMPTS) await recordJobState(db, job.job_id, "retrying", attempt, error).catch(() => {});
     if (attempt >= MAX_ATTEMPTS) {
       await consumer.onGiveUp?.({ db, env, job, error: err }).catch(() => {});
@@ -231,10 +257,4 @@ async function scheduleRetry(
   }
   const next: JobMessage = { ...outcome.job, attempt: outcome.attempt + 1 };
   await sqs.send(new SendMessageCommand({ QueueUrl: url, MessageBody: JSON.stringify(next), DelaySeconds: Math.min(900, retryDelay(outcome.attempt)) }));
-}
-
-async function deleteHandled(sqs: SQSClient, url: string, messages: Message[]): Promise<void> {
-  const { Failed = [] } = await sqs.send(new DeleteMessageBatchCommand({ QueueUrl: url, Entries: messages.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle })) }));
-  // Not deleted (its receipt handle expired, say): it comes back and is recognised by its job id.
-  for (const failed of Failed) logEvent("warn", "job message not deleted", { code: failed.Code ?? "unknown" });
 }

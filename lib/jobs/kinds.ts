@@ -22,6 +22,8 @@ export interface JobMessage<P = unknown> {
   payload: P;
   /** Set on retries: which attempt this delivery is (the first has none). */
   attempt?: number;
+  /** The id of the request that caused the job, when one did (outbox_jobs.request_id): for its logs. */
+  request_id?: string;
   /** On dead-lettered messages: why the last attempt failed. */
   last_error?: string;
 }

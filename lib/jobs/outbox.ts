@@ -10,8 +10,18 @@ import type { JobKind, JobMessage } from "./kinds";
 import { deadLetterUrl, queueUrl, sharedSqsClient } from "./sqs";
 
 export interface EnqueueOptions {
-  /** Not before this time (a retry scheduled for later). */
+  /**
+   * Not before now + this many seconds by the database's clock (`now()`), never the Worker's: what to use for
+   * "retry in a while". Wins over `notBefore`.
+   */
+  delaySeconds?: number;
+  /**
+   * Not before this absolute time. Only for a time given from outside (a platform's rate-limit reset, a
+   * user's schedule): a time computed from the Worker's clock would let its drift decide; use `delaySeconds`.
+   */
   notBefore?: Date;
+  /** The id of the request that caused the job (`c.get("requestId")`): carried into its message and its consumer's logs. */
+  requestId?: string | null;
   /** Send to the kind's dead-letter queue: a record of work given up on. */
   deadLetter?: boolean;
   /**
@@ -37,10 +47,14 @@ export function outboxRow(kind: JobKind, workspaceId: string | null, payload: ob
     payload,
     deadLetter: opts.deadLetter ?? false,
     sendAttempts: 0,
-    ...(opts.notBefore ? { nextAttemptAt: opts.notBefore } : {}),
+    requestId: opts.requestId ?? null,
+    ...(opts.delaySeconds !== undefined ? { nextAttemptAt: secondsFromNow(opts.delaySeconds) } : opts.notBefore ? { nextAttemptAt: opts.notBefore } : {}),
     ...(opts.leased ? { sendLeaseUntil: sendLeaseFromNow } : {}),
   } satisfies PgInsertValue<typeof outboxJobs>;
 }
+
+/** `now() + seconds` by the database's clock (fractions kept; never negative). */
+const secondsFromNow = (seconds: number) => sql`now() + make_interval(secs => ${Math.max(0, seconds)})`;
 
 /** Relay retries back off exponentially (1 s, 2 s, 4 s … capped at 5 min) with jitter. */
 export function relayBackoffMs(attempts: number, random = Math.random()): number {
@@ -62,7 +76,7 @@ const notLeased = or(isNull(outboxJobs.sendLeaseUntil), lt(outboxJobs.sendLeaseU
 
 /** How long a relay sending just-committed rows by id holds them (without a transaction) before another may. */
 export const SEND_LEASE_SECONDS = 60;
-const sendLeaseFromNow = sql`now() + make_interval(secs => ${SEND_LEASE_SECONDS})`;
+const sendLeaseFromNow = secondsFromNow(SEND_LEASE_SECONDS);
 
 /**
  * Send pending outbox rows to SQS. Concurrent relays never send the same row at once: a relay of every due
@@ -130,7 +144,7 @@ async function sendTaken(database: Database, sqs: SQSClient, env: Env, taken: Se
 }
 
 /** What sending a row needs of it. */
-type Sendable = Pick<OutboxRow, "id" | "kind" | "workspaceId" | "payload" | "deadLetter" | "sendAttempts">;
+type Sendable = Pick<OutboxRow, "id" | "kind" | "workspaceId" | "payload" | "deadLetter" | "sendAttempts"> & Partial<Pick<OutboxRow, "requestId">>;
 
 interface Round {
   sent: Sendable[];
@@ -144,7 +158,7 @@ async function sendInOrder(sqs: SQSClient, env: Env, rows: Sendable[]): Promise<
   const round: Round = { sent: [], untried: [], result: { sent: 0, failed: 0, kinds: [] } };
   const kinds = new Set<JobKind>();
   for (const [i, job] of rows.entries()) {
-    const message: JobMessage = { job_id: job.id, kind: job.kind as JobKind, workspace_id: job.workspaceId, payload: job.payload };
+    const message: JobMessage = { job_id: job.id, kind: job.kind as JobKind, workspace_id: job.workspaceId, payload: job.payload, ...(job.requestId ? { request_id: job.requestId } : {}) };
     try {
       const url = job.deadLetter ? deadLetterUrl(env, job.kind as JobKind) : queueUrl(env, job.kind as JobKind);
       await sqs.send(new SendMessageCommand({ QueueUrl: url, MessageBody: JSON.stringify(message) }));
@@ -187,7 +201,7 @@ function settleRound(q: Queryable, round: Round) {
     statements.push(
       q
         .update(outboxJobs)
-        .set({ sendAttempts: attempts, lastError: String((error as Error)?.name ?? error).slice(0, 200), nextAttemptAt: new Date(Date.now() + relayBackoffMs(attempts)), sendLeaseUntil: null })
+        .set({ sendAttempts: attempts, lastError: String((error as Error)?.name ?? error).slice(0, 200), nextAttemptAt: secondsFromNow(relayBackoffMs(attempts) / 1000), sendLeaseUntil: null })
         .where(eq(outboxJobs.id, job.id)),
     );
   }
