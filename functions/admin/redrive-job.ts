@@ -40,7 +40,8 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     await tx.delete(jobReceipts).where(and(eq(jobReceipts.jobId, id), eq(jobReceipts.state, "failed")));
     const [updated] = await tx
       .update(outboxJobs)
-      .set({ state: "pending", sentAt: null, nextAttemptAt: sql`now()`, attempts: 0, finishedAt: null, updatedAt: sql`now()`, sendAttempts: 0 })
+      // This request now causes the job's next run: its logs carry this request's id.
+      .set({ state: "pending", sentAt: null, nextAttemptAt: sql`now()`, attempts: 0, finishedAt: null, updatedAt: sql`now()`, sendAttempts: 0, requestId: c.get("requestId") })
       .where(eq(outboxJobs.id, id))
       .returning();
     await audit(tx, { ...auditActor(c), action: "job.redrive", targetType: "job", targetId: id, workspaceId: job.workspaceId });

@@ -57,7 +57,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
       })
       .returning();
     // The job commits with the build (outbox): a build is never queued without its job, nor the reverse.
-    jobId = await enqueueJob(tx, "build.generate", body.workspace_id, { build_id: id });
+    jobId = await enqueueJob(tx, "build.generate", body.workspace_id, { build_id: id }, { requestId: c.get("requestId") });
     await audit(tx, { ...auditActor(c), workspaceId: body.workspace_id, action: "publication_build.create", targetType: "publication_build", targetId: id });
     return { status: 202, body: withSchema(c, Build, toBuild(row)) };
   });
