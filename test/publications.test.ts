@@ -94,9 +94,10 @@ describe("publications", () => {
     expect(stale.body.current_revision).toBe(2);
     const scheduled = await put({ expected_revision: 2, scheduled_at: new Date(Date.now() + 3600_000).toISOString() });
     expect(scheduled.body).toMatchObject({ status: "scheduled", revision: 3 });
+    // CONTRACT §9: a time in the past publishes at once (the scheduler takes it on its next run).
     const past = await put({ expected_revision: 3, scheduled_at: "2020-01-01T00:00:00Z" });
-    expect(past.status).toBe(422);
-    expect(past.body.errors[0].location).toBe("body.scheduled_at");
+    expect(past.status, past.text).toBe(200);
+    expect(past.body).toMatchObject({ status: "scheduled", scheduled_at: "2020-01-01T00:00:00.000Z", revision: 4 });
   });
 
   it("deletes only with confirm=true and the current revision", async () => {

@@ -9,7 +9,8 @@ import { withSchema } from "../../lib/http/schema-ref";
 import { requireRole } from "../../lib/http/workspace-guard";
 import { newId } from "../../lib/ids";
 import { attachMedia } from "../../lib/publishing/media";
-import { assertFutureSchedule, assertMediaFits, drawRunAt, planOrReject, platformsOf, writeRenditions } from "../../lib/publishing/save";
+import { assertMediaFits, planOrReject, platformsOf, writeRenditions } from "../../lib/publishing/save";
+import { assertFutureSchedule, drawRunAt } from "../../lib/publishing/schedule";
 import { publicationResponses } from "../../lib/publishing/respond";
 import { publicBaseUrl } from "../../lib/env";
 import { WorkspaceIdField } from "../../lib/schemas/common";
@@ -43,9 +44,9 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const body = c.req.valid("json");
   const user = currentUser(c);
   const scheduledAt = body.scheduled_at ? new Date(body.scheduled_at) : null;
-  assertFutureSchedule(scheduledAt);
   const loaded = await db(c).transaction(async (tx) => {
     await requireRole(tx, user.id, body.workspace_id, "editor");
+    await assertFutureSchedule(tx, scheduledAt);
     await enforcePlanLimits(tx, c.env, { workspaceId: body.workspace_id }, [{ limit: "publications_per_month", adding: 1 }]);
     const title = body.title ?? null;
     const plans = await planOrReject(tx, body.workspace_id, { title, sourceText: body.source_text, destinations: body.destinations });
@@ -75,5 +76,5 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     await audit(tx, { ...auditActor(c), workspaceId: row.workspaceId, action: "publication.create", targetType: "publication", targetId: row.id });
     return (await publicationResponses(tx, publicBaseUrl(c.env, c.req.url), [row]))[0];
   });
-  return c.json(withSchema(c, PublicationResponse, loaded as never), 201);
+  return c.json(withSchema(c, PublicationResponse, loaded), 201);
 };

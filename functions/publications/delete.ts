@@ -1,7 +1,8 @@
 import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
 import { and, eq, isNull, sql } from "drizzle-orm";
-import { outboxJobs, publications } from "../../db/schema";
+import { outboxJobs, publications, renditions } from "../../db/schema";
 import { audit } from "../../lib/audit";
+import type { Tx } from "../../lib/db/client";
 import { assertRevision } from "../../lib/http/concurrency";
 import { auditActor, currentUser, db, type AppEnv } from "../../lib/http/context";
 import { ApiError } from "../../lib/http/errors";
@@ -26,10 +27,24 @@ export const route = createRoute({
   tags: ["publications"],
   summary: "Permanently delete an editable publication",
   description:
-    "Removes the publication, its renditions and segments and any delivery not yet sent. Needs `confirm=true` and the current `expected_revision`; a publication that is publishing answers 409 not-editable. Posts already on platforms stay there. Needs the editor role.",
+    "Removes the publication, its renditions and segments and any delivery not yet sent. Needs `confirm=true` and the current `expected_revision`. A publication stuck publishing can be deleted once no delivery holds one of its renditions; while one is being sent the answer is 409 not-editable: cancel it first and delete it after that delivery has finished. Posts already on platforms stay there. Needs the editor role.",
   request: { params: PublicationIdParams, query: DeletePublicationQuery },
   responses: { 200: jsonResponse(ActionOutputBody, "Deleted"), ...problems(400, 401, 403, 404, 409, 422) },
 });
+
+/**
+ * Whether a delivery holds one of the publication's renditions (a live lease): it may be posting right now, and
+ * deleting under it would lose the record of what it posts. The renditions are locked until the transaction
+ * ends, so a delivery cannot claim one between this check and the delete (its claim waits, then finds nothing).
+ */
+async function beingSent(tx: Tx, publicationId: string): Promise<boolean> {
+  const rows = await tx
+    .select({ held: sql<boolean>`${renditions.leaseUntil} is not null and ${renditions.leaseUntil} > now()` })
+    .from(renditions)
+    .where(eq(renditions.publicationId, publicationId))
+    .for("update");
+  return rows.some((r) => r.held);
+}
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { id } = c.req.valid("param");
@@ -40,8 +55,12 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     if (confirm !== true) {
       throw new ApiError("confirmation-required", { detail: "Deleting is permanent: repeat the request with confirm=true." });
     }
-    if (row.status === "publishing") throw new ApiError("not-editable", { detail: "This publication is being published; wait until it finishes." });
     assertRevision(expected_revision, row.revision, "publication");
+    if (await beingSent(tx, id)) {
+      throw new ApiError("not-editable", {
+        detail: "A rendition of this publication is being sent right now: cancel the publication (POST /publications/{id}/cancel), then delete it once that delivery has finished.",
+      });
+    }
     const output = await actionOutput(tx, id, { revision: row.revision, jobId: null, message: "The publication and its renditions were deleted." });
     // Jobs not yet handed to SQS go with it; a job already in SQS finds nothing and does nothing.
     await tx.delete(outboxJobs).where(and(isNull(outboxJobs.sentAt), eq(outboxJobs.kind, "publication.publish"), sql`${outboxJobs.payload}->>'publication_id' = ${id}`));

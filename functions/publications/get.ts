@@ -22,5 +22,5 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { id } = c.req.valid("param");
   const row = await publicationForCaller(db(c), id, currentUser(c).id, "viewer");
   const [body] = await publicationResponses(db(c), publicBaseUrl(c.env, c.req.url), [row]);
-  return c.json(withSchema(c, PublicationResponse, body as never), 200);
+  return c.json(withSchema(c, PublicationResponse, body), 200);
 };

@@ -1,4 +1,5 @@
 import { createGroupApp } from "../../lib/http/app";
+import * as cancel from "./cancel";
 import * as create from "./create";
 import * as get from "./get";
 import * as del from "./delete";
@@ -14,5 +15,6 @@ app.openapi(list.route, list.handler);
 app.openapi(update.route, update.handler);
 app.openapi(publishNow.route, publishNow.handler);
 app.openapi(del.route, del.handler);
+app.openapi(cancel.route, cancel.handler);
 
 export default app;

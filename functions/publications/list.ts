@@ -65,5 +65,5 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const last = rows.length > query.limit ? rows[query.limit - 1] : undefined;
   setNextLink(c, last ? encodeCursor([last.publication.createdAt.toISOString(), last.publication.id]) : null);
   const items = rows.slice(0, query.limit).map((row) => row.response);
-  return c.json(withSchemaEach(c, PublicationResponse, items as never[]), 200);
+  return c.json(withSchemaEach(c, PublicationResponse, items), 200);
 };

@@ -43,4 +43,8 @@ export const PublishNowRequest = z
   .object({ expected_revision: RevisionField.openapi({ description: "The revision the editor loaded" }) })
   .openapi("PublishNowRequest");
 
+export const CancelPublicationRequest = z
+  .object({ expected_revision: RevisionField.openapi({ description: "The revision the editor loaded" }) })
+  .openapi("CancelPublicationRequest");
+
 export const PublicationIdParams = z.object({ id: IdParam.openapi({ description: "Publication ID" }) });

@@ -5,7 +5,6 @@ import { audit } from "../../lib/audit";
 import { publicBaseUrl } from "../../lib/env";
 import { assertRevision } from "../../lib/http/concurrency";
 import { auditActor, currentUser, db, type AppEnv } from "../../lib/http/context";
-import { ApiError } from "../../lib/http/errors";
 import { idempotent, IdempotencyKeyHeader } from "../../lib/http/idempotency";
 import { jsonBody, jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
@@ -14,8 +13,9 @@ import { publicationForCaller } from "../../lib/publishing/access";
 import { currentDestinations } from "../../lib/publishing/current-destinations";
 import { attachMedia } from "../../lib/publishing/media";
 import { publicationResponses } from "../../lib/publishing/respond";
-import { assertFutureSchedule, assertMediaFits, drawRunAt, planOrReject, platformsOf, writeRenditions } from "../../lib/publishing/save";
-import { EDITABLE } from "../../lib/publishing/status";
+import { assertEditable } from "../../lib/publishing/edit-rules";
+import { assertMediaFits, planOrReject, platformsOf, writeRenditions } from "../../lib/publishing/save";
+import { scheduleAfterEdit } from "../../lib/publishing/schedule";
 import { PublicationIdParams, UpdatePublicationRequest } from "./requests";
 import { PublicationResponse } from "./schemas";
 
@@ -25,7 +25,10 @@ export const route = createRoute({
   tags: ["publications"],
   summary: "Update a publication",
   description:
-    "Changes the members given and keeps the others (CONTRACT §6). A stale `expected_revision` answers 409 revision-conflict; a publication that is publishing, published or partially published answers 409 not-editable. Accepts an Idempotency-Key. Needs the editor role.",
+    "Changes the members given and keeps the others (CONTRACT §6). A scheduled publication stays scheduled unless the body sets `scheduled_at: null`; a `scheduled_at` in the past (given, or kept) makes it due at once, and the scheduler starts it on its next run (within a minute). " +
+    "A partially published publication may be edited in its renditions not yet published: a change to a published rendition (its title, body or segments, or removing its destination) answers 409 not-editable naming it. " +
+    "Every rendition keeps its delivery key, and segments already posted stay as posted, so publishing again never posts them twice; the edit applies to the segments after them. " +
+    "A stale `expected_revision` answers 409 revision-conflict; a publication that is publishing or published answers 409 not-editable. Accepts an Idempotency-Key. Needs the editor role.",
   request: { params: PublicationIdParams, headers: IdempotencyKeyHeader, body: jsonBody(UpdatePublicationRequest) },
   responses: { 200: jsonResponse(PublicationResponse, "The publication at its new revision"), ...problems(400, 401, 403, 404, 409, 413, 422) },
 });
@@ -36,13 +39,10 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const user = currentUser(c);
   const { workspaceId } = await publicationForCaller(db(c), id, user.id, "editor");
   const scheduledAt = body.scheduled_at === undefined ? undefined : body.scheduled_at === null ? null : new Date(body.scheduled_at);
-  if (scheduledAt) assertFutureSchedule(scheduledAt);
 
   return idempotent(c, { workspaceId, operation: "publications.update", request: { id, ...body } }, async (tx) => {
     const row = await publicationForCaller(tx, id, user.id, "editor", true);
-    if (!EDITABLE.includes(row.status)) {
-      throw new ApiError("not-editable", { detail: `A ${row.status.replace("_", " ")} publication cannot be edited.` });
-    }
+    assertEditable(row.status);
     assertRevision(body.expected_revision, row.revision, "publication");
 
     const title = body.title === undefined ? row.title : body.title;
@@ -62,11 +62,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     if (body.media_ids) await attachMedia.record(tx, workspaceId, id, mediaIds);
     if (body.media_ids || contentChanged) await assertMediaFits(tx, mediaIds, platforms);
 
-    // An old schedule that has passed does not count: without a future time the publication is a draft.
-    let schedule = scheduledAt === undefined ? row.scheduledAt : scheduledAt;
-    if (schedule && scheduledAt === undefined && schedule.getTime() < Date.now() - 60_000) schedule = null;
-    const delay = body.random_delay_minutes ?? row.randomDelayMinutes;
-    const rescheduled = scheduledAt !== undefined || body.random_delay_minutes !== undefined || schedule !== row.scheduledAt;
+    const schedule = scheduleAfterEdit(row, { scheduledAt, randomDelayMinutes: body.random_delay_minutes });
     const [updated] = await tx
       .update(publications)
       .set({
@@ -75,11 +71,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
         platforms,
         mediaIds,
         metadata: body.metadata ?? row.metadata,
-        status: schedule ? "scheduled" : "draft",
-        scheduledAt: schedule,
-        randomDelayMinutes: delay,
-        runAt: rescheduled ? drawRunAt(schedule, delay) : row.runAt,
-        calendarAt: schedule,
+        ...schedule,
         revision: row.revision + 1,
         updatedAt: sql`now()`,
       })
@@ -87,6 +79,6 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
       .returning();
     await audit(tx, { ...auditActor(c), workspaceId, action: "publication.update", targetType: "publication", targetId: id });
     const [out] = await publicationResponses(tx, publicBaseUrl(c.env, c.req.url), [updated]);
-    return { status: 200, body: withSchema(c, PublicationResponse, out as never) };
+    return { status: 200, body: withSchema(c, PublicationResponse, out) };
   }) as never;
 };

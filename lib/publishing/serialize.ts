@@ -1,4 +1,8 @@
 import type { LoadedPublication, RenditionRow, RenditionSegmentRow } from "./load";
+import type { toPublicationMedia } from "./media";
+
+/** PublicationMedia bodies, as the publication's media are shown on each rendition. */
+type MediaBodies = ReturnType<typeof toPublicationMedia>;
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -39,6 +43,8 @@ function deliveryState(r: RenditionRow): string {
       return "succeeded";
     case "failed":
       return "failed";
+    case "canceled":
+      return "canceled";
   }
 }
 
@@ -77,9 +83,9 @@ function toRenditionSegment(s: RenditionSegmentRow) {
  * its first post), so segment 0 shows them and later segments none; `media_inherited` stays true, as
  * no segment has media of its own.
  */
-const openingMedia = (position: number, media: unknown[]) => (position === 0 ? media : []);
+const openingMedia = (position: number, media: MediaBodies) => (position === 0 ? media : []);
 
-export function toRendition(r: RenditionRow, segments: RenditionSegmentRow[], media: unknown[]) {
+export function toRendition(r: RenditionRow, segments: RenditionSegmentRow[], media: MediaBodies) {
   return {
     id: r.id,
     publication_id: r.publicationId,
@@ -111,7 +117,7 @@ export function toRendition(r: RenditionRow, segments: RenditionSegmentRow[], me
 }
 
 /** PublicationResponse (SPEC 2.5) without `$schema`; fields Herald has no value for are null. */
-export function toPublicationResponse(loaded: LoadedPublication, media: unknown[] = []) {
+export function toPublicationResponse(loaded: LoadedPublication, media: MediaBodies = []) {
   const p = loaded.publication;
   return {
     id: p.id,
