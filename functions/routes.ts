@@ -71,6 +71,7 @@ export const ROUTES: RouteTable = {
     "PUT /publications/:id",
     "POST /publications/:id/publish-now",
     "DELETE /publications/:id",
+    "POST /publications/:id/cancel",
   ],
   "publication-builds": [
     "POST /publication-builds",
