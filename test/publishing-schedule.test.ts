@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import gateway from "../functions/all-groups";
 import { outboxJobs, publications } from "../db/schema";
@@ -55,6 +55,32 @@ describe("scheduling", () => {
     // Running the scheduler again starts nothing twice.
     const again = await withDb((db) => startDuePublications(db));
     expect(again).not.toContain(started[0]);
+  });
+
+  it("PUT keeps a scheduled publication scheduled after its time, until its random delay runs; scheduled_at: null drops it", async () => {
+    const { owner, pub } = await draft({ scheduled_at: new Date(Date.now() + 3600_000).toISOString(), random_delay_minutes: 30 });
+    // Its time passed five minutes ago; the random delay has it run in ten.
+    await withDb((db) => db.update(publications).set({ scheduledAt: sql`now() - interval '5 minutes'`, runAt: sql`now() + interval '10 minutes'` }).where(eq(publications.id, pub.id)));
+    const [before] = await withDb((db) => db.select().from(publications).where(eq(publications.id, pub.id)));
+    const edited = await api("PUT", `/publications/${pub.id}`, { token: owner.token, json: { expected_revision: 1, title: "Edited late" } });
+    expect(edited.status, edited.text).toBe(200);
+    expect(edited.body).toMatchObject({ status: "scheduled", scheduled_at: before.scheduledAt!.toISOString(), title: "Edited late" });
+    const [after] = await withDb((db) => db.select().from(publications).where(eq(publications.id, pub.id)));
+    expect(after.runAt).toEqual(before.runAt);
+    const dropped = await api("PUT", `/publications/${pub.id}`, { token: owner.token, json: { expected_revision: 2, scheduled_at: null } });
+    expect(dropped.body).toMatchObject({ status: "draft", scheduled_at: null });
+  });
+
+  it("a scheduled_at in the past given to PUT is due at once by the database's clock; the scheduler starts it", async () => {
+    const { owner, pub } = await draft();
+    const res = await api("PUT", `/publications/${pub.id}`, { token: owner.token, json: { expected_revision: 1, scheduled_at: new Date(Date.now() - 3600_000).toISOString(), random_delay_minutes: 60 } });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.status).toBe("scheduled");
+    const [due] = await withDb((db) => db.select({ due: sql<boolean>`${publications.runAt} <= now()` }).from(publications).where(eq(publications.id, pub.id)));
+    expect(due.due).toBe(true);
+    await withDb((db) => startDuePublications(db));
+    expect(await runPipeline(pub.id)).toBe("published");
+    expect(receiver.deliveries.filter((d) => d.body?.publication_id === pub.id)).toHaveLength(1);
   });
 
   it("calendar filters see scheduled and actual run times; search, bucket and platform filters narrow the list", async () => {
