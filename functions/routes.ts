@@ -36,6 +36,7 @@ export const ROUTES: RouteTable = {
     "GET /admin/instance-settings",
     "PUT /admin/instance-settings",
     "GET /admin/jobs",
+    "GET /admin/jobs/metrics",
     "POST /admin/jobs/:id/redrive",
     "PUT /admin/users/:id/plan-override",
   ],

@@ -1,11 +1,14 @@
 import { SendMessageCommand } from "@aws-sdk/client-sqs";
-import { eq } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
+import type { PgInsertValue } from "drizzle-orm/pg-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { jobReceipts, outboxJobs } from "../db/schema";
 import gateway from "../functions/all-groups";
 import type { Env } from "../lib/env";
 import { drainQueue, MAX_ATTEMPTS, type ConsumerDefinition } from "../lib/jobs/consumer";
-import { enqueueJob, relayOutbox } from "../lib/jobs/outbox";
+import { JOB_KINDS, type JobKind } from "../lib/jobs/kinds";
+import { jobMetrics } from "../lib/jobs/metrics";
+import { enqueueJob, outboxRow, relayOutbox } from "../lib/jobs/outbox";
 import { queueUrl, sqsClient } from "../lib/jobs/sqs";
 import { ensureQueues } from "../local/services/sqs";
 import { env, newUser, withDb } from "./helpers/harness";
@@ -135,5 +138,66 @@ describe("administrators' view of jobs", () => {
     expect((await call("GET", "/admin/jobs?state=exploded", admin.token)).status).toBe(422);
     expect((await call("GET", "/admin/jobs?limit=201", admin.token)).status).toBe(422);
     await drain();
+  });
+});
+
+describe("job metrics (GET /admin/jobs/metrics)", () => {
+  /** Rows in each state, written as the outbox holds them; none is due for a relay (so no other test sends one). */
+  async function rowsInEveryState() {
+    const at = (seconds: number) => sql`now() + make_interval(secs => ${seconds})`;
+    const row = (kind: JobKind, set: Partial<PgInsertValue<typeof outboxJobs>>) => ({ ...set, ...outboxRow(kind, null, { metrics: true }), nextAttemptAt: set.nextAttemptAt ?? sql`now()` });
+    const rows = [
+      // Due 90 s ago, but under a send lease (its sender is busy), so it stays pending.
+      row("analytics.refresh", { nextAttemptAt: at(-90), sendLeaseUntil: at(3600) }),
+      row("analytics.refresh", { nextAttemptAt: at(3600) }),
+      row("analytics.refresh", { state: "queued", sentAt: at(0) }),
+      row("analytics.refresh", { state: "retrying", sentAt: at(0), attempts: 1 }),
+      row("analytics.refresh", { state: "dead", sentAt: at(0), attempts: 8, finishedAt: at(0) }),
+      row("analytics.refresh", { state: "done", sentAt: at(-1800), finishedAt: at(-1800) }),
+      row("analytics.refresh", { state: "done", sentAt: at(-7200), finishedAt: at(-7200) }),
+      row("build.generate", { state: "queued", sentAt: at(0) }),
+    ];
+    await withDb((db) => db.insert(outboxJobs).values(rows));
+    return rows.map((r) => r.id);
+  }
+  const zeros = { pending: 0, in_flight: 0, retrying: 0, dead: 0, oldest_pending_age_seconds: null, done_last_hour: 0 };
+
+  it("counts each kind's jobs by state in one statement, every kind listed, ages by the database's clock", async () => {
+    const ids = await rowsInEveryState();
+    try {
+      const metrics = await withDb((db) => jobMetrics(db, { onlyJobIds: ids }));
+      expect(metrics.map((m) => m.kind)).toEqual(Object.keys(JOB_KINDS));
+      const byKind = Object.fromEntries(metrics.map(({ kind, ...m }) => [kind, m]));
+      expect(byKind["analytics.refresh"]).toEqual({ pending: 2, in_flight: 1, retrying: 1, dead: 1, oldest_pending_age_seconds: expect.any(Number), done_last_hour: 1 });
+      expect(byKind["analytics.refresh"].oldest_pending_age_seconds).toBeGreaterThanOrEqual(90);
+      expect(byKind["analytics.refresh"].oldest_pending_age_seconds).toBeLessThan(95);
+      expect(byKind["build.generate"]).toEqual({ ...zeros, in_flight: 1 });
+      for (const kind of ["messages.refresh", "publication.publish", "repost.execute"]) expect(byKind[kind]).toEqual(zeros);
+    } finally {
+      await withDb((db) => db.delete(outboxJobs).where(inArray(outboxJobs.id, ids)));
+    }
+  });
+
+  it("answers instance administrators only, each kind an object with $schema", async () => {
+    expect((await call("GET", "/admin/jobs/metrics")).status).toBe(401);
+    const refused = await call("GET", "/admin/jobs/metrics", member.token);
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get("content-type")).toMatch(/application\/problem\+json/);
+    expect(refused.body.type).toMatch(/forbidden$/);
+    const ids = await rowsInEveryState();
+    try {
+      const res = await call("GET", "/admin/jobs/metrics", admin.token);
+      expect(res.status, res.text).toBe(200);
+      expect(res.body.map((m: { kind: string }) => m.kind)).toEqual(Object.keys(JOB_KINDS));
+      for (const m of res.body) expect(m.$schema).toMatch(/\/api\/v1\/schemas\/JobKindMetrics\.json$/);
+      // Other tests share the outbox: at least what this one wrote.
+      const analytics = res.body.find((m: { kind: string }) => m.kind === "analytics.refresh");
+      for (const key of ["pending", "in_flight", "retrying", "dead", "done_last_hour"]) expect(analytics[key]).toBeGreaterThanOrEqual(1);
+      expect(analytics.oldest_pending_age_seconds).toBeGreaterThanOrEqual(90);
+      const doc = (await call("GET", "/openapi.json")).body;
+      expect(doc.paths["/admin/jobs/metrics"].get.responses[200].content["application/json"].schema.items.$ref).toBe("#/components/schemas/JobKindMetrics");
+    } finally {
+      await withDb((db) => db.delete(outboxJobs).where(inArray(outboxJobs.id, ids)));
+    }
   });
 });
