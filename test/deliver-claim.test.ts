@@ -1,9 +1,14 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deliveryAttempts, publications, renditions, renditionSegments } from "../db/schema";
-import { deliverRendition } from "../lib/publishing/deliver-rendition";
 import { commitFinish } from "../lib/jobs/consumer";
-import { processPublication } from "../lib/publishing/process-publication";
+import { deliverClaimed } from "../lib/delivery/deliver";
+import { processPublication } from "../lib/delivery/job";
+import { claimRenditions } from "../lib/delivery/store";
+import type { Database } from "../lib/db/client";
+
+/** Claim one rendition and deliver it, as a job's lane does. */
+const deliverRendition = async (db: Database, e: typeof env, renditionId: string, jobId: string) => deliverClaimed(db, e, (await claimRenditions(db, [renditionId], jobId))[0]);
 import { api, env, newUser, newWorkspace, withDb } from "./helpers/harness";
 import { newAccount } from "./helpers/publishing";
 import { startWebhookReceiver, type WebhookPeer } from "./peers/webhook-receiver";

@@ -2,11 +2,17 @@ import { and, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { outboxJobs, publications, renditions } from "../db/schema";
 import { openDb } from "../lib/db/client";
-import { settle, settleWith } from "../lib/publishing/settle";
+import type { Database } from "../lib/db/client";
+import { settleAfterJob } from "../lib/delivery/job";
+import { commitFinish } from "../lib/jobs/consumer";
+
+/** A job's settling, committed as the consumer would (without a receipt to write). */
+const settle = async (db: Database, publicationId: string) => commitFinish(db, await settleAfterJob(db, publicationId));
+const settleWith = settleAfterJob;
 import { api, env, newUser, newWorkspace, withDb } from "./helpers/harness";
 import { newAccount } from "./helpers/publishing";
 
-// lib/publishing/settle.ts: the usual end of a publish job (every rendition done) is settled from what was
+// lib/delivery/job.ts settleAfterJob: the usual end of a publish job (every rendition done) is settled from what was
 // read, without an interactive transaction; anything that must queue a job takes the locked path.
 
 async function publishing(destinations: number) {

@@ -92,6 +92,8 @@ export const renditions = pgTable(
     externalId: text("external_id"),
     externalUrl: text("external_url"),
     attemptCount: integer("attempt_count").notNull().default(0),
+    /** attempt_count when it was last queued by a publish: the attempts of this round are the ones after it (at most 8). */
+    attemptsBeforeRound: integer("attempts_before_round").notNull().default(0),
     currentAttemptId: text("current_attempt_id"),
     currentAttemptAt: ts("current_attempt_at"),
     /** When the next attempt (or reconciliation) is due. */

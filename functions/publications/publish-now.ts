@@ -1,15 +1,12 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
-import { audit } from "../../lib/audit";
-import { assertRevision } from "../../lib/http/concurrency";
+import type { Queryable } from "../../lib/db/client";
 import { auditActor, currentUser, db, type AppEnv } from "../../lib/http/context";
 import { idempotent, IdempotencyKeyHeader } from "../../lib/http/idempotency";
 import { jsonBody, jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
 import { withSchema } from "../../lib/http/schema-ref";
-import { dispatchAfterCommit, dispatchLeasedAfterCommit } from "../../lib/jobs/dispatch";
+import { dispatchLeasedAfterCommit } from "../../lib/jobs/dispatch";
 import { publicationForCaller } from "../../lib/publishing/access";
-import { actionOutput } from "../../lib/publishing/action-output";
-import { startPublishing } from "../../lib/publishing/start";
 import { startPublishingAsRead } from "../../lib/publishing/start-as-read";
 import { PublicationIdParams, PublishNowRequest } from "./requests";
 import { ActionOutputBody } from "./schemas";
@@ -31,24 +28,22 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { id } = c.req.valid("param");
   const body = c.req.valid("json");
   const user = currentUser(c);
+  const start = (q: Queryable) => startPublishingAsRead(q, { publicationId: id, userId: user.id, expectedRevision: body.expected_revision, actor: auditActor(c), message: QUEUED_MESSAGE });
   if (c.req.header("idempotency-key") === undefined) {
     // Nothing to replay: read, check and write in two requests, without an interactive transaction.
-    const started = await startPublishingAsRead(db(c), { publicationId: id, userId: user.id, expectedRevision: body.expected_revision, actor: auditActor(c), message: QUEUED_MESSAGE });
+    const started = await start(db(c));
     dispatchLeasedAfterCommit(c, [started.job]);
     return c.json(withSchema(c, ActionOutputBody, started.output), 202);
   }
+  // The same statements inside the key's transaction, so the effect and its replayable answer commit together.
   // The key is scoped to the publication's workspace; an unknown or foreign publication is 404 before any key is claimed.
   const { workspaceId } = await publicationForCaller(db(c), id, user.id, "editor");
-  let jobId: string | undefined;
+  let job: Parameters<typeof dispatchLeasedAfterCommit>[1][number] | undefined;
   const response = await idempotent(c, { workspaceId, operation: "publications.publish-now", request: { id, ...body } }, async (tx) => {
-    const row = await publicationForCaller(tx, id, user.id, "editor", true);
-    assertRevision(body.expected_revision, row.revision, "publication");
-    const started = await startPublishing(tx, row, { bumpRevision: true });
-    jobId = started.jobId;
-    await audit(tx, { ...auditActor(c), workspaceId, action: "publication.publish", targetType: "publication", targetId: id });
-    const output = await actionOutput(tx, id, { revision: started.revision, jobId: started.jobId, message: QUEUED_MESSAGE });
-    return { status: 202, body: withSchema(c, ActionOutputBody, output) };
+    const started = await start(tx);
+    job = started.job;
+    return { status: 202, body: withSchema(c, ActionOutputBody, started.output) };
   });
-  if (jobId) dispatchAfterCommit(c, [jobId]);
+  if (job) dispatchLeasedAfterCommit(c, [job]);
   return response as never;
 };

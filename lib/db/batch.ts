@@ -116,3 +116,27 @@ async function runOnConnection<Row>(tx: Queryable, bound: BoundStatement<Row>): 
   });
   return mapCompiledRows(bound.statement, result.rows);
 }
+
+/** A group of statements by name: its results come back under the same names (inOneTransactionNamed). */
+export type NamedStatements = Record<string, BatchItem>;
+type ResultOf<T> = T extends SQL ? { rows: Record<string, unknown>[]; rowCount: number | null } : T extends BoundStatement<infer Row> ? Row[] : Awaited<T>;
+export type NamedResults<G extends NamedStatements> = { [K in keyof G]: ResultOf<G[K]> };
+
+/**
+ * inOneTransaction for statements given by name, in groups (one group per rendition, say): one transaction,
+ * one request, each group's results under its statements' names, so no caller reads results by position.
+ * Statements run in each group's key order, groups in the order given.
+ */
+export async function inOneTransactionNamed<G extends readonly NamedStatements[]>(db: Queryable, build: (q: Queryable) => [...G]): Promise<{ [I in keyof G]: NamedResults<G[I]> }> {
+  let groups: NamedStatements[] = [];
+  const results = (await inOneTransaction(db, (q) => {
+    groups = build(q);
+    return groups.flatMap((g) => Object.values(g));
+  })) as unknown[];
+  let at = 0;
+  return groups.map((g) => {
+    const named: Record<string, unknown> = {};
+    for (const key of Object.keys(g)) named[key] = results[at++];
+    return named;
+  }) as { [I in keyof G]: NamedResults<G[I]> };
+}

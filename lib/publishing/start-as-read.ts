@@ -3,7 +3,7 @@ import { auditEvents, outboxJobs, publications, renditions, workspaceMembers, ty
 import { auditRow, type AuditEntry } from "../audit";
 import { inOneTransaction } from "../db/batch";
 import { BoundStatement, compileSql, compileStatement, placeholder, statementBuilder as q, type NoRow } from "../db/compiled";
-import type { Database } from "../db/client";
+import type { Queryable } from "../db/client";
 import { insertWhere } from "../db/insert-where";
 import { revisionConflict, assertRevision } from "../http/concurrency";
 import { notFound } from "../http/errors";
@@ -33,7 +33,7 @@ interface Request {
  * status, updated_at, something to queue, and the caller still an editor). The writes are those of startPublishing and its audit
  * entry, so they commit together or not at all; if the publication moved in between, read and decide again.
  */
-export async function startPublishingAsRead(db: Database, req: Request) {
+export async function startPublishingAsRead(db: Queryable, req: Request) {
   const s = statements();
   const ids = { id: req.publicationId, userId: req.userId };
   for (let tries = 1; ; tries++) {

@@ -51,6 +51,8 @@ export const noDestinations = () =>
 /** A rendition (re)queued for delivery: due now, the last attempt's error cleared. Published ones are left alone. */
 export const QUEUED_RENDITION = {
   status: "queued",
+  // A new round of at most 8 attempts (lib/delivery/rules.ts) counts from here.
+  attemptsBeforeRound: sql`${renditions.attemptCount}`,
   nextAttemptAt: sql`now()`,
   ...RENDITION_ERROR_CLEARED,
   terminalReason: null,

@@ -1,5 +1,5 @@
 import type { PublicationStatus, RenditionStatus } from "../../db/schema/publications";
-import type { ProviderErrorKind } from "../providers/types";
+import { isTerminal } from "../delivery/rules";
 
 /** A rendition's columns without the last attempt's error (queued again, or published). */
 export const RENDITION_ERROR_CLEARED = {
@@ -25,7 +25,7 @@ export const BUCKET_STATUSES: Record<"draft" | "scheduled" | "published" | "fail
 export const EDITABLE: PublicationStatus[] = ["draft", "scheduled", "failed"];
 export const PUBLISHABLE: PublicationStatus[] = ["draft", "scheduled", "failed", "partially_published"];
 
-export const isTerminal = (s: RenditionStatus) => s === "published" || s === "failed" || s === "canceled";
+export { isTerminal };
 
 /**
  * Where a publication stands once its renditions have moved: still publishing until every one is terminal;
@@ -38,49 +38,4 @@ export function convergedStatus(renditionStatuses: RenditionStatus[]): Publicati
   if (published === renditionStatuses.length) return "published";
   if (published > 0) return "partially_published";
   return renditionStatuses.includes("canceled") ? "draft" : "failed";
-}
-
-/** Delivery attempts before a retryable failure becomes final (CONTRACT.md §4: at most 8). */
-export const MAX_DELIVERY_ATTEMPTS = 8;
-
-export interface FailureInfo {
-  kind: ProviderErrorKind;
-  retryable: boolean;
-  outcomeUnknown?: boolean;
-}
-
-export interface FailureDecision {
-  status: RenditionStatus;
-  /** Machine-readable next step for a person (Delivery.recovery_action). */
-  recoveryAction: string;
-  /** One sentence telling the user what to do (Rendition.error_action). */
-  errorAction: string;
-  terminalReason: string | null;
-}
-
-const ACTIONS: Record<ProviderErrorKind, { recovery: string; action: string }> = {
-  validation: { recovery: "edit_content", action: "The platform refused this post as written: edit the rendition and publish again." },
-  authentication: { recovery: "reconnect_account", action: "The account's credentials were refused: reconnect the account, then publish again." },
-  configuration: { recovery: "check_destination", action: "The destination is misconfigured (address or settings): fix the account, then publish again." },
-  rate_limited: { recovery: "retry_later", action: "The platform is rate-limiting: publish again later." },
-  unavailable: { recovery: "retry_later", action: "The platform kept failing: publish again later." },
-  network: { recovery: "retry_later", action: "The platform could not be reached: publish again later." },
-  unknown: { recovery: "retry_later", action: "The platform kept failing: publish again later." },
-};
-
-/** What a failed attempt means for the rendition: retry, reconcile, or stop and tell the user what to do. */
-export function decideAfterFailure(info: FailureInfo, attempt: number): FailureDecision {
-  if (info.outcomeUnknown) {
-    return { status: "reconciling", recoveryAction: "none", errorAction: "Checking with the platform whether the post went out before trying again.", terminalReason: null };
-  }
-  if (info.retryable && attempt < MAX_DELIVERY_ATTEMPTS) {
-    return { status: "retrying", recoveryAction: "none", errorAction: "Herald will retry automatically.", terminalReason: null };
-  }
-  const { recovery, action } = ACTIONS[info.kind];
-  return {
-    status: "failed",
-    recoveryAction: recovery,
-    errorAction: action,
-    terminalReason: info.retryable ? `gave_up_after_${attempt}_attempts` : `not_retryable_${info.kind}`,
-  };
 }

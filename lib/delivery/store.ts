@@ -1,0 +1,440 @@
+import { and, asc, eq, exists, getTableColumns, inArray, isNull, lt, lte, ne, or, sql, type SQL } from "drizzle-orm";
+import { auditEvents, deliveryAttempts, outboxJobs, publications, renditions, renditionSegments, socialAccounts } from "../../db/schema";
+import type { RenditionStatus } from "../../db/schema/publications";
+import { inOneTransactionNamed, type BatchItem, type NamedResults } from "../db/batch";
+import { BoundStatement, compileSql, compileStatement, placeholder, statementBuilder as q, type NoRow } from "../db/compiled";
+import type { Database, Queryable } from "../db/client";
+import { insertWhere } from "../db/insert-where";
+import { newId } from "../ids";
+import { outboxRow } from "../jobs/outbox";
+import { convergedStatus, RENDITION_ERROR_CLEARED } from "../publishing/status";
+import { CLAIMABLE, decideStalled, LEASE_SECONDS, RESWEEP_AFTER_SECONDS, STALLED_AFTER_SECONDS, type FailureDecision, type FailureInfo } from "./rules";
+
+/**
+ * Everything a delivery reads and writes, in one place (the rules are ./rules.ts). The guarantee lives in one
+ * condition: every write of an attempt carries `heldBy`, so it applies only while the rendition still carries
+ * that attempt's id. A claim takes a rendition only when no live lease holds it; a delivery that lost its lease
+ * and then wakes up writes nothing. Leases and retry times are the database's `now()` plus a duration.
+ *
+ * The statements of the hot path are compiled once per isolate (lib/db/compiled.ts: building them with
+ * drizzle on every delivery cost 0.8-1.2 ms of CPU) and sent in batches whose results come back by name.
+ */
+
+const p = placeholder;
+const leaseFromNow = sql`now() + make_interval(secs => ${sql.raw(String(LEASE_SECONDS))})`;
+/** `now()` plus a number of seconds given as a parameter; null stays null (no next attempt). */
+const secondsFromNow = (seconds: SQL | unknown) => sql`now() + ${seconds}::double precision * interval '1 second'`;
+
+/** What a delivery reads of its rendition. */
+const claimedFields = {
+  status: renditions.status,
+  attemptCount: renditions.attemptCount,
+  attemptsBeforeRound: renditions.attemptsBeforeRound,
+  workspaceId: renditions.workspaceId,
+  platform: renditions.platform,
+  title: renditions.title,
+  deliveryKey: renditions.deliveryKey,
+};
+
+/** What a delivery reads of each segment. */
+const segmentFields = {
+  position: renditionSegments.position,
+  title: renditionSegments.title,
+  titleOverride: renditionSegments.titleOverride,
+  body: renditionSegments.body,
+  bodyOverride: renditionSegments.bodyOverride,
+  url: renditionSegments.url,
+  urlOverride: renditionSegments.urlOverride,
+  status: renditionSegments.status,
+  externalId: renditionSegments.externalId,
+  externalUrl: renditionSegments.externalUrl,
+  externalCid: renditionSegments.externalCid,
+};
+
+type Row<F> = { [K in keyof F]: F[K] extends { _: { data: infer D; notNull: infer N } } ? (N extends true ? D : D | null) : unknown };
+export type ClaimedRendition = Row<typeof claimedFields>;
+export type DeliverySegment = Row<typeof segmentFields>;
+export type AccountRow = typeof socialAccounts.$inferSelect;
+
+/** The rendition still carries this attempt's id: the fence on every write of a delivery. */
+const heldBy = () => exists(q.select({ one: sql`1` }).from(renditions).where(and(eq(renditions.id, p("id")), eq(renditions.currentAttemptId, p("attemptId")))));
+
+function compileAll() {
+  const accountColumns = getTableColumns(socialAccounts);
+  const held = heldBy();
+  const here = and(eq(renditions.id, p("id")), eq(renditions.currentAttemptId, p("attemptId")));
+  return {
+    /** Take the rendition for this attempt unless a live lease holds it or it is not in flight; answers it as it was. */
+    claim: compileStatement<ClaimedRendition>(
+      q
+        .update(renditions)
+        .set({ leaseUntil: leaseFromNow, currentAttemptId: p("attemptId") })
+        .where(and(eq(renditions.id, p("id")), inArray(renditions.status, CLAIMABLE), or(isNull(renditions.leaseUntil), lt(renditions.leaseUntil, sql`now()`))))
+        .returning(claimedFields),
+      claimedFields,
+    ),
+    start: compileStatement<NoRow>(
+      q.update(renditions).set({ status: "publishing", attemptCount: sql`${renditions.attemptCount} + 1`, currentAttemptAt: sql`now()`, updatedAt: sql`now()` }).where(here),
+      {},
+    ),
+    attempt: compileSql<NoRow>(
+      insertWhere(deliveryAttempts, { id: p("attemptId"), renditionId: p("id"), number: sql`(select ${renditions.attemptCount} from ${renditions} where ${renditions.id} = ${p("id")})`, jobId: p("jobId") }, held),
+      {},
+    ),
+    account: compileStatement<AccountRow>(
+      q.select(accountColumns).from(socialAccounts).innerJoin(renditions, eq(renditions.socialAccountId, socialAccounts.id)).where(here),
+      accountColumns as Record<keyof AccountRow, unknown>,
+    ),
+    segments: compileStatement<DeliverySegment>(
+      q.select(segmentFields).from(renditionSegments).where(and(eq(renditionSegments.renditionId, p("id")), held)).orderBy(asc(renditionSegments.position)),
+      segmentFields,
+    ),
+    publication: compileStatement<{ id: string; mediaIds: string[] }>(
+      q.select({ id: publications.id, mediaIds: publications.mediaIds }).from(publications).innerJoin(renditions, eq(renditions.publicationId, publications.id)).where(here),
+      { id: publications.id, mediaIds: publications.mediaIds },
+    ),
+    renew: compileStatement<{ id: string }>(q.update(renditions).set({ leaseUntil: leaseFromNow }).where(here).returning({ id: renditions.id }), { id: renditions.id }),
+    posted: compileStatement<NoRow>(
+      q
+        .update(renditionSegments)
+        .set({ status: "published", externalId: p("externalId"), externalUrl: p("externalUrl"), externalCid: p("externalCid"), errorKind: null, errorCode: null, errorMessage: null, errorHttpStatus: null, errorRetryAt: null, errorAction: null })
+        .where(and(eq(renditionSegments.renditionId, p("id")), eq(renditionSegments.position, p("position")), held)),
+      {},
+    ),
+    published: compileStatement<{ id: string }>(
+      q
+        .update(renditions)
+        .set({ status: "published", externalId: p("externalId"), externalUrl: p("externalUrl"), publishedAt: sql`now()`, leaseUntil: null, nextAttemptAt: null, ...RENDITION_ERROR_CLEARED, terminalReason: null, updatedAt: sql`now()` })
+        .where(and(here, ne(renditions.status, "published")))
+        .returning({ id: renditions.id }),
+      { id: renditions.id },
+    ),
+    restPublished: compileStatement<NoRow>(
+      q.update(renditionSegments).set({ status: "published" }).where(and(eq(renditionSegments.renditionId, p("id")), eq(renditionSegments.status, "pending"), held)),
+      {},
+    ),
+    attemptSucceeded: compileStatement<NoRow>(q.update(deliveryAttempts).set({ outcome: "succeeded", finishedAt: sql`now()` }).where(and(eq(deliveryAttempts.id, p("attemptId")), isNull(deliveryAttempts.finishedAt), held)), {}),
+    audit: compileSql<NoRow>(
+      insertWhere(
+        auditEvents,
+        { id: p("auditId"), actorUserId: null, actorKind: "system", workspaceId: p("workspaceId"), action: "rendition.publish", targetType: "rendition", targetId: p("id"), requestId: p("jobId") },
+        held,
+      ),
+      {},
+    ),
+  };
+}
+
+let compiled: ReturnType<typeof compileAll> | undefined;
+const statements = () => (compiled ??= compileAll());
+
+/** One attempt's identity: every write below is fenced by it. */
+export type AttemptIds = {
+  id: string;
+  attemptId: string;
+  jobId: string;
+};
+
+/** A rendition claimed for one attempt with what its delivery reads; `rendition` is undefined when it was not taken. */
+export interface Claim extends AttemptIds {
+  rendition: ClaimedRendition | undefined;
+  account: AccountRow | undefined;
+  segments: DeliverySegment[];
+  publication: { id: string; mediaIds: string[] } | undefined;
+}
+
+/**
+ * Claim renditions, each for an attempt of its own, put the attempts on record and read what each delivery
+ * needs: one request. Callers claim only what they start at once (no lease runs while a rendition waits), in
+ * position order, so two jobs never wait on each other in a cycle.
+ */
+export async function claimRenditions(db: Database, renditionIds: readonly string[], jobId: string): Promise<Claim[]> {
+  const s = statements();
+  const ids = renditionIds.map((id) => ({ id, attemptId: newId("att"), jobId }));
+  const results = await inOneTransactionNamed(db, () =>
+    ids.map((i) => ({
+      claim: new BoundStatement(s.claim, i),
+      start: new BoundStatement(s.start, i),
+      attempt: new BoundStatement(s.attempt, i),
+      account: new BoundStatement(s.account, i),
+      segments: new BoundStatement(s.segments, i),
+      publication: new BoundStatement(s.publication, i),
+    })),
+  );
+  return ids.map((i, n) => ({ ...i, rendition: results[n].claim[0], account: results[n].account[0], segments: results[n].segments, publication: results[n].publication[0] }));
+}
+
+/** Renew the lease; false when another attempt holds the rendition now (this one must stop). */
+export async function renewLease(db: Database, ids: AttemptIds): Promise<boolean> {
+  const [{ renewed }] = await inOneTransactionNamed(db, () => [{ renewed: new BoundStatement(statements().renew, ids) }]);
+  return renewed.length > 0;
+}
+
+export interface PostedRef {
+  id: string;
+  url: string | null;
+  cid?: string;
+}
+
+const postedStatement = (ids: AttemptIds, position: number, ref: PostedRef) =>
+  new BoundStatement(statements().posted, { ...ids, position, externalId: ref.id, externalUrl: ref.url, externalCid: ref.cid ?? null });
+
+/** A confirmed segment on record with the lease renewed, before anything else is sent; false when the lease was lost. */
+export async function recordPosted(db: Database, ids: AttemptIds, position: number, ref: PostedRef): Promise<boolean> {
+  const [{ renewed }] = await inOneTransactionNamed(db, () => [{ renewed: new BoundStatement(statements().renew, ids), posted: postedStatement(ids, position, ref) }]);
+  return renewed.length > 0;
+}
+
+/**
+ * The published outcome as one group of statements (a job commits the groups of deliveries that end together in
+ * one request): the rendition, the last confirmed segment when given, the rest of its segments, the attempt, the
+ * audit entry. `published` answers the rendition's id when this attempt still held it.
+ */
+export function publishedGroup(ids: AttemptIds & { workspaceId: string }, external: { id: string | null; url: string | null }, lastPosted?: { position: number; ref: PostedRef }) {
+  const s = statements();
+  return {
+    published: new BoundStatement(s.published, { ...ids, externalId: external.id, externalUrl: external.url }),
+    ...(lastPosted ? { lastPosted: postedStatement(ids, lastPosted.position, lastPosted.ref) } : {}),
+    restPublished: new BoundStatement(s.restPublished, ids),
+    attemptSucceeded: new BoundStatement(s.attemptSucceeded, ids),
+    audit: new BoundStatement(s.audit, { ...ids, auditId: newId("aud") }),
+  };
+}
+export type PublishedGroup = ReturnType<typeof publishedGroup>;
+
+export interface FailureRecord {
+  decision: FailureDecision;
+  info: Pick<FailureInfo, "kind" | "retryable" | "outcomeUnknown">;
+  message: string;
+  httpStatus?: number | null;
+  /** The segment the attempt stopped at, which carries the error too. */
+  failedPosition?: number;
+  /** A segment confirmed just before the failure, not yet on record. */
+  lastPosted?: { position: number; ref: PostedRef };
+}
+
+/**
+ * A failed attempt (or one that may not run, or a stalled one) on record: the rendition's state and error, the
+ * segment that failed, the attempt. Fenced, and never over a published outcome (committed, its answer lost).
+ * True when it applied.
+ */
+export async function recordFailure(db: Database, ids: AttemptIds, f: FailureRecord): Promise<"recorded" | "published" | "lost"> {
+  const { decision } = f;
+  const retryAt = decision.retryInSeconds === null ? null : secondsFromNow(decision.retryInSeconds);
+  const error = {
+    errorKind: f.info.kind,
+    errorCode: decision.errorCode,
+    errorMessage: f.message.slice(0, 500),
+    errorHttpStatus: f.httpStatus ?? null,
+    errorRetryAt: retryAt,
+    errorAction: decision.errorAction,
+  };
+  const here = and(eq(renditions.id, ids.id), eq(renditions.currentAttemptId, ids.attemptId));
+  const stillHeld = exists(q.select({ one: sql`1` }).from(renditions).where(and(here, ne(renditions.status, "published"))));
+  const [{ recorded, after }] = await inOneTransactionNamed(db, (tx) => [
+    {
+      recorded: tx
+        .update(renditions)
+        .set({ ...error, status: decision.status, errorRetryable: f.info.retryable, recoveryAction: decision.recoveryAction, terminalReason: decision.terminalReason, nextAttemptAt: retryAt, leaseUntil: null, updatedAt: sql`now()` })
+        .where(and(here, ne(renditions.status, "published")))
+        .returning({ id: renditions.id }),
+      // A segment posted before the failure is on record all the same, so it is never posted again.
+      ...(f.lastPosted ? { lastPosted: postedStatement(ids, f.lastPosted.position, f.lastPosted.ref) } : {}),
+      ...(f.failedPosition !== undefined
+        ? {
+            failedSegment: tx
+              .update(renditionSegments)
+              .set({ ...error, status: decision.status === "failed" ? "failed" : "pending" })
+              .where(and(eq(renditionSegments.renditionId, ids.id), eq(renditionSegments.position, f.failedPosition), ne(renditionSegments.status, "published"), stillHeld)),
+          }
+        : {}),
+      attempt: tx
+        .update(deliveryAttempts)
+        .set({ outcome: f.info.outcomeUnknown ? "unknown" : "failed", errorCode: decision.errorCode, finishedAt: sql`now()` })
+        .where(and(eq(deliveryAttempts.id, ids.attemptId), isNull(deliveryAttempts.finishedAt))),
+      after: tx.select({ status: renditions.status }).from(renditions).where(here),
+    },
+  ]);
+  if (recorded.length > 0) return "recorded";
+  // Not recorded: this attempt's own published outcome committed (its answer was lost), or another attempt holds it.
+  return after[0]?.status === "published" ? "published" : "lost";
+}
+
+/** The renditions a job delivers: in flight and due, in position order (a statement, to go with the job's receipt check). */
+export const dueRenditions = (db: Queryable, publicationId: string) =>
+  db
+    .select({ id: renditions.id })
+    .from(renditions)
+    .where(and(eq(renditions.publicationId, publicationId), inArray(renditions.status, CLAIMABLE), or(isNull(renditions.nextAttemptAt), lte(renditions.nextAttemptAt, sql`now()`))))
+    .orderBy(renditions.position);
+export type DueRenditions = Awaited<ReturnType<typeof dueRenditions>>;
+
+// ---- Settling a publication ----
+
+/** What settling reads, as statements a caller may send with its last writes. */
+export const settleReads = (db: Queryable, publicationId: string) => ({
+  publication: db.select({ status: publications.status, updatedAt: publications.updatedAt }).from(publications).where(eq(publications.id, publicationId)),
+  renditions: db.select({ id: renditions.id, status: renditions.status, terminalReason: renditions.terminalReason }).from(renditions).where(eq(renditions.publicationId, publicationId)).orderBy(renditions.id),
+});
+
+/** Given up after every retry: also recorded in the dead-letter queue when its publication settles, for operators. */
+const gaveUp = (r: { status: RenditionStatus; terminalReason: string | null }) => r.status === "failed" && (r.terminalReason?.startsWith("gave_up") ?? false);
+export type SettleRead = NamedResults<ReturnType<typeof settleReads>>;
+
+/**
+ * The usual end, every rendition terminal, without an interactive transaction: one update that applies only if
+ * the publication and its renditions' statuses are still exactly as read. `null` when that is not the case here
+ * (some rendition still in flight, or the publication is not publishing): then `settleLocked`.
+ */
+export function convergeIfUnchanged(publicationId: string, { publication: [publication], renditions: rows }: SettleRead): { update: (db: Queryable) => BatchItem; settled: SQL } | null {
+  if (!publication || publication.status !== "publishing") return null;
+  const status = convergedStatus(rows.map((r) => r.status));
+  if (status === "publishing" || rows.some(gaveUp)) return null;
+  const observed = rows.map((r) => sql`${r.status}`);
+  return {
+    update: (db) =>
+      db
+        .update(publications)
+        .set({ status, revision: status === "draft" ? sql`${publications.revision} + 1` : publications.revision, updatedAt: sql`now()` })
+        .where(
+          and(
+            eq(publications.id, publicationId),
+            eq(publications.status, "publishing"),
+            eq(publications.updatedAt, publication.updatedAt),
+            sql`(select coalesce(array_agg(${renditions.status}::text order by ${renditions.id}), '{}') from ${renditions} where ${renditions.publicationId} = ${publicationId}) = array[${sql.join(observed, sql`, `)}]::text[]`,
+          ),
+        ),
+    settled: sql`not exists (select 1 from ${publications} where ${publications.id} = ${publicationId} and ${publications.status} = 'publishing')`,
+  };
+}
+
+/**
+ * Settle under the publication's lock: converge when every rendition is terminal; otherwise, unless a job is
+ * already waiting for it, queue one follow-up for when the earliest rendition is due (a retry, or a lease that
+ * lapses), by the database's clock.
+ */
+export async function settleLocked(db: Database, publicationId: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [publication] = await tx.select().from(publications).where(eq(publications.id, publicationId)).for("update");
+    if (!publication || publication.status !== "publishing") return; // deleted, or settled by another job
+    const rows = await tx
+      .select({ id: renditions.id, status: renditions.status, terminalReason: renditions.terminalReason, errorCode: renditions.errorCode })
+      .from(renditions)
+      .where(eq(renditions.publicationId, publicationId));
+    const status = convergedStatus(rows.map((r) => r.status));
+    if (status !== "publishing") {
+      await tx
+        .update(publications)
+        .set({ status, revision: status === "draft" ? sql`${publications.revision} + 1` : publications.revision, updatedAt: sql`now()` })
+        .where(eq(publications.id, publicationId));
+      const dead = rows.filter(gaveUp).map((r) =>
+        outboxRow("publication.publish", publication.workspaceId, { publication_id: publicationId, rendition_id: r.id, error_code: r.errorCode, terminal_reason: r.terminalReason }, { deadLetter: true }),
+      );
+      if (dead.length > 0) await tx.insert(outboxJobs).values(dead);
+      return;
+    }
+    const [waiting] = await tx
+      .select({ id: outboxJobs.id })
+      .from(outboxJobs)
+      .where(and(isNull(outboxJobs.sentAt), eq(outboxJobs.kind, "publication.publish"), eq(outboxJobs.deadLetter, false), sql`${outboxJobs.payload}->>'publication_id' = ${publicationId}`))
+      .limit(1);
+    if (waiting) return;
+    const earliest = sql`(select min(greatest(coalesce(${renditions.nextAttemptAt}, now()), coalesce(${renditions.leaseUntil}, now()))) from ${renditions}
+      where ${renditions.publicationId} = ${publicationId} and ${inArray(renditions.status, CLAIMABLE)})`;
+    await tx.insert(outboxJobs).values({ ...outboxRow("publication.publish", publication.workspaceId, { publication_id: publicationId }), nextAttemptAt: earliest });
+  });
+}
+
+// ---- Deliveries that stopped ----
+
+const IN_FLIGHT_STATUSES = sql.raw(CLAIMABLE.map((s) => `'${s}'`).join(", "));
+/** In flight, not held by a live lease, and due (or its lease lapsed) at least `seconds` ago. */
+const stalledFor = (seconds: number) => sql`${renditions.status} in (${IN_FLIGHT_STATUSES})
+  and (${renditions.leaseUntil} is null or ${renditions.leaseUntil} < now())
+  and greatest(coalesce(${renditions.nextAttemptAt}, ${renditions.updatedAt}), coalesce(${renditions.leaseUntil}, ${renditions.updatedAt})) < now() - make_interval(secs => ${seconds})`;
+
+/** Renditions a sweep looks at per run; the rest wait for the next minute. */
+const SWEEP_LIMIT = 200;
+/** A rendition stalled this long is ended: with the lease and the sweep's minute, well inside 15 minutes. */
+export const END_STALLED_AFTER_SECONDS = 11 * 60;
+
+/**
+ * Every minute (the publication scheduler runs it): renditions whose delivery stopped without anybody taking
+ * them up again (a job dead-lettered or lost, a Worker killed) get a new job once their lease has lapsed for a
+ * while; those still stalled well before CONTRACT §9's 15 minutes end `failed` (`retry`, or `outcome-unknown`
+ * when the stopped attempt may have reached the platform), and their publications settle. Returns the jobs queued.
+ */
+export async function sweepStalledDeliveries(db: Database): Promise<string[]> {
+  // Each ended rendition is fenced like any write of a delivery: it must still carry the attempt id read here.
+  const ending = await db
+    .select({ id: renditions.id, status: renditions.status, attemptId: renditions.currentAttemptId, publicationId: renditions.publicationId })
+    .from(renditions)
+    .where(stalledFor(END_STALLED_AFTER_SECONDS))
+    .limit(SWEEP_LIMIT);
+  for (const r of ending) await endStalled(db, r, decideStalled(r));
+  for (const publicationId of new Set(ending.map((r) => r.publicationId))) await settleLocked(db, publicationId);
+
+  return db.transaction(async (tx) => {
+    const stalled = await tx
+      .selectDistinct({ publicationId: renditions.publicationId, workspaceId: renditions.workspaceId })
+      .from(renditions)
+      .innerJoin(publications, eq(publications.id, renditions.publicationId))
+      .where(
+        and(
+          stalledFor(STALLED_AFTER_SECONDS),
+          eq(publications.status, "publishing"),
+          or(isNull(publications.lastSweptAt), lt(publications.lastSweptAt, sql`now() - make_interval(secs => ${RESWEEP_AFTER_SECONDS})`)),
+        ),
+      )
+      .limit(SWEEP_LIMIT);
+    if (stalled.length === 0) return [];
+    const jobs = stalled.map((s) => outboxRow("publication.publish", s.workspaceId, { publication_id: s.publicationId }));
+    await tx.insert(outboxJobs).values(jobs);
+    await tx.update(publications).set({ lastSweptAt: sql`now()` }).where(inArray(publications.id, stalled.map((s) => s.publicationId)));
+    return jobs.map((j) => j.id);
+  });
+}
+
+/** A rendition ended by Herald rather than by a delivery's answer (it stopped, or its job was given up). */
+const endedByHerald = (decision: FailureDecision, message: string) => ({
+  status: decision.status,
+  errorKind: "unknown",
+  errorCode: decision.errorCode,
+  errorMessage: message,
+  errorHttpStatus: null,
+  errorRetryable: false,
+  errorRetryAt: null,
+  errorAction: decision.errorAction,
+  recoveryAction: decision.recoveryAction,
+  terminalReason: decision.terminalReason,
+  nextAttemptAt: null,
+  leaseUntil: null,
+  updatedAt: sql`now()`,
+});
+
+/** Still exactly as read (status and attempt id): a delivery that took it up meanwhile wins. */
+const unchangedSince = (r: { id: string; attemptId: string | null; status: RenditionStatus }) =>
+  and(eq(renditions.id, r.id), eq(renditions.status, r.status), r.attemptId === null ? isNull(renditions.currentAttemptId) : eq(renditions.currentAttemptId, r.attemptId));
+
+async function endStalled(db: Database, r: { id: string; attemptId: string | null; status: RenditionStatus }, decision: FailureDecision): Promise<void> {
+  await db
+    .update(renditions)
+    .set(endedByHerald(decision, "Herald's delivery of this rendition stopped and was not taken up again."))
+    .where(and(unchangedSince(r), stalledFor(END_STALLED_AFTER_SECONDS)));
+}
+
+/** Renditions of a publication whose job was given up (dead-lettered): each not held by a live lease ends now. */
+export async function endUnheldRenditions(db: Database, publicationId: string): Promise<void> {
+  const notHeld = or(isNull(renditions.leaseUntil), lt(renditions.leaseUntil, sql`now()`));
+  const rows = await db
+    .select({ id: renditions.id, status: renditions.status, attemptId: renditions.currentAttemptId })
+    .from(renditions)
+    .where(and(eq(renditions.publicationId, publicationId), inArray(renditions.status, CLAIMABLE), notHeld));
+  for (const r of rows) {
+    await db
+      .update(renditions)
+      .set(endedByHerald(decideStalled(r), "Herald gave up on this publication's delivery job."))
+      .where(and(unchangedSince(r), notHeld));
+  }
+  await settleLocked(db, publicationId);
+}
