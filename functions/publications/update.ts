@@ -14,7 +14,7 @@ import { currentDestinations } from "../../lib/publishing/current-destinations";
 import { attachMedia } from "../../lib/publishing/media";
 import { publicationResponses } from "../../lib/publishing/respond";
 import { assertEditable } from "../../lib/publishing/edit-rules";
-import { assertMediaFits, planOrReject, platformsOf, writeRenditions } from "../../lib/publishing/save";
+import { assertMediaFits, planOrReject, platformsOf, rewriteRenditions } from "../../lib/publishing/save";
 import { scheduleAfterEdit } from "../../lib/publishing/schedule";
 import { PublicationIdParams, UpdatePublicationRequest } from "./requests";
 import { PublicationResponse } from "./schemas";
@@ -52,7 +52,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     if (contentChanged) {
       const destinations = body.destinations ?? (await currentDestinations(tx, id, row.sourceText));
       const plans = await planOrReject(tx, workspaceId, { title, sourceText, destinations });
-      await writeRenditions(tx, { id, workspaceId, title, sourceText }, plans);
+      await rewriteRenditions(tx, { id, workspaceId, title, sourceText }, plans);
       platforms = platformsOf(plans);
     } else if (row.status === "failed") {
       // Same content, another go: renditions become pending again and keep their delivery keys.
