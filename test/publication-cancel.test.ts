@@ -116,6 +116,12 @@ describe("cancel", () => {
     expectProblem(await cancel(scheduled.id, stranger.token, 1), 404, "not-found");
     expect((await api("GET", `/publications/${scheduled.id}`, { token: scheduled.owner.token })).body).toMatchObject({ status: "scheduled", revision: 1 });
   });
+
+  it("of concurrent cancels holding the same revision exactly one succeeds", async () => {
+    const { owner, id } = await compose(1, new Date(Date.now() + 3600_000).toISOString());
+    const answers = await Promise.all([1, 2, 3].map(() => cancel(id, owner.token, 1)));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409, 409]);
+  });
 });
 
 describe("deleting a publication stuck publishing", () => {
