@@ -22,6 +22,8 @@ export interface Env {
   DRAIN_SECRET?: string;
   /** Service bindings to consumer Workers, nudged after a commit (lib/jobs/nudge.ts): NUDGE_PUBLISH, … */
   [nudge: `NUDGE_${string}`]: Fetcher | undefined;
+  /** The outbox relay's service bindings to every other Worker, whose minute its one cron starts (lib/jobs/minute.ts). */
+  [cron: `CRON_${string}`]: Fetcher | undefined;
   /** Local only: the all-in-one consumers Worker, nudged when there is no service binding. */
   CONSUMERS_URL?: string;
   SQS_ENDPOINT?: string;

@@ -11,24 +11,56 @@ import path from "node:path";
 import { REPO_ROOT, WRANGLER_CONFIG } from "./services/wrangler";
 import { GATEWAY_SERVICES, gatewayServicesToml, ROUTE_TABLE_FILE, routeTable, routeTableSource } from "./route-table";
 import { consumerNames, deployableWorkers, groupFolders, groupWorkerEntry, readWranglerToml } from "./workers";
+import { cronBindingName } from "../lib/jobs/minute";
 
 const CONSUMERS_MARKER = "# ---- Queue consumers (queues/) ----";
 
 /** Non-secret defaults every Worker gets; vars are not inherited by environments, so each lists them. */
 const DEFAULT_VARS = ['ALLOW_PRIVATE_URLS = "false"', 'SQS_REGION = "us-east-1"'];
 
-/** Bindings every group and consumer Worker gets (each lists them: environments do not inherit bindings). */
-const BINDINGS = [
-  'r2_buckets = [{ binding = "MEDIA_BUCKET", bucket_name = "herald-media" }]',
-  // lib/jobs/nudge.ts: the consumers each Worker may nudge after a commit.
-  'services = [{ binding = "NUDGE_PUBLISH", service = "herald-publish" }, { binding = "NUDGE_ANALYTICS", service = "herald-analytics-refresh" }, { binding = "NUDGE_MESSAGES", service = "herald-messages-refresh" }, { binding = "NUDGE_BUILDS", service = "herald-build-generate" }]',
-];
+const R2 = 'r2_buckets = [{ binding = "MEDIA_BUCKET", bucket_name = "herald-media" }]';
+// lib/jobs/nudge.ts: the consumers each Worker may nudge after a commit.
+const NUDGE_SERVICES = '{ binding = "NUDGE_PUBLISH", service = "herald-publish" }, { binding = "NUDGE_ANALYTICS", service = "herald-analytics-refresh" }, { binding = "NUDGE_MESSAGES", service = "herald-messages-refresh" }, { binding = "NUDGE_BUILDS", service = "herald-build-generate" }';
 
-/** Consumers are reached only by their cron and service bindings, never from the internet. */
+/** Consumers are reached only by the relay's cron and service bindings, never from the internet. */
 const NOT_PUBLIC = ["workers_dev = false", "preview_urls = false"];
 
-export function envSection(name: string, main: string, cron: boolean): string {
-  return [`[env.${name}]`, `main = "${main}"`, ...(cron ? ['triggers = { crons = ["* * * * *"] }', ...NOT_PUBLIC] : []), ...BINDINGS, `[env.${name}.vars]`, ...DEFAULT_VARS, ""].join("\n");
+/**
+ * The one Worker with a cron trigger (the free plan allows five): each minute it starts every other consumer's
+ * minute through a CRON_* service binding (lib/jobs/minute.ts), which this script keeps listing every consumer.
+ */
+export const CLOCK_WORKER = "outbox-relay";
+
+/** The clock's services line: the usual NUDGE_* bindings and a CRON_* binding to every other consumer. */
+export function clockServices(consumers: string[], workerName = "herald"): string {
+  const cron = consumers.filter((c) => c !== CLOCK_WORKER).map((c) => `{ binding = "${cronBindingName(c)}", service = "${workerName}-${c}" }`);
+  return `services = [${[NUDGE_SERVICES, ...cron].join(", ")}]`;
+}
+
+/** An [env.<name>] section: a group ("group"), a consumer, or the clock (a consumer with the cron trigger). */
+export function envSection(name: string, main: string, kind: "group" | "consumer", consumers: string[] = []): string {
+  const clock = kind === "consumer" && name === CLOCK_WORKER;
+  return [
+    `[env.${name}]`,
+    `main = "${main}"`,
+    ...(clock ? ['triggers = { crons = ["* * * * *"] }'] : []),
+    ...(kind === "consumer" ? NOT_PUBLIC : []),
+    R2,
+    clock ? clockServices(consumers) : `services = [${NUDGE_SERVICES}]`,
+    `[env.${name}.vars]`,
+    ...DEFAULT_VARS,
+    "",
+  ].join("\n");
+}
+
+/** Rewrites the clock section's `services` line (a consumer added or removed since); `null` if already so or absent. */
+export function withClockServices(toml: string, consumers: string[], workerName = "herald"): string | null {
+  const section = new RegExp(`^\\[env\\.${CLOCK_WORKER}\\]\\n(?:(?!\\[).*\\n)*?services = .*$`, "m");
+  const match = section.exec(toml);
+  if (!match) return null;
+  const line = clockServices(consumers, workerName);
+  const updated = match[0].replace(/services = .*$/, line);
+  return updated === match[0] ? null : toml.slice(0, match.index) + updated + toml.slice(match.index + match[0].length);
 }
 
 export function workerEntrySource(name: string): string {
@@ -71,16 +103,22 @@ async function main() {
       changed.push(`wrote ${entry}`);
     }
     if (!envs.has(name)) {
-      const section = envSection(name, entry, false) + "\n";
+      const section = envSection(name, entry, "group") + "\n";
       const at = toml.indexOf(CONSUMERS_MARKER);
       toml = at >= 0 ? toml.slice(0, at) + section + toml.slice(at) : toml.trimEnd() + "\n\n" + section;
       changed.push(`added [env.${name}] to wrangler.toml`);
     }
   }
-  for (const name of consumerNames()) {
+  const consumers = consumerNames();
+  for (const name of consumers) {
     if (envs.has(name)) continue;
-    toml = toml.trimEnd() + "\n\n" + envSection(name, `queues/${name}.ts`, true);
+    toml = toml.trimEnd() + "\n\n" + envSection(name, `queues/${name}.ts`, "consumer", consumers);
     changed.push(`added [env.${name}] to wrangler.toml`);
+  }
+  const clocked = withClockServices(toml, consumers, workerName);
+  if (clocked) {
+    toml = clocked;
+    changed.push(`wrote [env.${CLOCK_WORKER}]'s CRON_* service bindings in wrangler.toml`);
   }
   fs.writeFileSync(WRANGLER_CONFIG, toml.trimEnd() + "\n");
 

@@ -4,6 +4,7 @@ import { drainRefusal } from "../lib/jobs/drain-auth";
 import { nudgeConsumers } from "../lib/jobs/nudge";
 import { relayOutbox } from "../lib/jobs/outbox";
 import type { JobKind } from "../lib/jobs/kinds";
+import { startEveryMinute } from "../lib/jobs/minute";
 import { sweepRetention, type SweepResult } from "../lib/jobs/retention";
 import { errorFields, logEvent } from "../lib/log";
 
@@ -14,6 +15,8 @@ let lastSweep = 0;
 /**
  * Sends outbox rows that the request fast path could not (SQS down, crash before send), and once a
  * minute removes bookkeeping past its retention (lib/jobs/retention.ts), in bounded batches.
+ * Its cron trigger is Herald's only one: each minute it also starts every other Worker's minute through their
+ * CRON_* service bindings (lib/jobs/minute.ts), side by side with its own run.
  */
 async function relay(env: Env, budgetMs: number) {
   const deadline = Date.now() + budgetMs;
@@ -47,6 +50,8 @@ export default {
   },
   async scheduled(_event: ScheduledController, env: Env, ctx: ExecutionContext): Promise<void> {
     lastSweep = 0; // the cron is the sweep's schedule
+    // Two waitUntils, not one Promise.all: a failed relay must not end the invocation under the others' calls.
     ctx.waitUntil(relay(env, 50_000));
+    ctx.waitUntil(startEveryMinute(env));
   },
 };

@@ -4,6 +4,7 @@ import { openDb } from "../db/client";
 import type { Env } from "../env";
 import { drainQueue, emptyDrainResult, type ConsumerDefinition, type DrainResult } from "./consumer";
 import { drainRefusal } from "./drain-auth";
+import { CRON_RUN_PARAM } from "./minute";
 import { relayOutbox } from "./outbox";
 
 /**
@@ -45,17 +46,22 @@ export async function drainForMinute<P>(
 export const NUDGE_START_WITHIN_MS = 20_000;
 
 /**
- * A consumer as a Worker. In production a cron trigger drains the queue each minute; `POST /drain`
- * does the same on demand for holders of DRAIN_SECRET (the local launcher calls it in a loop,
- * long-polling SQS; the group Worker that committed work nudges it).
+ * A consumer as a Worker. In production the outbox relay's cron starts its minute (`POST /drain?cron=1`
+ * through a service binding, lib/jobs/minute.ts): it drains for most of the minute. `POST /drain` without
+ * `cron` drains on demand for holders of DRAIN_SECRET (the local launcher calls it in a loop, long-polling
+ * SQS; the group Worker that committed work nudges it with `detach=1`).
  */
 export function createConsumerWorker<P>(consumer: ConsumerDefinition<P>) {
+  // Most of the minute until the next cron run (which overlaps it a little: receipts make that safe).
+  const minute = (env: Env) => drainForMinute(env, consumer, { budgetMs: 55_000, waitSeconds: 10 });
   return {
     async fetch(request: Request, env: Env, ctx?: ExecutionContext): Promise<Response> {
       const url = new URL(request.url);
       if (request.method === "POST" && url.pathname === "/drain") {
         const refused = await drainRefusal(request, env);
         if (refused) return refused;
+        // Awaited: the relay's scheduled run waits for it, and this invocation lives while that call is open.
+        if (url.searchParams.get(CRON_RUN_PARAM) === "1") return Response.json({ kind: consumer.kind, ...(await minute(env)) });
         if (url.searchParams.get("detach") === "1" && ctx) {
           // A nudge: answer at once and work on in this Worker's own waitUntil (the caller's would cap it at 30 s
           // from its own response, and cut the work off when it ends). waitUntil itself lasts about 30 s, so jobs
@@ -70,9 +76,9 @@ export function createConsumerWorker<P>(consumer: ConsumerDefinition<P>) {
       }
       return new Response("Not found", { status: 404 });
     },
+    /** For a cron trigger of its own (none in wrangler.toml: the relay's cron calls `/drain?cron=1` instead). */
     async scheduled(_event: ScheduledController, env: Env, ctx: ExecutionContext): Promise<void> {
-      // Most of the minute until the next cron run (which overlaps it a little: receipts make that safe).
-      ctx.waitUntil(drainForMinute(env, consumer, { budgetMs: 55_000, waitSeconds: 10 }));
+      ctx.waitUntil(minute(env));
     },
   };
 }

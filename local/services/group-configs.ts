@@ -81,9 +81,12 @@ export function writeLocalConfigs(dir: string, toml: string, groups: string[], v
   };
 }
 
-/** Any consumer's section will do: every consumer lists the same bindings and variables. */
+/**
+ * Any consumer's section but the outbox relay's will do: they list the same bindings and variables. The relay also
+ * has CRON_* bindings to the other consumers (its cron starts their minute), which lead nowhere locally.
+ */
 function readFirstConsumer(toml: string): string {
-  const consumer = /^\[env\.([A-Za-z0-9_-]+)\]\nmain = "queues\//m.exec(toml)?.[1];
+  const consumer = /^\[env\.((?!outbox-relay\])[A-Za-z0-9_-]+)\]\nmain = "queues\//m.exec(toml)?.[1];
   if (!consumer) throw new Error("wrangler.toml has no consumer section");
   return consumer;
 }
