@@ -8,7 +8,7 @@ import { adapterFor } from "../providers/registry";
 import { ProviderError, type PostRef, type RenditionToPublish } from "../providers/types";
 import { deliveryMedia } from "../publishing/delivery-media";
 import { attemptOfRound, decideAfterFailure, decideBeforeAttempt, inDoubt, LEASE_RENEW_EVERY_SECONDS, type FailureInfo } from "./rules";
-import { publishedGroup, recordFailure, recordPosted, renewLease, type AttemptIds, type Claim, type PublishedGroup } from "./store";
+import { publishedGroup, recordFailure, recordPosted, recordReconciled, renewLease, type AttemptIds, type Claim, type PublishedGroup } from "./store";
 
 /** `lost`: another attempt holds the rendition now (this one's lease lapsed), so this one wrote nothing. */
 export type DeliveryOutcome = "published" | "retrying" | "reconciling" | "failed" | "skipped" | "lost";
@@ -97,6 +97,7 @@ export async function deliverClaimed(db: Database, env: Env, claim: Claim, commi
         posted.set(position, ref);
         await record(position, ref);
       }
+      await recordReconciled(db, ids);
     }
     // The publication's media go out on the opening post (a thread carries them on its first post).
     const opening = request.segments[0];

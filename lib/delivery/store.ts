@@ -93,6 +93,7 @@ function compileAll() {
       q.select({ id: publications.id, mediaIds: publications.mediaIds }).from(publications).innerJoin(renditions, eq(renditions.publicationId, publications.id)).where(here),
       { id: publications.id, mediaIds: publications.mediaIds },
     ),
+    reconciled: compileStatement<NoRow>(q.update(renditions).set({ lastReconciledAt: sql`now()` }).where(here), {}),
     renew: compileStatement<{ id: string }>(q.update(renditions).set({ leaseUntil: leaseFromNow }).where(here).returning({ id: renditions.id }), { id: renditions.id }),
     posted: compileStatement<NoRow>(
       q
@@ -168,6 +169,11 @@ export async function claimRenditions(db: Database, renditionIds: readonly strin
 export async function renewLease(db: Database, ids: AttemptIds): Promise<boolean> {
   const [{ renewed }] = await inOneTransactionNamed(db, () => [{ renewed: new BoundStatement(statements().renew, ids) }]);
   return renewed.length > 0;
+}
+
+/** The platform was asked what an earlier attempt posted (Delivery.last_reconciled_at). */
+export async function recordReconciled(db: Database, ids: AttemptIds): Promise<void> {
+  await inOneTransactionNamed(db, () => [{ reconciled: new BoundStatement(statements().reconciled, ids) }]);
 }
 
 export interface PostedRef {
