@@ -6,9 +6,10 @@ import type { Tx } from "../db/client";
 import { db, currentUser, type AppContext } from "./context";
 import { ApiError } from "./errors";
 
-const RETENTION_MS = 24 * 60 * 60 * 1000;
+/** Keys are kept 24 hours; both times are the database's (CONTRACT §9: the database's clock decides). */
+const retentionAgo = sql`now() - interval '24 hours'`;
 /** How long an in-flight claim is honoured before it counts as abandoned by a crashed request. */
-const CLAIM_MS = 30_000;
+const claimFromNow = sql`now() + interval '30 seconds'`;
 
 export const IdempotencyKeyHeader = z.object({
   "idempotency-key": z
@@ -54,11 +55,11 @@ export async function idempotent(c: AppContext, scope: Scope, work: (tx: Tx) => 
   );
 
   // Forget keys past their 24 hours so they can be claimed afresh.
-  await database.delete(idempotencyKeys).where(and(where, lt(idempotencyKeys.createdAt, new Date(Date.now() - RETENTION_MS))));
+  await database.delete(idempotencyKeys).where(and(where, lt(idempotencyKeys.createdAt, retentionAgo)));
 
   const claimed = await database
     .insert(idempotencyKeys)
-    .values({ ...id, fingerprint, state: "in_flight", lockedUntil: new Date(Date.now() + CLAIM_MS) })
+    .values({ ...id, fingerprint, state: "in_flight", lockedUntil: claimFromNow })
     .onConflictDoNothing()
     .returning({ key: idempotencyKeys.key });
 
@@ -74,7 +75,7 @@ export async function idempotent(c: AppContext, scope: Scope, work: (tx: Tx) => 
     // In flight. Take it over only if its claim lapsed (the request that held it died).
     const takenOver = await database
       .update(idempotencyKeys)
-      .set({ lockedUntil: new Date(Date.now() + CLAIM_MS) })
+      .set({ lockedUntil: claimFromNow })
       .where(and(where, eq(idempotencyKeys.state, "in_flight"), lt(idempotencyKeys.lockedUntil, sql`now()`)))
       .returning({ key: idempotencyKeys.key });
     if (takenOver.length === 0) {
