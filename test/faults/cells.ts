@@ -66,11 +66,11 @@ function onFirst(run: Run, t: Target, decision: Decision) {
 
 const describeTarget = (run: Run, t: Target) => `rendition ${t.rendition} (${run.renditions[t.rendition].platform}) segment ${t.position}`;
 
-async function holdOrFail(run: Run, t: Target, timeoutMs = 20_000): Promise<Held | null> {
+async function holdOrFail(run: Run, t: Target, child?: ConsumerChild, timeoutMs = 20_000): Promise<Held | null> {
   try {
     return await run.world.proxy.nextHold(timeoutMs);
   } catch {
-    run.failures.push(`fault not injected: the post of ${describeTarget(run, t)} never reached the provider`);
+    run.failures.push(`fault not injected: the post of ${describeTarget(run, t)} never reached the provider${child ? ` (consumer said: ${child.stderrTail().slice(-300)})` : ""}`);
     return null;
   }
 }
@@ -115,7 +115,7 @@ export const CELLS: Cell[] = [
       onFirst(run, target, "hold-before");
       const child = await world.children.take();
       await publishNow(run);
-      const draining = background(run, child.drain({ budgetMs: 30_000, waitSeconds: 2 }));
+      const draining = background(run, child.drain({ budgetMs: 30_000, waitSeconds: 0 }));
       const held = await holdOrFail(run, target);
       await killChild(run, child);
       held?.release("drop");
@@ -133,7 +133,7 @@ export const CELLS: Cell[] = [
       onFirst(run, target, "hold-after");
       const child = await world.children.take();
       await publishNow(run);
-      const draining = background(run, child.drain({ budgetMs: 30_000, waitSeconds: 2 }));
+      const draining = background(run, child.drain({ budgetMs: 30_000, waitSeconds: 0 }));
       const held = await holdOrFail(run, target);
       await killChild(run, child);
       held?.release("drop");
@@ -151,7 +151,7 @@ export const CELLS: Cell[] = [
       onFirst(run, target, "hold-before");
       const first = await world.children.take();
       await publishNow(run);
-      const draining = background(run, first.drain({ budgetMs: 60_000, waitSeconds: 2 }));
+      const draining = background(run, first.drain({ budgetMs: 60_000, waitSeconds: 0 }));
       const held = await holdOrFail(run, target);
       if (held) {
         const renditionId = run.renditions[target.rendition].id;
@@ -170,7 +170,7 @@ export const CELLS: Cell[] = [
         const after = await renditionSnapshot(run, renditionId);
         if (after !== before) run.failures.push(`the first delivery, woken after losing its lease, changed the rendition:\n      before ${before}\n      after  ${after}`);
       }
-      await first.kill();
+      world.children.give(first);
       await recover(run);
       return run;
     },
@@ -183,22 +183,25 @@ export const CELLS: Cell[] = [
       onFirst(run, target, "hold-before");
       const [a, b] = await Promise.all([world.children.take(), world.children.take()]);
       await publishNow(run);
-      const drainingA = background(run, a.drain({ budgetMs: 30_000, waitSeconds: 2 }));
+      const drainingA = background(run, a.drain({ budgetMs: 30_000, waitSeconds: 0 }));
       const held = await holdOrFail(run, target);
       const jobId = await sendJobAgain(run);
-      const releaseFirst = rng.chance(0.5);
-      if (releaseFirst) {
-        held?.release("forward");
-        await drainingA;
-        await b.drain({ budgetMs: 10_000, waitSeconds: 2 }).catch(() => null);
+      // The second consumer receives the second copy while the first is held at its post.
+      const drainingB = background(run, b.drain({ budgetMs: 15_000, waitSeconds: 0 }));
+      for (let i = 0; i < 100 && !b.received.some((m) => m.jobId === jobId); i++) await new Promise((r) => setTimeout(r, 50));
+      if (rng.chance(0.5)) {
+        held?.release("forward"); // both deliveries run side by side
+        await Promise.all([drainingA, drainingB]);
       } else {
-        await b.drain({ budgetMs: 10_000, waitSeconds: 2 }).catch(() => null);
+        await drainingB; // the second ends first, then the first goes on
         held?.release("forward");
         await drainingA;
       }
       const gotA = a.received.some((m) => m.jobId === jobId);
       const gotB = b.received.some((m) => m.jobId === jobId);
       if (!gotA || !gotB) run.failures.push(`fault not injected: the job was received by ${gotA ? "the first" : ""}${gotB ? "the second" : ""} consumer only`);
+      world.children.give(a);
+      world.children.give(b);
       await recover(run);
       return run;
     },
@@ -252,16 +255,17 @@ export const CELLS: Cell[] = [
       onFirst(run, target, "blackhole");
       const child = await world.children.take({ timeoutScale: 0.1 });
       await publishNow(run);
-      await background(run, child.drain({ budgetMs: 30_000, waitSeconds: 2 }));
+      const result = await background(run, child.drain({ budgetMs: 30_000, waitSeconds: 0 }));
+      run.notes.push(`timeout consumer: ${JSON.stringify(result)}, received ${child.received.map((m) => m.jobId).join(",")}`);
       const blackholed = runRequests(run).find((r) => r.action === "blackhole");
-      if (!blackholed) run.failures.push(`fault not injected: the post of ${describeTarget(run, target)} never came`);
+      if (!blackholed) run.failures.push(`fault not injected: the post of ${describeTarget(run, target)} never came (consumer said: ${child.stderrTail().slice(-300)})`);
       else {
         if (!blackholed.forwarded) run.failures.push("fault not injected: the provider never got the post");
         // Herald's side closes the connection when its timeout fires.
         await new Promise((r) => setTimeout(r, 200));
         if (!blackholed.clientGone) run.failures.push("Herald's provider timeout did not fire (the connection is still open)");
       }
-      await child.kill();
+      world.children.give(child);
       await recover(run);
       return run;
     },
@@ -272,8 +276,8 @@ export const CELLS: Cell[] = [
     async run(world, rng, seed) {
       const { run, target } = await setup(world, rng, seed);
       onFirst(run, target, "hold-before");
-      const draining = background(run, inProcessDrain(world)({ budgetMs: 30_000 }));
       await publishNow(run);
+      const draining = background(run, inProcessDrain(world)({ budgetMs: 30_000 }));
       const held = await holdOrFail(run, target);
       const edited = (label: string) => ({
         expected_revision: run.revision,
@@ -311,8 +315,8 @@ export const CELLS: Cell[] = [
     async run(world, rng, seed) {
       const { run, target } = await setup(world, rng, seed);
       onFirst(run, target, "hold-before");
-      const draining = background(run, inProcessDrain(world)({ budgetMs: 30_000 }));
       await publishNow(run);
+      const draining = background(run, inProcessDrain(world)({ budgetMs: 30_000 }));
       const held = await holdOrFail(run, target);
       const cancel = await api(world, "POST", `/publications/${run.publicationId}/cancel`, { expected_revision: run.revision });
       const canceledAt = world.proxy.requests.length;
@@ -340,34 +344,34 @@ export const CELLS: Cell[] = [
         if (Math.abs(skew - offset) > 10_000) run.failures.push(`fault not injected: the child's clock is ${skew} ms off, not ${offset}`);
         onFirst(run, target, "hold-before");
         await publishNow(run);
-        const first = background(run, child.drain({ budgetMs: 30_000, waitSeconds: 2 }));
-        const held = await holdOrFail(run, target);
+        const first = background(run, child.drain({ budgetMs: 30_000, waitSeconds: 0 }));
+        const held = await holdOrFail(run, target, child);
         await sendJobAgain(run);
-        await child.drain({ budgetMs: 5000, waitSeconds: 1 }).catch(() => null);
+        await child.drain({ budgetMs: 5000, waitSeconds: 0 }).catch(() => null);
         held?.release("forward");
         await first;
         await recover(run, childDrain(child));
-        await child.kill();
+        world.children.give(child);
         return run;
       },
     }),
   ),
   {
     name: "drain killed at its time budget",
-    fault: "a drain with a 1 s budget against a slow provider (0.4 s a post) is SIGKILLed at 1.2 × its budget, as a Worker's waitUntil ends",
+    fault: "a drain with a 1.5 s budget against a slow provider (0.4 s a post) is SIGKILLed at 1.2 × its budget, as a Worker's waitUntil ends",
     async run(world, rng, seed) {
       const { run } = await setup(world, rng, seed);
       world.proxy.setDecide((req) => (postOf(run, req) ? { delayMs: 400 } : "pass"));
       const child = await world.children.take();
       await publishNow(run);
       const started = Date.now();
-      const draining = background(run, child.drain({ budgetMs: 1000, waitSeconds: 0 }));
-      await Promise.race([draining, new Promise((r) => setTimeout(r, 1200))]);
-      const stillRunning = child.alive() && Date.now() - started >= 1150;
+      const draining = background(run, child.drain({ budgetMs: 1500, waitSeconds: 0 }));
+      await Promise.race([draining, new Promise((r) => setTimeout(r, 1800))]);
+      const stillRunning = child.alive() && Date.now() - started >= 1750;
       await killChild(run, child);
       await draining;
-      if (!runRequests(run).some((r) => r.isPost)) run.failures.push("fault not injected: the drain never reached the provider before its budget ran out");
-      run.notes.push(stillRunning ? "killed while still draining" : "the drain had returned within its budget");
+      if (child.received.length === 0) run.failures.push("fault not injected: the drain never received the job before its budget ran out");
+      run.notes.push(`${stillRunning ? "killed while still draining" : "the drain had returned within its budget"}, ${runRequests(run).filter((r) => r.isPost).length} post(s) sent`);
       await recover(run);
       return run;
     },

@@ -111,7 +111,9 @@ export async function startConsumerChild(opts: ChildOptions): Promise<ConsumerCh
  */
 export class ChildPool {
   private spare = new Map<string, Promise<ConsumerChild>>();
+  private free = new Map<string, ConsumerChild[]>();
   private all = new Set<ConsumerChild>();
+  private keyOf = new Map<ConsumerChild, string>();
   constructor(private readonly env: Record<string, string>) {}
 
   private key(o: Omit<ChildOptions, "env">) {
@@ -121,18 +123,31 @@ export class ChildPool {
   private spawn(o: Omit<ChildOptions, "env">) {
     const p = startConsumerChild({ env: this.env, ...o }).then((c) => {
       this.all.add(c);
+      this.keyOf.set(c, this.key(o));
       return c;
     });
     p.catch(() => {});
     return p;
   }
 
-  /** A fresh child (never used before) with this clock. */
+  /** A child with this clock that is not draining: one given back alive, else a fresh one. */
   async take(o: Omit<ChildOptions, "env"> = {}): Promise<ConsumerChild> {
     const k = this.key(o);
+    const reused = this.free.get(k)?.pop();
+    if (reused?.alive()) {
+      reused.received.length = 0;
+      return reused;
+    }
     const got = this.spare.get(k) ?? this.spawn(o);
     this.spare.set(k, this.spawn(o));
     return got;
+  }
+
+  /** A child whose drains have all returned, alive, for another run (a killed one is simply dropped). */
+  give(child: ConsumerChild) {
+    const k = this.keyOf.get(child);
+    if (k === undefined || !child.alive()) return;
+    this.free.set(k, [...(this.free.get(k) ?? []), child]);
   }
 
   async stop() {

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CELLS } from "./cells";
 import { checkRun, type RunVerdict } from "./check";
 import { hash, rng, runSeed } from "./rng";
-import { loadSweep, TERMINAL_BOUND_MS, startWorld, type World } from "./world";
+import { loadSweep, newRun, publishNow, readState, recover, TERMINAL_BOUND_MS, startWorld, type World } from "./world";
 
 /**
  * The fault matrix (issue 23, CONTRACT §9 "Every delivery ends"): every cell × FAULT_RUNS seeded runs of real
@@ -34,7 +34,7 @@ interface Row {
 const rows: Row[] = [];
 const here = path.dirname(fileURLToPath(import.meta.url));
 let world: World;
-let sweepPresent = false;
+let sweepFrom: string | null = null;
 
 function table(): string {
   const head = "| cell | runs | lost | duplicated | stuck | runs with a failed assertion | seconds |\n|---|---:|---:|---:|---:|---:|---:|";
@@ -56,7 +56,7 @@ function writeReport() {
   const text = [
     `# Fault matrix: last run`,
     ``,
-    `${new Date().toISOString()}, ${RUNS} run(s) per cell, commit ${commit} (working tree as it was), sweep (lib/publishing/sweep.ts) ${sweepPresent ? "present" : "absent"}. Bound: terminal within ${Math.round(TERMINAL_BOUND_MS / 60_000)} simulated minutes, at most 8 attempts.`,
+    `${new Date().toISOString()}, ${RUNS} run(s) per cell, commit ${commit} (working tree as it was), stalled-delivery sweep ${sweepFrom ? `from ${sweepFrom}` : "absent"}. Bound: terminal within ${Math.round(TERMINAL_BOUND_MS / 60_000)} simulated minutes, at most 8 attempts.`,
     ``,
     table(),
     ``,
@@ -68,7 +68,7 @@ function writeReport() {
 
 beforeAll(async () => {
   world = await startWorld();
-  sweepPresent = (await loadSweep()) !== null;
+  sweepFrom = (await loadSweep())?.from ?? null;
 }, 120_000);
 
 afterAll(async () => {
@@ -77,6 +77,33 @@ afterAll(async () => {
 }, 60_000);
 
 describe(`fault matrix: ${RUNS} seeded run(s) per cell`, () => {
+  it("the verdict itself: a clean run passes; a planted duplicate, a second webhook-id and a missing record are counted", async () => {
+    const run = await newRun(world, rng(1), 1, [
+      { platform: "webhook", segments: 2 },
+      { platform: "bluesky", segments: 2 },
+    ]);
+    await publishNow(run);
+    await recover(run);
+    expect(await checkRun(run)).toEqual({ lost: 0, duplicated: 0, stuck: 0, failures: [] });
+    const [hook, sky] = run.renditions;
+    // The same rendition delivered under a second webhook-id: a duplicate.
+    const receiverUrl = world.receiver.url;
+    const posted = await fetch(receiverUrl, { method: "POST", headers: { "content-type": "application/json", "webhook-id": "msg_planted", "webhook-timestamp": "1" }, body: JSON.stringify({ type: "rendition.publish", rendition_id: hook.id, segments: [] }) });
+    expect(posted.status).toBe(200);
+    // A second root post in the Bluesky account: a duplicate at position 0.
+    const extra = await world.pds.post("com.atproto.repo.createRecord", { repo: sky.did, collection: "app.bsky.feed.post", record: { $type: "app.bsky.feed.post", text: "planted", createdAt: new Date().toISOString() } }, sky.accessJwt);
+    expect(extra.status).toBe(200);
+    let verdict = await checkRun(run);
+    expect(verdict).toMatchObject({ lost: 0, duplicated: 2, stuck: 0 });
+    // A record Herald says is published, gone from the PDS: lost.
+    const state = await readState(run);
+    const second = state.renditions.find((r) => r.id === sky.id)!.segments.find((s) => s.position === 1)!;
+    const removed = await world.pds.post("com.atproto.repo.deleteRecord", { repo: sky.did, collection: "app.bsky.feed.post", rkey: second.external_id!.split("/").pop() }, sky.accessJwt);
+    expect(removed.status).toBe(200);
+    verdict = await checkRun(run);
+    expect(verdict).toMatchObject({ lost: 1, duplicated: 2 });
+  }, 60_000);
+
   for (const cell of cells) {
     it(
       cell.name,

@@ -117,6 +117,8 @@ export interface RunRendition {
   deliveryKey: string;
   segments: number;
   did?: string;
+  /** The Bluesky account's own session token (for a test that writes to the repository directly). */
+  accessJwt?: string;
 }
 
 export interface Run {
@@ -155,10 +157,11 @@ export function randomDestinations(rng: Rng): Destination[] {
 export async function newRun(world: World, rng: Rng, seed: number, destinations: Destination[]): Promise<Run> {
   world.proxy.setDecide(null);
   const tag = `${seed.toString(36)}-${Math.random().toString(36).slice(2, 7)}`;
-  const accounts: { id: string; did?: string; platform: Destination["platform"] }[] = [];
+  const accounts: { id: string; did?: string; accessJwt?: string; platform: Destination["platform"] }[] = [];
   for (const [i, d] of destinations.entries()) {
     const id = newId("acc");
     let did: string | undefined;
+    let accessJwt: string | undefined;
     if (d.platform === "webhook") {
       await world.db.insert(socialAccounts).values({
         id,
@@ -172,6 +175,7 @@ export async function newRun(world: World, rng: Rng, seed: number, destinations:
     } else {
       const who = await world.pds.createAccount("fm");
       did = who.did;
+      accessJwt = who.accessJwt;
       await world.db.insert(socialAccounts).values({
         id,
         workspaceId: world.workspaceId,
@@ -182,7 +186,7 @@ export async function newRun(world: World, rng: Rng, seed: number, destinations:
         createdBy: world.owner.id,
       });
     }
-    accounts.push({ id, did, platform: d.platform });
+    accounts.push({ id, did, accessJwt, platform: d.platform });
   }
   const created = await api(world, "POST", "/publications", {
     workspace_id: world.workspaceId,
@@ -216,7 +220,7 @@ export async function newRun(world: World, rng: Rng, seed: number, destinations:
 }
 
 /** Read the renditions (ids, delivery keys) again, e.g. after an edit gave them new delivery keys. */
-export async function refreshRenditions(run: Run, destinations?: Destination[], accounts?: { id: string; did?: string }[]) {
+export async function refreshRenditions(run: Run, destinations?: Destination[], accounts?: { id: string; did?: string; accessJwt?: string }[]) {
   const rows = (await run.world.db.execute(sql`select id, social_account_id, platform, delivery_key, position from renditions where publication_id = ${run.publicationId} order by position`)).rows as {
     id: string;
     social_account_id: string;
@@ -234,6 +238,7 @@ export async function refreshRenditions(run: Run, destinations?: Destination[], 
     deliveryKey: r.delivery_key,
     segments: segs.find((s) => s.rendition_id === r.id)?.n ?? destinations?.[index]?.segments ?? 0,
     did: previous.get(r.social_account_id)?.did ?? accounts?.find((a) => a.id === r.social_account_id)?.did,
+    accessJwt: previous.get(r.social_account_id)?.accessJwt ?? accounts?.find((a) => a.id === r.social_account_id)?.accessJwt,
   }));
   for (const r of run.renditions) {
     if (r.platform !== "bluesky") continue;
@@ -382,22 +387,24 @@ export async function readState(run: Run): Promise<{ publication: string; rendit
 export const TERMINAL = new Set(["published", "failed", "canceled"]);
 
 type Sweep = (db: Database) => Promise<string[]>;
-let sweepModule: Promise<Sweep | null> | undefined;
+let sweepModule: Promise<{ sweep: Sweep; from: string } | null> | undefined;
 
 /**
- * TEMPORARY: lib/publishing/sweep.ts (`sweepStalledDeliveries`) is being written by the delivery engineer. Until
- * it exists this resolves to null and the recovery loop runs without it (the cells that need it then fail, as
- * they should). Once it exists, replace this with a plain import. This is the only place that calls it.
+ * TEMPORARY, tolerant of the delivery rebuild in progress: the stalled-delivery sweep (`sweepStalledDeliveries`,
+ * which the publication scheduler also runs each minute) was announced as lib/publishing/sweep.ts and landed in
+ * lib/delivery/store.ts. Whichever exists is used; when neither does, the recovery loop runs without it (the cells
+ * that need it then fail, as they should). Once its home is settled, replace this with a plain import. This is the
+ * only place that calls it.
  */
-export function loadSweep(): Promise<Sweep | null> {
+export function loadSweep(): Promise<{ sweep: Sweep; from: string } | null> {
   sweepModule ??= (async () => {
-    const where = new URL("../../lib/publishing/sweep.ts", import.meta.url).href;
-    try {
-      const mod = (await import(/* @vite-ignore */ where)) as { sweepStalledDeliveries?: Sweep };
-      return typeof mod.sweepStalledDeliveries === "function" ? mod.sweepStalledDeliveries : null;
-    } catch {
-      return null;
+    for (const candidate of ["../../lib/publishing/sweep.ts", "../../lib/delivery/store.ts"]) {
+      try {
+        const mod = (await import(/* @vite-ignore */ new URL(candidate, import.meta.url).href)) as { sweepStalledDeliveries?: Sweep };
+        if (typeof mod.sweepStalledDeliveries === "function") return { sweep: mod.sweepStalledDeliveries, from: candidate.replace("../../", "") };
+      } catch {}
     }
+    return null;
   })();
   return sweepModule;
 }
@@ -410,7 +417,7 @@ export function loadSweep(): Promise<Sweep | null> {
 export async function recover(run: Run, drain: Drain = inProcessDrain(run.world)): Promise<void> {
   const { world } = run;
   run.world.proxy.setDecide(null);
-  const sweep = await loadSweep();
+  const sweep = (await loadSweep())?.sweep;
   for (let round = 0; round < 120; round++) {
     const relayed = await relayOutbox(world.db, world.env, { kinds: ["publication.publish"] });
     const drained = await drain();
