@@ -130,10 +130,12 @@ export async function drainQueue<P>(env: Env, consumer: ConsumerDefinition<P>, o
       );
       if (Messages.length === 0) break;
       const receivedAt = Date.now();
+      // Nor one that waited behind the batch so long its visibility may lapse before the first extension lands.
+      const startBy = Math.min(deadline, receivedAt + (visibility.visibilitySeconds - visibility.heartbeatSeconds) * 1000);
       result.received += Messages.length;
       const handled: Message[] = [];
       for (const message of Messages) {
-        if (Date.now() >= deadline) break;
+        if (Date.now() >= startBy) break;
         const hidden = keepHidden(sqs, url, message, receivedAt, visibility);
         try {
           const outcome = await processOne(db, env, consumer, message);

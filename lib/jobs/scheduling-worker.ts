@@ -5,9 +5,10 @@ import { nudgeConsumers } from "./nudge";
 import { relayOutbox } from "./outbox";
 
 /**
- * A Worker that finds due work each cron minute (or on `POST /drain` with DRAIN_SECRET, as the local launcher
- * does), writes its jobs to the outbox through `queueDue`, and sends and nudges them at once: the consumer's
- * own cron may already have run this minute. `countAs` names the count in the drain answer.
+ * A Worker that finds due work each minute (`POST /drain?cron=1` from the outbox relay's cron, lib/jobs/minute.ts;
+ * or on `POST /drain` with DRAIN_SECRET, as the local launcher does: the same run), writes its jobs to the outbox
+ * through `queueDue`, and sends and nudges them at once: the consumer's own minute may already be under way.
+ * `countAs` names the count in the drain answer.
  */
 export function schedulingWorker<K extends string>(countAs: K, queueDue: (db: Database) => Promise<string[]>) {
   async function run(env: Env): Promise<Record<K, number>> {
