@@ -1,4 +1,6 @@
 import { eq, sql } from "drizzle-orm";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { deliveryAttempts, publications, renditions, renditionSegments } from "../db/schema";
 import { deliverClaimed } from "../lib/delivery/deliver";
@@ -94,6 +96,86 @@ describe("a write holds only while its delivery holds the rendition", () => {
       expect(Number(wait)).toBeGreaterThan(2);
       expect(Number(wait)).toBeLessThanOrEqual(6);
     });
+  });
+});
+
+/** A webhook endpoint that holds every request until the test answers it. */
+async function holdingEndpoint() {
+  const held: { webhookId: string; res: http.ServerResponse }[] = [];
+  const server = http.createServer((req, res) => {
+    req.resume();
+    held.push({ webhookId: String(req.headers["webhook-id"]), res });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    held,
+    arrived: async (n: number) => {
+      while (held.length < n) await new Promise((r) => setTimeout(r, 10));
+    },
+    answer: (i: number) => held[i].res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ id: `post-${i}` })),
+    stop: () => {
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+describe("a delivery holds its rendition while a provider call runs", () => {
+  async function heldRendition(url: string) {
+    const owner = await newUser();
+    const ws = await newWorkspace(owner);
+    const hook = await newAccount(ws, owner.id, "webhook", { url });
+    const created = await api("POST", "/publications", { token: owner.token, json: { workspace_id: ws, source_text: "Slow", destinations: [{ social_account_id: hook }] } });
+    expect((await api("POST", `/publications/${created.body.id}/publish-now`, { token: owner.token, json: { expected_revision: 1 } })).status).toBe(202);
+    return (await withDb((db) => db.select().from(renditions).where(eq(renditions.publicationId, created.body.id))))[0];
+  }
+  const leaseLeft = async (id: string) =>
+    Number(((await withDb((db) => db.execute(sql`select extract(epoch from (lease_until - now())) as s from renditions where id = ${id}`))).rows[0] as { s: string }).s);
+
+  it("renews its lease while the call runs, so no second delivery takes it", async () => {
+    const endpoint = await holdingEndpoint();
+    try {
+      const rendition = await heldRendition(endpoint.url);
+      vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
+      const delivering = withDb((db) => deliverOnce(db, rendition.id, "job_slow"));
+      await endpoint.arrived(1);
+      // The call has run most of the lease; the next renewal comes due.
+      await withDb((db) => db.update(renditions).set({ leaseUntil: sql`now() + interval '5 seconds'` }).where(eq(renditions.id, rendition.id)));
+      vi.advanceTimersByTime(30_000);
+      const deadline = Date.now() + 5000;
+      while ((await leaseLeft(rendition.id)) < 100 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect(await leaseLeft(rendition.id)).toBeGreaterThan(100);
+      expect((await withDb((db) => claimRenditions(db, [rendition.id], "job_intruder")))[0].rendition).toBeUndefined();
+      endpoint.answer(0);
+      expect(await delivering).toBe("published");
+    } finally {
+      vi.useRealTimers();
+      await endpoint.stop();
+    }
+  });
+
+  it("one that lost its lease and wakes up after another took over writes nothing; the other publishes with the same webhook-id", async () => {
+    const endpoint = await holdingEndpoint();
+    try {
+      const rendition = await heldRendition(endpoint.url);
+      const first = withDb((db) => deliverOnce(db, rendition.id, "job_paused"));
+      await endpoint.arrived(1);
+      await timePasses(rendition.id, 121);
+      const [second] = await withDb((db) => claimRenditions(db, [rendition.id], "job_takeover"));
+      expect(second.rendition).toBeDefined();
+      endpoint.answer(0); // the first wakes up to an answer
+      expect(await first).toBe("lost");
+      expect(await renditionRow(rendition.id)).toMatchObject({ status: "publishing", currentAttemptId: second.attemptId, externalId: null });
+      const finishing = withDb((db) => deliverClaimed(db, env, second));
+      await endpoint.arrived(2);
+      endpoint.answer(1);
+      expect(await finishing).toBe("published");
+      expect(endpoint.held.map((h) => h.webhookId)).toEqual([rendition.deliveryKey, rendition.deliveryKey]);
+      expect(await renditionRow(rendition.id)).toMatchObject({ status: "published", externalId: "post-1" });
+    } finally {
+      await endpoint.stop();
+    }
   });
 });
 
