@@ -19,7 +19,22 @@ const publishNow = (token: string, id: string, revision: number) => api("POST", 
 const jobsFor = (id: string) => withDb((db) => db.select().from(outboxJobs)).then((jobs) => jobs.filter((j) => (j.payload as { publication_id?: string }).publication_id === id));
 const auditsFor = (id: string) => withDb((db) => db.select().from(auditEvents).where(eq(auditEvents.targetId, id))).then((rows) => rows.filter((r) => r.action === "publication.publish"));
 
-describe("publish-now without an Idempotency-Key", () => {
+describe("publish-now, one implementation with or without an Idempotency-Key", () => {
+  it("with an Idempotency-Key runs the same statements: one job carrying the request id, replayed without a second", async () => {
+    const { editor, pub } = await draft();
+    const headers = { "idempotency-key": `k-${pub.id}` };
+    const first = await api("POST", `/publications/${pub.id}/publish-now`, { token: editor.token, json: { expected_revision: 1 }, headers });
+    expect(first.status, first.text).toBe(202);
+    const again = await api("POST", `/publications/${pub.id}/publish-now`, { token: editor.token, json: { expected_revision: 1 }, headers });
+    expect(again.status).toBe(202);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.body).toEqual(first.body);
+    const jobs = await jobsFor(pub.id);
+    expect(jobs.map((j) => j.id)).toEqual([first.body.job_id]);
+    expect(jobs[0].requestId).toBe(first.headers.get("x-request-id"));
+    expect(await auditsFor(pub.id)).toHaveLength(1);
+  });
+
   it("queues every rendition, the job and the audit entry together, and answers as before", async () => {
     const { editor, pub } = await draft();
     const res = await publishNow(editor.token, pub.id, 1);
@@ -30,6 +45,9 @@ describe("publish-now without an Idempotency-Key", () => {
     expect(row.actualRunAt).not.toBeNull();
     expect((await jobsFor(pub.id)).map((j) => j.id)).toEqual([res.body.job_id]);
     expect(await auditsFor(pub.id)).toHaveLength(1);
+    // The job carries the id of the request that caused it (CONTRACT §9), as the audit entry does.
+    expect((await jobsFor(pub.id))[0].requestId).toBe(res.headers.get("x-request-id"));
+    expect((await auditsFor(pub.id))[0].requestId).toBe(res.headers.get("x-request-id"));
     // Written under a send lease and sent right after the commit: sent, the lease given back.
     let job = (await jobsFor(pub.id))[0];
     for (let i = 0; i < 100 && !job.sentAt; i++) {

@@ -47,7 +47,7 @@ export async function startPublishingAsRead(db: Queryable, req: Request) {
 
     const revision = row.revision + 1;
     // Under a send lease: the caller sends it right after the commit, without taking it first.
-    const job = outboxRow("publication.publish", row.workspaceId, { publication_id: row.id } satisfies PublishJobPayload, { leased: true });
+    const job = outboxRow("publication.publish", row.workspaceId, { publication_id: row.id } satisfies PublishJobPayload, { leased: true, requestId: req.actor.requestId ?? null });
     const audit = auditRow({ ...req.actor, workspaceId: row.workspaceId, action: "publication.publish", targetType: "publication", targetId: row.id });
     const values = {
       ...ids,
@@ -97,7 +97,8 @@ function compileAll() {
     ),
     exists(q.select({ one: sql`1` }).from(renditions).where(and(eq(renditions.publicationId, p("id")), ne(renditions.status, "published")))),
   )!;
-  const job = outboxRow("publication.publish", p("workspaceId"), p("payload"), { leased: true });
+  // The job carries the request's id into its consumer's logs (the same value as the audit entry's).
+  const job = outboxRow("publication.publish", p("workspaceId"), p("payload"), { leased: true, requestId: p("requestId") });
   const audit = auditRow({ actorUserId: p("actorUserId"), actorKind: p("actorKind"), requestId: p("requestId"), workspaceId: p("workspaceId"), action: "publication.publish", targetType: "publication", targetId: p("id") });
   return {
     /** The publication and the caller's role in its workspace. */
