@@ -22,6 +22,8 @@ export interface ModelCall {
 const DEFAULT_BASE = "https://api.openai.com/v1";
 const DEFAULT_MODEL = "gpt-4o-mini";
 const TIMEOUT_MS = 60_000;
+/** How long the body-less look at the endpoint may take before the call is given up as unreachable. */
+const PROBE_TIMEOUT_MS = 10_000;
 /** Source text sent to the model at most (the cost of a call stays bounded whatever the sources). */
 export const PROMPT_SOURCE_BUDGET = 24_000;
 
@@ -63,9 +65,11 @@ export async function chatJson<T>(
 ): Promise<ModelAnswer<T>> {
   const eventId = newId("pce");
   await db.insert(providerCostEvents).values({ id: eventId, workspaceId: ledger.workspaceId, provider: "openai-compatible", operation: ledger.operation, status: "reserved", buildId: ledger.buildId });
+  const url = `${call.baseUrl}/chat/completions`;
   let res: Response;
   try {
-    res = await providerFetch(`${call.baseUrl}/chat/completions`, {
+    await probeWithoutBody(url, call);
+    res = await providerFetch(url, {
       method: "POST",
       headers: { authorization: `Bearer ${call.apiKey}`, "content-type": "application/json", accept: "application/json" },
       body: JSON.stringify({ model: call.model, messages, temperature: 0, response_format: { type: "json_object" } }),
@@ -100,6 +104,20 @@ export async function chatJson<T>(
   const checked = schema.safeParse(json);
   if (!checked.success) return { ok: false, reason: `The language model's JSON does not have the shape asked for (${checked.error.issues[0]?.path.join(".") || "root"}).` };
   return { ok: true, value: checked.data };
+}
+
+/**
+ * A HEAD to the endpoint, without the key, before the request that carries the prompt. In workerd (`npm start`, the
+ * workerd tests) a fetch with a body to a host whose name does not resolve fails twice: the fetch rejects, which
+ * chatJson catches, and the upload of its body fails on its own, outside any promise the Worker holds, which workerd
+ * logs as `Uncaught Error: internal error`. A request without a body fails only the first way (verified on workerd
+ * 2026-04-26 with string, bytes, Blob and stream bodies; a refused connection fails cleanly either way). So a name that
+ * does not resolve is found here and the prompt is never sent to it. Any answer will do (providers answer a HEAD
+ * with 404 or 405): it only shows that the name resolves and the host takes connections.
+ */
+async function probeWithoutBody(url: string, call: ModelCall): Promise<void> {
+  const res = await providerFetch(url, { method: "HEAD", allowPrivateUrls: call.allowPrivateUrls, timeoutMs: PROBE_TIMEOUT_MS });
+  await res.body?.cancel();
 }
 
 /** What the model must answer for a build: bounded so a runaway answer is refused, not stored. */
