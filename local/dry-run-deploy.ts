@@ -10,7 +10,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
-import { REPO_ROOT, WRANGLER_CONFIG, spawnWrangler } from "./services/wrangler";
+import { REPO_ROOT, WRANGLER_CONFIG, bundleWithWrangler } from "./services/wrangler";
 import { deployableWorkers, type DeployableWorker } from "./workers";
 
 /** Cloudflare's limit on a Worker's compressed size on the free plan. */
@@ -28,31 +28,20 @@ export interface BundleResult extends DeployableWorker {
 }
 
 /** Run `wrangler deploy --dry-run --outdir <dir>/<name>` for one Worker. */
-export function bundleWorker(worker: DeployableWorker, outRoot: string): Promise<BundleResult> {
+export async function bundleWorker(worker: DeployableWorker, outRoot: string): Promise<BundleResult> {
   const outDir = path.join(outRoot, worker.name);
-  fs.rmSync(outDir, { recursive: true, force: true });
   const started = Date.now();
-  const child = spawnWrangler(["deploy", "--dry-run", "--config", WRANGLER_CONFIG, `--env=${worker.env}`, "--outdir", outDir], {
-    stateDir: path.join(outRoot, ".wrangler-config"),
-  });
-  let output = "";
-  child.stdout!.on("data", (c: Buffer) => (output += c.toString("utf8")));
-  child.stderr!.on("data", (c: Buffer) => (output += c.toString("utf8")));
-  return new Promise((resolve) => {
-    child.on("error", (error) => (output += String(error)));
-    child.on("close", (code) => {
-      const seconds = (Date.now() - started) / 1000;
-      const modules = fs.existsSync(outDir)
-        ? fs
-            .readdirSync(outDir, { recursive: true, withFileTypes: true })
-            .filter((f) => f.isFile() && !f.name.endsWith(".map") && f.name !== "README.md")
-            .map((f) => fs.readFileSync(path.join(f.parentPath ?? (f as unknown as { path: string }).path, f.name)))
-        : [];
-      const all = Buffer.concat(modules);
-      const ok = code === 0 && modules.length > 0;
-      resolve({ ...worker, ok, bytes: all.length, gzipBytes: ok ? zlib.gzipSync(all).length : 0, seconds, outDir, ...(ok ? {} : { output }) });
-    });
-  });
+  const { code, output } = await bundleWithWrangler({ config: WRANGLER_CONFIG, env: worker.env, outDir, stateDir: path.join(outRoot, ".wrangler-config") });
+  const seconds = (Date.now() - started) / 1000;
+  const modules = fs.existsSync(outDir)
+    ? fs
+        .readdirSync(outDir, { recursive: true, withFileTypes: true })
+        .filter((f) => f.isFile() && !f.name.endsWith(".map") && f.name !== "README.md")
+        .map((f) => fs.readFileSync(path.join(f.parentPath ?? (f as unknown as { path: string }).path, f.name)))
+    : [];
+  const all = Buffer.concat(modules);
+  const ok = code === 0 && modules.length > 0;
+  return { ...worker, ok, bytes: all.length, gzipBytes: ok ? zlib.gzipSync(all).length : 0, seconds, outDir, ...(ok ? {} : { output }) };
 }
 
 /** Bundle every Worker, `concurrency` at a time. */

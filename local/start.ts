@@ -11,6 +11,8 @@
  *                                                                    HERALD_GROUP_WORKERS=each one Worker
  *                                                                    per group as deployed)
  *   wrangler dev queues/local.ts        on 127.0.0.1:CONSUMERS_PORT  (every queue consumer)
+ *     (each Worker bundled once at start into DATA_DIR/wrangler/bundles and served from there, so that a source
+ *     edit does not restart the Workers under their requests: local/services/dev-bundles.ts)
  *   a pump that keeps calling POST /<consumer>/drain on the latter
  *
  * Environment (all optional): PORT (8787), DATA_DIR (.data), DATABASE_URL, SQS_ENDPOINT,
@@ -36,6 +38,7 @@ import { ROUTES } from "../functions/routes";
 import { ensureBootstrapAdmin } from "./services/bootstrap";
 import { applyMigrations } from "./services/migrate";
 import { takeOverDataDir } from "./services/data-dir";
+import { serveFromBundles } from "./services/dev-bundles";
 import { writeLocalConfigs } from "./services/group-configs";
 import { freePort, portIsFree } from "./services/ports";
 import { embeddedPostgresUrl, startEmbeddedPostgres } from "./services/postgres";
@@ -334,53 +337,72 @@ async function main(): Promise<void> {
     "--show-interactive-dev-session=false",
   ];
   const stateDir = path.join(wranglerDir, "config");
-  phase("queues ready; starting wrangler dev (API, consumers)");
-  const apiConfigs = [configs.gateway, ...configs.groups].flatMap((c) => ["--config", c]);
-  const api = runWranglerDev("api", ["dev", ...apiConfigs, "--env=", "--port", String(port), ...common(apiInspector)], path.join(logsDir, "api.log"), stateDir);
-  await track("API (wrangler dev)", STOP.workers, api, (child) => stopProcessGroup(child.pid));
-  const consumers = runWranglerDev(
-    "consumers",
-    ["dev", "--config", configs.consumers, "--env=", "--port", String(consumersPort), ...common(consumersInspector)],
-    path.join(logsDir, "consumers.log"),
-    stateDir,
-    // The pump's own calls, every second or so: not worth a line each.
-    /\b(POST|GET) \/[\w-]*\/?(drain)?(\?\S*)? \d{3}\b/,
-  );
-  await track("consumers (wrangler dev)", STOP.workers, consumers, (child) => stopProcessGroup(child.pid));
   let pump: Pump | undefined;
   await track("pump", STOP.pump, { stop: () => pump?.stop() ?? Promise.resolve() }, (p) => p.stop());
-
-  phase("wrangler spawned");
-  // Make workerd compile both Workers (seconds on a busy machine) while Postgres starts: any answer will do.
   const apiUrl = `http://127.0.0.1:${port}`;
-  const warmUp = (url: string, child: ChildProcess) => waitForHttp(url, () => true, { child, label: url, slowAfterMs: Infinity }).catch(() => {});
-  void warmUp(`${apiUrl}/healthz`, api);
-  void warmUp(`http://127.0.0.1:${consumersPort}/`, consumers);
-  if (pgPort) {
-    const pgDir = path.join(dataDir, "pg");
-    postgresPidFile = path.join(pgDir, "postmaster.pid");
-    if (!fs.existsSync(path.join(pgDir, "PG_VERSION"))) say(`Creating a Postgres database in ${shown(pgDir)} (first start)…`);
-    const pgLog = fs.createWriteStream(path.join(logsDir, "postgres.log"), { flags: "a" });
-    await track(
-      "Postgres",
-      STOP.postgres,
-      await startEmbeddedPostgres({ dir: pgDir, port: pgPort, password: pgPassword!.value, log: (line) => pgLog.write(line.endsWith("\n") ? line : line + "\n") }),
-      async (pg) => {
-        await pg.stop();
-        pgLog.end();
-      },
-    );
-  }
 
-  // -- Database: migrations, bootstrap administrator, jobs lost with the in-memory queue
-  phase("Postgres ready; migrating");
-  await applyMigrations(dbEnv);
-  phase("migrated");
-  const admin = await ensureBootstrapAdmin(dbEnv, adminEmail, adminToken);
-  if (embeddedSqs) {
-    const requeued = await requeueUnfinishedJobs(dbEnv);
-    if (requeued > 0) say(`Re-queued ${requeued} job${requeued === 1 ? "" : "s"} that had not finished before the last stop.`);
-  }
+  // The Workers are bundled once, here, while Postgres starts: a wrangler dev that bundles for itself restarts them,
+  // cutting the requests in flight, whenever a source file changes (local/services/dev-bundles.ts).
+  phase("queues ready; bundling the Workers, starting Postgres");
+  const workers = (async () => {
+    await serveFromBundles([configs.gateway, ...configs.groups, configs.consumers], { outRoot: path.join(wranglerDir, "bundles"), stateDir }).catch((error: Error) => {
+      throw new StartError(error.message);
+    });
+    if (stopping) throw new StartError("stopping");
+    phase("bundled; starting wrangler dev (API, consumers)");
+    const apiConfigs = [configs.gateway, ...configs.groups].flatMap((c) => ["--config", c]);
+    const api = runWranglerDev("api", ["dev", ...apiConfigs, "--env=", "--port", String(port), ...common(apiInspector)], path.join(logsDir, "api.log"), stateDir);
+    await track("API (wrangler dev)", STOP.workers, api, (child) => stopProcessGroup(child.pid));
+    const consumers = runWranglerDev(
+      "consumers",
+      ["dev", "--config", configs.consumers, "--env=", "--port", String(consumersPort), ...common(consumersInspector)],
+      path.join(logsDir, "consumers.log"),
+      stateDir,
+      // The pump's own calls, every second or so: not worth a line each.
+      /\b(POST|GET) \/[\w-]*\/?(drain)?(\?\S*)? \d{3}\b/,
+    );
+    await track("consumers (wrangler dev)", STOP.workers, consumers, (child) => stopProcessGroup(child.pid));
+    phase("wrangler spawned");
+    // Make workerd compile both Workers (seconds on a busy machine) while the database gets ready: any answer will do.
+    const warmUp = (url: string, child: ChildProcess) => waitForHttp(url, () => true, { child, label: url, slowAfterMs: Infinity }).catch(() => {});
+    void warmUp(`${apiUrl}/healthz`, api);
+    void warmUp(`http://127.0.0.1:${consumersPort}/`, consumers);
+    return { api, consumers };
+  })();
+
+  const database = (async () => {
+    if (pgPort) {
+      const pgDir = path.join(dataDir, "pg");
+      postgresPidFile = path.join(pgDir, "postmaster.pid");
+      if (!fs.existsSync(path.join(pgDir, "PG_VERSION"))) say(`Creating a Postgres database in ${shown(pgDir)} (first start)…`);
+      const pgLog = fs.createWriteStream(path.join(logsDir, "postgres.log"), { flags: "a" });
+      await track(
+        "Postgres",
+        STOP.postgres,
+        await startEmbeddedPostgres({ dir: pgDir, port: pgPort, password: pgPassword!.value, log: (line) => pgLog.write(line.endsWith("\n") ? line : line + "\n") }),
+        async (pg) => {
+          await pg.stop();
+          pgLog.end();
+        },
+      );
+    }
+
+    // -- Database: migrations, bootstrap administrator, jobs lost with the in-memory queue
+    phase("Postgres ready; migrating");
+    await applyMigrations(dbEnv);
+    phase("migrated");
+    const admin = await ensureBootstrapAdmin(dbEnv, adminEmail, adminToken);
+    if (embeddedSqs) {
+      const requeued = await requeueUnfinishedJobs(dbEnv);
+      if (requeued > 0) say(`Re-queued ${requeued} job${requeued === 1 ? "" : "s"} that had not finished before the last stop.`);
+    }
+    return admin;
+  })();
+  // Either may fail while the other is still at work: the first failure stops the start (below); the other's
+  // later one must not be an unhandled rejection, which would end the launcher before it stops what it started.
+  workers.catch(() => {});
+  database.catch(() => {});
+  const [{ api, consumers }, admin] = await Promise.all([workers, database]);
 
   phase("database ready; waiting for the API");
   await waitForHttp(`${apiUrl}/healthz`, (res) => res.status === 200, { child: api, label: "the API", slowAfterMs: 45_000 });

@@ -52,6 +52,22 @@ export function spawnWrangler(args: string[], opts: { stateDir: string; guard?: 
 }
 
 /**
+ * `wrangler deploy --dry-run --config <config> --env=<env> --outdir <outDir>`: the Worker bundled exactly as a deploy
+ * would upload it, nothing sent. Resolves with wrangler's exit code and its output (for a failure's message).
+ */
+export function bundleWithWrangler(opts: { config: string; env: string; outDir: string; stateDir: string }): Promise<{ code: number | null; output: string }> {
+  fs.rmSync(opts.outDir, { recursive: true, force: true });
+  const child = spawnWrangler(["deploy", "--dry-run", "--config", opts.config, `--env=${opts.env}`, "--outdir", opts.outDir], { stateDir: opts.stateDir });
+  let output = "";
+  child.stdout!.on("data", (c: Buffer) => (output += c.toString("utf8")));
+  child.stderr!.on("data", (c: Buffer) => (output += c.toString("utf8")));
+  return new Promise((resolve) => {
+    child.on("error", (error) => (output += String(error)));
+    child.on("close", (code) => resolve({ code, output }));
+  });
+}
+
+/**
  * One line of a dotenv file for wrangler's `--env-file`, read back verbatim: dotenv takes a quoted
  * value literally, and wrangler's dotenv-expand then turns `\$` into `$` (and would expand a bare `$X`).
  */
