@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { JsonMap, knownValue, OptionalTimestamp } from "../../lib/schemas/common";
+import { RECOVERY_ACTIONS } from "../../lib/delivery/rules";
+import { JsonMap, OptionalTimestamp } from "../../lib/schemas/common";
 import { PublicationMedia } from "./media";
 
 /** SPEC.md 2.5 Delivery: where a rendition's delivery to its platform stands. */
@@ -18,7 +19,13 @@ export const Delivery = z
     last_reconciled_at: OptionalTimestamp,
     next_reconciliation_at: OptionalTimestamp,
     terminal_reason: z.string().nullable(),
-    recovery_action: knownValue("none", "What a person can do to recover a failed delivery"),
+    recovery_action: z
+      .string()
+      .max(100)
+      .openapi({
+        description: `What a person can do to recover a failed delivery: ${RECOVERY_ACTIONS.map((a) => `\`${a}\``).join(", ")} (SPEC lists \`none\`; other values may appear). \`verify_on_platform\`: Herald could not confirm whether the last attempt went out; look at the account before publishing again.`,
+        example: "none",
+      }),
   })
   .openapi("Delivery");
 

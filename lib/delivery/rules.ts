@@ -65,11 +65,14 @@ export interface FailureInfo {
   retryAfterSeconds?: number;
 }
 
+/** Delivery.recovery_action values: what a person can do next (`none` while Herald still works on it). */
+export const RECOVERY_ACTIONS = ["none", "edit_content", "reconnect_account", "check_destination", "retry_later", "retry", "verify_on_platform"] as const;
+
 /** What a failed attempt (or a claim that may not attempt) writes on the rendition. */
 export interface FailureDecision {
   status: "retrying" | "reconciling" | "failed";
   /** Delivery.recovery_action: the next step for a person; `none` while Herald still works on it. */
-  recoveryAction: "none" | "edit_content" | "reconnect_account" | "check_destination" | "retry_later" | "retry" | "verify_on_platform";
+  recoveryAction: (typeof RECOVERY_ACTIONS)[number];
   /** Rendition.error_action: one sentence telling the person what to do. */
   errorAction: string;
   /** error_code: the platform's code, or Herald's own when Herald ended the delivery. */
