@@ -414,9 +414,9 @@ export function loadSweep(): Promise<{ sweep: Sweep; from: string } | null> {
  * sweep) until every rendition is terminal, time moving on between rounds to whatever is due next (a retry, a
  * lease, a follow-up job), 5 minutes at a time when nothing is due. Stops once the run is past its bound.
  */
-export async function recover(run: Run, drain: Drain = inProcessDrain(run.world)): Promise<void> {
+export async function recover(run: Run, drain: Drain = inProcessDrain(run.world), opts: { keepFaults?: boolean } = {}): Promise<void> {
   const { world } = run;
-  run.world.proxy.setDecide(null);
+  if (!opts.keepFaults) run.world.proxy.setDecide(null);
   const sweep = (await loadSweep())?.sweep;
   for (let round = 0; round < 120; round++) {
     const relayed = await relayOutbox(world.db, world.env, { kinds: ["publication.publish"] });
