@@ -1,5 +1,5 @@
 import { elapsed, readState, TERMINAL, TERMINAL_BOUND_MS, type Run } from "./world";
-import { MAX_ATTEMPTS } from "../../lib/jobs/consumer";
+import { MAX_DELIVERY_ATTEMPTS } from "../../lib/delivery/rules";
 
 export interface RunVerdict {
   lost: number;
@@ -33,7 +33,7 @@ export async function checkRun(run: Run): Promise<RunVerdict> {
       verdict.failures.push(`${label} became ${r.status} only after ${Math.round(terminalAt / 60_000)} simulated minutes (bound ${Math.round(TERMINAL_BOUND_MS / 60_000)})`);
     }
     const attempts = r.attempts - (run.attemptBase.get(r.id) ?? 0);
-    if (attempts > MAX_ATTEMPTS) verdict.failures.push(`${label}: ${attempts} attempts in one delivery (at most ${MAX_ATTEMPTS})`);
+    if (attempts > MAX_DELIVERY_ATTEMPTS) verdict.failures.push(`${label}: ${attempts} attempts in one delivery (at most ${MAX_DELIVERY_ATTEMPTS})`);
     const unknownOk = r.error_code === "outcome-unknown";
     if (meta?.platform === "webhook") {
       const accepted = receiver.deliveries.filter((d) => d.body?.rendition_id === r.id);

@@ -1,6 +1,7 @@
 import { ChangeMessageVisibilityCommand, GetQueueAttributesCommand, SendMessageCommand } from "@aws-sdk/client-sqs";
 import { sql } from "drizzle-orm";
 import gateway from "../../functions/all-groups";
+import { sweepStalledDeliveries } from "../../lib/delivery/store";
 import { socialAccounts, workspaceMembers, workspaces, type Role } from "../../db/schema";
 import { issueToken } from "../../lib/auth/tokens";
 import { createUser } from "../../lib/auth/users";
@@ -8,7 +9,8 @@ import { personalOrganizationId } from "../../lib/billing/organizations";
 import { openDb, type Database } from "../../lib/db/client";
 import type { Env } from "../../lib/env";
 import { newId } from "../../lib/ids";
-import { drainQueue, retryDelaySeconds, MAX_ATTEMPTS, type DrainResult } from "../../lib/jobs/consumer";
+import { drainQueue, type DrainResult } from "../../lib/jobs/consumer";
+import { LEASE_SECONDS, MAX_DELIVERY_ATTEMPTS, retryDelaySeconds } from "../../lib/delivery/rules";
 import { relayOutbox } from "../../lib/jobs/outbox";
 import { queueUrl, sharedSqsClient } from "../../lib/jobs/sqs";
 import { recordKey } from "../../lib/providers/bluesky";
@@ -29,8 +31,6 @@ import type { Rng } from "./rng";
 
 /** The local SQS visibility timeout (local/services/sqs.ts): a message a dead consumer held comes back after it. */
 export const VISIBILITY_MS = 60_000;
-/** The lease a delivery holds a rendition for today (lib/publishing/deliver-rendition.ts). */
-export const LEASE_MS = 120_000;
 /**
  * CONTRACT §9: at most 8 attempts on §4's schedule, and nothing `publishing` beyond 15 minutes after its delivery
  * stopped. The latest a rendition may still be open: every retry delay at its longest (+20 % jitter), plus a
@@ -38,8 +38,8 @@ export const LEASE_MS = 120_000;
  */
 export const TERMINAL_BOUND_MS = (() => {
   let total = 0;
-  for (let a = 1; a < MAX_ATTEMPTS; a++) total += retryDelaySeconds(a, 1) * 1000;
-  return total + LEASE_MS + 15 * 60_000;
+  for (let a = 1; a < MAX_DELIVERY_ATTEMPTS; a++) total += retryDelaySeconds(a, 1) * 1000;
+  return total + LEASE_SECONDS * 1000 + 15 * 60_000;
 })();
 
 export interface World {
@@ -386,29 +386,6 @@ export async function readState(run: Run): Promise<{ publication: string; rendit
 
 export const TERMINAL = new Set(["published", "failed", "canceled"]);
 
-type Sweep = (db: Database) => Promise<string[]>;
-let sweepModule: Promise<{ sweep: Sweep; from: string } | null> | undefined;
-
-/**
- * TEMPORARY, tolerant of the delivery rebuild in progress: the stalled-delivery sweep (`sweepStalledDeliveries`,
- * which the publication scheduler also runs each minute) was announced as lib/publishing/sweep.ts and landed in
- * lib/delivery/store.ts. Whichever exists is used; when neither does, the recovery loop runs without it (the cells
- * that need it then fail, as they should). Once its home is settled, replace this with a plain import. This is the
- * only place that calls it.
- */
-export function loadSweep(): Promise<{ sweep: Sweep; from: string } | null> {
-  sweepModule ??= (async () => {
-    for (const candidate of ["../../lib/publishing/sweep.ts", "../../lib/delivery/store.ts"]) {
-      try {
-        const mod = (await import(/* @vite-ignore */ new URL(candidate, import.meta.url).href)) as { sweepStalledDeliveries?: Sweep };
-        if (typeof mod.sweepStalledDeliveries === "function") return { sweep: mod.sweepStalledDeliveries, from: candidate.replace("../../", "") };
-      } catch {}
-    }
-    return null;
-  })();
-  return sweepModule;
-}
-
 /**
  * After the fault: what production runs on its own (the outbox relay, the publish consumer, the stalled-delivery
  * sweep) until every rendition is terminal, time moving on between rounds to whatever is due next (a retry, a
@@ -417,7 +394,6 @@ export function loadSweep(): Promise<{ sweep: Sweep; from: string } | null> {
 export async function recover(run: Run, drain: Drain = inProcessDrain(run.world), opts: { keepFaults?: boolean } = {}): Promise<void> {
   const { world } = run;
   if (!opts.keepFaults) run.world.proxy.setDecide(null);
-  const sweep = (await loadSweep())?.sweep;
   for (let round = 0; round < 120; round++) {
     const relayed = await relayOutbox(world.db, world.env, { kinds: ["publication.publish"] });
     const drained = await drain();
@@ -444,7 +420,7 @@ export async function recover(run: Run, drain: Drain = inProcessDrain(run.world)
         run.heldMessages.splice(run.heldMessages.indexOf(m), 1);
       }
     }
-    if (sweep) await sweep(world.db);
+    await sweepStalledDeliveries(world.db);
     // A retry the consumer itself scheduled on SQS (DelaySeconds) cannot be hurried: give it real time.
     const attrs = await sharedSqsClient(world.env).send(new GetQueueAttributesCommand({ QueueUrl: queueUrl(world.env, "publication.publish"), AttributeNames: ["ApproximateNumberOfMessagesDelayed"] }));
     if (Number(attrs.Attributes?.ApproximateNumberOfMessagesDelayed ?? 0) > 0 && round % 4 === 3) await new Promise((r) => setTimeout(r, 1000));
