@@ -106,7 +106,11 @@ export interface DrainOptions {
   budgetMs?: number;
   /** Visibility delay after a failed attempt; the schedule above unless a caller needs another. */
   retryDelay?: (attempt: number) => number;
-  /** How long a received message stays hidden, and how often a running job's message is hidden again. */
+  /**
+   * How long a received message stays hidden, and how often a running job's message is hidden again. Given, its
+   * `visibilitySeconds` is set on each receive; else the queue's own visibility timeout applies on receive (an
+   * operator's or a test's setting) and extensions follow DEFAULT_VISIBILITY, which assumes queues of 60 s.
+   */
   visibility?: VisibilityTiming;
 }
 
@@ -126,7 +130,7 @@ export async function drainQueue<P>(env: Env, consumer: ConsumerDefinition<P>, o
     while (Date.now() < deadline) {
       const waitSeconds = Math.max(0, Math.min(opts.waitSeconds ?? 0, Math.floor((deadline - Date.now()) / 1000)));
       const { Messages = [] } = await sqs.send(
-        new ReceiveMessageCommand({ QueueUrl: url, MaxNumberOfMessages: 10, WaitTimeSeconds: waitSeconds, VisibilityTimeout: visibility.visibilitySeconds, AttributeNames: ["All"] }),
+        new ReceiveMessageCommand({ QueueUrl: url, MaxNumberOfMessages: 10, WaitTimeSeconds: waitSeconds, VisibilityTimeout: opts.visibility?.visibilitySeconds, AttributeNames: ["All"] }),
       );
       if (Messages.length === 0) break;
       const receivedAt = Date.now();

@@ -11,8 +11,8 @@ import { errorFields, logEvent } from "../log";
 /**
  * How a received message stays ours while its job runs, and how one we will not start is given back.
  *
- * A received message is hidden from other consumers for its visibility timeout, set on each receive here
- * (not left to the queue's setting). A job that outlives it would be handed to a second consumer while the
+ * A received message is hidden from other consumers for its queue's visibility timeout (60 s as Herald creates
+ * them: local/services/sqs.ts, README's deployment steps). A job that outlives it would be handed to a second consumer while the
  * first still works, so while a job runs its message's visibility is extended every `heartbeatSeconds`, the
  * first time `heartbeatSeconds` after the receive (a message can wait behind others of its batch).
  */
@@ -23,7 +23,7 @@ export interface VisibilityTiming {
   heartbeatSeconds: number;
 }
 
-/** Production timing: a third of the visibility between extensions, so one lost extension call is survived. */
+/** For queues of 60 s: a third of the visibility between extensions, so one lost extension call is survived. */
 export const DEFAULT_VISIBILITY: VisibilityTiming = { visibilitySeconds: 60, heartbeatSeconds: 20 };
 
 /** Keeps `message` hidden until `stop()` (call it once the job has ended, whatever the outcome). */
