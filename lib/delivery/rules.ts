@@ -1,4 +1,5 @@
 import type { RenditionStatus } from "../../db/schema/publications";
+import { retryDelaySeconds } from "../jobs/backoff";
 import type { ProviderErrorKind } from "../providers/types";
 
 /**
@@ -46,14 +47,7 @@ export const CLAIMABLE: RenditionStatus[] = ["queued", "retrying", "reconciling"
 /** In one of these an earlier attempt may have reached the platform: it is reconciled before anything is sent. */
 export const inDoubt = (s: RenditionStatus) => s === "publishing" || s === "reconciling";
 
-/**
- * Delay before attempt `attempt + 1`: 5 s, 15 s, 45 s, … capped at 15 min, ±20 % jitter, so the first three
- * attempts fall within 90 s of the first failure (CONTRACT §4).
- */
-export function retryDelaySeconds(attempt: number, random = Math.random()): number {
-  const base = Math.min(5 * 3 ** Math.max(0, attempt - 1), 900);
-  return Math.max(1, Math.round(base * (0.8 + 0.4 * random)));
-}
+export { retryDelaySeconds };
 
 export interface FailureInfo {
   kind: ProviderErrorKind;

@@ -6,6 +6,7 @@ import type { Env } from "../env";
 import { errorFields, logEvent } from "../log";
 import { inOneTransaction, type BatchItem } from "../db/batch";
 import { insertWhere } from "../db/insert-where";
+import { retryDelaySeconds } from "./backoff";
 import { jobStateStatement, recordJobState } from "./job-state";
 import { isJobKind, type JobKind, type JobMessage } from "./kinds";
 import { DEFAULT_VISIBILITY, deleteMessages, keepHidden, releaseUnstarted, type VisibilityTiming } from "./message-visibility";
@@ -14,14 +15,7 @@ import { deadLetterUrl, queueUrl, sharedSqsClient } from "./sqs";
 /** Attempts before a job is given up and moved to its dead-letter queue. */
 export const MAX_ATTEMPTS = 8;
 
-/**
- * Delay before the next attempt after `attempt` failed: 5 s, 15 s, 45 s, … capped at 15 min, ±20 %
- * jitter, so the first three attempts fall within 90 s of the first failure.
- */
-export function retryDelaySeconds(attempt: number, random = Math.random()): number {
-  const base = Math.min(5 * 3 ** Math.max(0, attempt - 1), 900);
-  return Math.max(1, Math.round(base * (0.8 + 0.4 * random)));
-}
+export { retryDelaySeconds } from "./backoff";
 
 export interface JobContext<P> {
   /** The receipt's transaction in "transaction" mode; the database itself in "steps" mode. */
