@@ -1,5 +1,6 @@
 import { is, SQL } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/neon-serverless";
+import { batchSenderOf } from "./batch-senders";
 import type { Database, Queryable } from "./client";
 import { BoundStatement, failureOf, mapCompiledRows, queryOf } from "./compiled";
 
@@ -11,16 +12,6 @@ interface Captured {
   types?: unknown;
   resolve(result: unknown): void;
   reject(error: unknown): void;
-}
-
-/** Sends captured statements as one non-interactive transaction (one HTTP request to the SQL endpoint). */
-type SendTogether = (statements: { text: string; params: unknown[]; arrayMode: boolean; types?: unknown }[]) => Promise<unknown[]>;
-
-const senders = new WeakMap<object, SendTogether>();
-
-/** Called by `openDb` for a database whose statements can go over HTTP. */
-export function registerBatchSender(db: Database, send: SendTogether): void {
-  senders.set(db, send);
 }
 
 /** A statement of a batch: a drizzle builder, an `sql` statement, or a compiled statement with its values. */
@@ -43,7 +34,7 @@ type Results<T extends readonly Item[]> = {
  * Without an HTTP endpoint, or inside a caller's transaction, the statements run in a (nested) transaction.
  */
 export async function inOneTransaction<T extends readonly Item[]>(db: Queryable, build: (q: Queryable) => [...T]): Promise<Results<T>> {
-  const send = senders.get(db);
+  const send = batchSenderOf(db);
   if (!send) {
     return db.transaction(async (tx) => {
       const out: unknown[] = [];

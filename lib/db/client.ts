@@ -1,7 +1,7 @@
 import { Pool, neon, neonConfig } from "@neondatabase/serverless";
 import { drizzle, type NeonDatabase } from "drizzle-orm/neon-serverless";
 import type { Env } from "../env";
-import { registerBatchSender } from "./batch";
+import { registerBatchSender } from "./batch-senders";
 
 /** Without the relational query API (`db.query.*`, unused): building its configuration cost every request ~0.2 ms of CPU. */
 export type Database = NeonDatabase;

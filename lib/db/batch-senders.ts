@@ -1,0 +1,29 @@
+/**
+ * Which databases can send statements that commit together as one HTTP request, and how. Its own file so
+ * that lib/db/client.ts (which registers a sender when it opens a database over HTTP) and lib/db/batch.ts
+ * (which uses it) depend on it instead of on each other.
+ */
+
+/** A statement as captured from drizzle, ready to go in a batch. */
+export interface BatchStatement {
+  text: string;
+  params: unknown[];
+  arrayMode: boolean;
+  types?: unknown;
+}
+
+/** Sends captured statements as one non-interactive transaction (one HTTP request to the SQL endpoint). */
+export type SendTogether = (statements: BatchStatement[]) => Promise<unknown[]>;
+
+// Keyed by the drizzle database object itself: a handle's sender goes away with its database.
+const senders = new WeakMap<object, SendTogether>();
+
+/** Called by `openDb` for a database whose statements can go over HTTP. */
+export function registerBatchSender(db: object, send: SendTogether): void {
+  senders.set(db, send);
+}
+
+/** The database's sender, or undefined when its statements can only go over a connection. */
+export function batchSenderOf(db: object): SendTogether | undefined {
+  return senders.get(db);
+}
