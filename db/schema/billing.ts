@@ -1,29 +1,10 @@
 import { sql } from "drizzle-orm";
 import { boolean, check, index, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
-import { users, workspaces } from "./identity";
+import { organizations, users, workspaces } from "./identity";
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, precision: 3 });
 
-export type OrganizationKind = "personal" | "team";
 export type OrganizationRole = "owner" | "member";
-
-/**
- * Billing is per organization (CONTRACT.md §8). Every user has exactly one personal organization (made with
- * the user); a workspace belongs to one organization.
- */
-export const organizations = pgTable(
-  "organizations",
-  {
-    id: text("id").primaryKey(),
-    kind: text("kind").$type<OrganizationKind>().notNull(),
-    ownerUserId: text("owner_user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
-    createdAt: ts("created_at").notNull().defaultNow(),
-  },
-  (t) => [
-    uniqueIndex("organizations_personal_key").on(t.ownerUserId).where(sql`${t.kind} = 'personal'`),
-    check("organizations_kind_check", sql`${t.kind} in ('personal','team')`),
-  ],
-);
 
 export const organizationMembers = pgTable(
   "organization_members",

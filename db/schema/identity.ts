@@ -1,6 +1,5 @@
 import { sql } from "drizzle-orm";
 import { boolean, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, check } from "drizzle-orm/pg-core";
-import { organizations } from "./billing";
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, precision: 3 });
 
@@ -30,6 +29,27 @@ export const apiTokens = pgTable(
     revokedAt: ts("revoked_at"),
   },
   (t) => [uniqueIndex("api_tokens_hash_key").on(t.tokenHash), index("api_tokens_user_idx").on(t.userId)],
+);
+
+export type OrganizationKind = "personal" | "team";
+
+/**
+ * An organization is what is billed (CONTRACT.md §8; billing.ts holds its members and subscriptions). It is
+ * defined here, beside users and workspaces, because both refer to it: every user has exactly one personal
+ * organization (made with the user), and a workspace belongs to one organization.
+ */
+export const organizations = pgTable(
+  "organizations",
+  {
+    id: text("id").primaryKey(),
+    kind: text("kind").$type<OrganizationKind>().notNull(),
+    ownerUserId: text("owner_user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    createdAt: ts("created_at").notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("organizations_personal_key").on(t.ownerUserId).where(sql`${t.kind} = 'personal'`),
+    check("organizations_kind_check", sql`${t.kind} in ('personal','team')`),
+  ],
 );
 
 export const workspaces = pgTable("workspaces", {
