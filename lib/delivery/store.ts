@@ -55,6 +55,7 @@ type Row<F> = { [K in keyof F]: F[K] extends { _: { data: infer D; notNull: infe
 export type ClaimedRendition = Row<typeof claimedFields>;
 export type DeliverySegment = Row<typeof segmentFields>;
 export type AccountRow = typeof socialAccounts.$inferSelect;
+type ClaimRead = AccountRow & { publicationId: string; mediaIds: string[] };
 
 /** The rendition still carries this attempt's id: the fence on every write of a delivery. */
 const heldBy = () => exists(q.select({ one: sql`1` }).from(renditions).where(and(eq(renditions.id, p("id")), eq(renditions.currentAttemptId, p("attemptId")))));
@@ -65,33 +66,40 @@ function compileAll() {
   const here = and(eq(renditions.id, p("id")), eq(renditions.currentAttemptId, p("attemptId")));
   return {
     /** Take the rendition for this attempt unless a live lease holds it or it is not in flight; answers it as it was. */
-    claim: compileStatement<ClaimedRendition>(
-      q
-        .update(renditions)
-        .set({ leaseUntil: leaseFromNow, currentAttemptId: p("attemptId") })
-        .where(and(eq(renditions.id, p("id")), inArray(renditions.status, CLAIMABLE), or(isNull(renditions.leaseUntil), lt(renditions.leaseUntil, sql`now()`))))
-        .returning(claimedFields),
+    /**
+     * Take the rendition for this attempt and start it, unless a live lease holds it or it is not in flight; answers
+     * it as it was before (its status says whether an earlier attempt may have reached the platform). One statement:
+     * the row is locked first, and a claim that waited for another re-reads it and finds it held.
+     */
+    claim: compileSql<ClaimedRendition>(
+      sql`with before as (
+          select ${renditions.id} as id, ${renditions.status} as status, ${renditions.attemptCount} as attempt_count from ${renditions}
+          where ${renditions.id} = ${p("id")} and ${inArray(renditions.status, CLAIMABLE)} and (${renditions.leaseUntil} is null or ${renditions.leaseUntil} < now())
+          for update
+        )
+        update ${renditions} set lease_until = ${leaseFromNow}, current_attempt_id = ${p("attemptId")}, status = 'publishing',
+          attempt_count = ${renditions.attemptCount} + 1, current_attempt_at = now(), updated_at = now()
+        from before where ${renditions.id} = before.id
+        returning before.status, before.attempt_count, ${renditions.attemptsBeforeRound}, ${renditions.workspaceId}, ${renditions.platform}, ${renditions.title}, ${renditions.deliveryKey}`,
       claimedFields,
-    ),
-    start: compileStatement<NoRow>(
-      q.update(renditions).set({ status: "publishing", attemptCount: sql`${renditions.attemptCount} + 1`, currentAttemptAt: sql`now()`, updatedAt: sql`now()` }).where(here),
-      {},
     ),
     attempt: compileSql<NoRow>(
       insertWhere(deliveryAttempts, { id: p("attemptId"), renditionId: p("id"), number: sql`(select ${renditions.attemptCount} from ${renditions} where ${renditions.id} = ${p("id")})`, jobId: p("jobId") }, held),
       {},
     ),
-    account: compileStatement<AccountRow>(
-      q.select(accountColumns).from(socialAccounts).innerJoin(renditions, eq(renditions.socialAccountId, socialAccounts.id)).where(here),
-      accountColumns as Record<keyof AccountRow, unknown>,
+    /** The destination account and the publication's media, as the delivery needs them. */
+    read: compileStatement<ClaimRead>(
+      q
+        .select({ ...accountColumns, publicationId: publications.id, mediaIds: publications.mediaIds })
+        .from(renditions)
+        .innerJoin(socialAccounts, eq(socialAccounts.id, renditions.socialAccountId))
+        .innerJoin(publications, eq(publications.id, renditions.publicationId))
+        .where(here),
+      { ...accountColumns, publicationId: publications.id, mediaIds: publications.mediaIds } as Record<keyof ClaimRead, unknown>,
     ),
     segments: compileStatement<DeliverySegment>(
       q.select(segmentFields).from(renditionSegments).where(and(eq(renditionSegments.renditionId, p("id")), held)).orderBy(asc(renditionSegments.position)),
       segmentFields,
-    ),
-    publication: compileStatement<{ id: string; mediaIds: string[] }>(
-      q.select({ id: publications.id, mediaIds: publications.mediaIds }).from(publications).innerJoin(renditions, eq(renditions.publicationId, publications.id)).where(here),
-      { id: publications.id, mediaIds: publications.mediaIds },
     ),
     reconciled: compileStatement<NoRow>(q.update(renditions).set({ lastReconciledAt: sql`now()` }).where(here), {}),
     renew: compileStatement<{ id: string }>(q.update(renditions).set({ leaseUntil: leaseFromNow }).where(here).returning({ id: renditions.id }), { id: renditions.id }),
@@ -155,14 +163,17 @@ export async function claimRenditions(db: Database, renditionIds: readonly strin
   const results = await inOneTransactionNamed(db, () =>
     ids.map((i) => ({
       claim: new BoundStatement(s.claim, i),
-      start: new BoundStatement(s.start, i),
       attempt: new BoundStatement(s.attempt, i),
-      account: new BoundStatement(s.account, i),
+      read: new BoundStatement(s.read, i),
       segments: new BoundStatement(s.segments, i),
-      publication: new BoundStatement(s.publication, i),
     })),
   );
-  return ids.map((i, n) => ({ ...i, rendition: results[n].claim[0], account: results[n].account[0], segments: results[n].segments, publication: results[n].publication[0] }));
+  return ids.map((i, n) => {
+    const { claim: [rendition], read: [read], segments } = results[n];
+    if (!read) return { ...i, rendition, account: undefined, segments, publication: undefined };
+    const { publicationId, mediaIds, ...account } = read;
+    return { ...i, rendition, account, segments, publication: { id: publicationId, mediaIds } };
+  });
 }
 
 /** Renew the lease; false when another attempt holds the rendition now (this one must stop). */
