@@ -62,5 +62,5 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     return { status: 202, body: withSchema(c, Build, toBuild(row)) };
   });
   if (jobId) dispatchAfterCommit(c, [jobId]);
-  return response as never;
+  return response;
 };

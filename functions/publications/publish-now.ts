@@ -45,5 +45,5 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     return { status: 202, body: withSchema(c, ActionOutputBody, started.output) };
   });
   if (job) dispatchLeasedAfterCommit(c, [job]);
-  return response as never;
+  return response;
 };

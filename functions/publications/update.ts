@@ -80,5 +80,5 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     await audit(tx, { ...auditActor(c), workspaceId, action: "publication.update", targetType: "publication", targetId: id });
     const [out] = await publicationResponses(tx, publicBaseUrl(c.env, c.req.url), [updated]);
     return { status: 200, body: withSchema(c, PublicationResponse, out) };
-  }) as never;
+  });
 };

@@ -44,5 +44,5 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
       .returning();
     await audit(tx, { ...auditActor(c), workspaceId: row.workspaceId, action: "repost_policy.create", targetType: "repost_policy", targetId: row.id });
     return { status: 201, body: withSchema(c, RepostPolicyResponse, toPolicy(row)) };
-  }) as never;
+  });
 };

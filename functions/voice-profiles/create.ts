@@ -49,5 +49,5 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     await replaceAssignments(tx, row, body.assigned_account_ids);
     await audit(tx, { ...auditActor(c), workspaceId: row.workspaceId, action: "voice_profile.create", targetType: "voice_profile", targetId: row.id });
     return { status: 201, body: withSchema(c, VoiceProfile, toVoiceProfile(row, body.assigned_account_ids)) };
-  }) as never;
+  });
 };

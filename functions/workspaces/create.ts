@@ -31,5 +31,5 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   return idempotent(c, { workspaceId: "", operation: "workspaces.create", request: body }, async (tx) => {
     const workspace = await createWorkspace(tx, c.env, auditActor(c), body.name, body.organization_id);
     return { status: 201, body: withSchema(c, Workspace, toWorkspace(workspace, "owner")) };
-  }) as never;
+  });
 };

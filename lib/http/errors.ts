@@ -26,6 +26,16 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * A response already made, thrown from inside a handler to be sent as it is (by the app's error handler, as an
+ * ApiError is): an idempotent replay (lib/http/idempotency.ts), whose stored body no route type describes.
+ */
+export class ReadyResponse extends Error {
+  constructor(readonly response: Response) {
+    super("ready response");
+  }
+}
+
 export const notFound = (what = "resource") =>
   new ApiError("not-found", { detail: `No such ${what}, or it is not visible to you.` });
 

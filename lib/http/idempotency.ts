@@ -1,10 +1,13 @@
 import { z } from "@hono/zod-openapi";
 import { and, eq, lt, sql } from "drizzle-orm";
+import type { TypedResponse } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { JSONParsed, JSONValue } from "hono/utils/types";
 import { idempotencyKeys } from "../../db/schema";
 import { canonicalJson, sha256Hex } from "../crypto";
 import type { Tx } from "../db/client";
 import { db, currentUser, type AppContext } from "./context";
-import { ApiError } from "./errors";
+import { ApiError, ReadyResponse } from "./errors";
 
 /** Keys are kept 24 hours; both times are the database's (CONTRACT §9: the database's clock decides). */
 const retentionAgo = sql`now() - interval '24 hours'`;
@@ -20,11 +23,15 @@ export const IdempotencyKeyHeader = z.object({
     .openapi({ description: "Replay key scoped to caller, workspace and operation; at most 200 characters; kept 24 h" }),
 });
 
-export interface IdempotentResult {
-  status: number;
-  body: unknown;
+/** The handler's answer: its status and body are those of the route's declared response. */
+export interface IdempotentResult<T, S extends ContentfulStatusCode> {
+  status: S;
+  body: T;
   headers?: Record<string, string>;
 }
+
+/** What `c.json(body, status)` returns: a Response typed with its body and status, as the route's handler must answer. */
+export type IdempotentResponse<T, S extends ContentfulStatusCode> = Response & TypedResponse<JSONParsed<T>, S, "json">;
 
 interface Scope {
   workspaceId: string;
@@ -38,8 +45,16 @@ interface Scope {
  * Runs `work` in one transaction, at most once per Idempotency-Key (CONTRACT.md §2): the stored
  * response is written in that same transaction, so an effect and its replayable answer commit together.
  * Same key and body → replay with `Idempotent-Replayed: true`; other body → 422; still running → 409.
+ *
+ * It returns the handler's own answer as `c.json` types it, so the route checks it against its schema. A replay
+ * is the answer stored as JSON, which no type describes: it is thrown as a ReadyResponse (as an ApiError is),
+ * and the app's error handler sends it as it was stored.
  */
-export async function idempotent(c: AppContext, scope: Scope, work: (tx: Tx) => Promise<IdempotentResult>): Promise<Response> {
+export async function idempotent<T extends JSONValue | {}, S extends ContentfulStatusCode>(
+  c: AppContext,
+  scope: Scope,
+  work: (tx: Tx) => Promise<IdempotentResult<T, S>>,
+): Promise<IdempotentResponse<T, S>> {
   const key = c.req.header("idempotency-key");
   const database = db(c);
   if (key === undefined) return respond(c, await database.transaction(work));
@@ -69,9 +84,7 @@ export async function idempotent(c: AppContext, scope: Scope, work: (tx: Tx) => 
     if (existing.fingerprint !== fingerprint) {
       throw new ApiError("idempotency-key-reused", { detail: "This Idempotency-Key was used with a different request; use a new key." });
     }
-    if (existing.state === "done") {
-      return respond(c, { status: existing.responseStatus!, body: existing.responseBody }, true);
-    }
+    if (existing.state === "done") throw new ReadyResponse(replay(existing.responseStatus!, existing.responseBody));
     // In flight. Take it over only if its claim lapsed (the request that held it died).
     const takenOver = await database
       .update(idempotencyKeys)
@@ -91,7 +104,7 @@ export async function idempotent(c: AppContext, scope: Scope, work: (tx: Tx) => 
       const out = await work(tx);
       await tx
         .update(idempotencyKeys)
-        .set({ state: "done", responseStatus: out.status, responseBody: out.body as object })
+        .set({ state: "done", responseStatus: out.status, responseBody: out.body })
         .where(where);
       return out;
     });
@@ -103,8 +116,11 @@ export async function idempotent(c: AppContext, scope: Scope, work: (tx: Tx) => 
   }
 }
 
-function respond(c: AppContext, result: IdempotentResult, replayed = false): Response {
-  const headers: Record<string, string> = { "content-type": "application/json", ...result.headers };
-  if (replayed) headers["idempotent-replayed"] = "true";
-  return new Response(JSON.stringify(result.body), { status: result.status, headers });
+function respond<T extends JSONValue | {}, S extends ContentfulStatusCode>(c: AppContext, result: IdempotentResult<T, S>): IdempotentResponse<T, S> {
+  return c.json(result.body, result.status, result.headers);
+}
+
+/** The stored answer, sent again as it was. */
+function replay(status: number, body: unknown): Response {
+  return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", "idempotent-replayed": "true" } });
 }
