@@ -5,7 +5,7 @@ import { jsonBodyLimit, rejectNulInUrl, requireJsonBody } from "./body-gate";
 import type { AppEnv } from "./context";
 import { defer } from "./context";
 import { ApiError } from "./errors";
-import { mountMeta } from "./meta";
+import { mountMeta, type MetaOptions } from "./meta";
 import { rateLimit } from "./rate-limit";
 import { handleError, problemResponse } from "./problem-response";
 import { validationHook } from "./validation";
@@ -28,10 +28,8 @@ const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
   }
 };
 
-export interface WorkerAppOptions {
-  title: string;
-  description?: string;
-}
+/** A Worker's options are those of its meta routes (title, description, /healthz's queue probe). */
+export type WorkerAppOptions = MetaOptions;
 
 /**
  * A deployable Worker: the shared conventions (request context, body limits, JSON gate, bearer auth,

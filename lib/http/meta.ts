@@ -1,37 +1,24 @@
-import { GetQueueAttributesCommand } from "@aws-sdk/client-sqs";
-import { sql } from "drizzle-orm";
-import { publicBaseUrl, type Env } from "../env";
-import { queueUrlVar, JOB_KINDS, type JobKind } from "../jobs/kinds";
-import { sqsClient } from "../jobs/sqs";
-import type { GroupApp, WorkerAppOptions } from "./app";
-import { db } from "./context";
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import { publicBaseUrl } from "../env";
+import type { AppEnv } from "./context";
 import { ApiError } from "./errors";
+import { mountHealthz, type QueueProbe } from "./healthz";
 import { PROBLEMS, type ProblemSlug } from "./problems";
 import { jsonSchemaFor } from "./json-schema";
-import { docsPage } from "./docs-page";
+import { docsResponse } from "./docs-page";
 import { addConventionalResponses } from "./conventional-responses";
 
-type OpenApiDocument = ReturnType<GroupApp["getOpenAPI31Document"]>;
+type OpenApiDocument = ReturnType<OpenAPIHono<AppEnv>["getOpenAPI31Document"]>;
 
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  return Promise.race([promise, new Promise<T>((_, reject) => setTimeout(() => reject(new Error("timeout")), ms))]);
+/** What a Worker's meta routes need to know about it (createWorkerApp takes these as its options). */
+export interface MetaOptions {
+  title: string;
+  description?: string;
+  /** Given only by the entries of Workers that send jobs: /healthz then checks SQS too. */
+  queueProbe?: QueueProbe;
 }
 
-async function queueAnswers(env: Env): Promise<boolean> {
-  const kind = (Object.keys(JOB_KINDS) as JobKind[]).find((k) => env[queueUrlVar(k)]);
-  if (!kind) return true; // this Worker queues nothing
-  const sqs = sqsClient(env);
-  try {
-    await withTimeout(sqs.send(new GetQueueAttributesCommand({ QueueUrl: env[queueUrlVar(kind)], AttributeNames: ["QueueArn"] })), 3000);
-    return true;
-  } catch {
-    return false;
-  } finally {
-    sqs.destroy();
-  }
-}
-
-export function mountMeta(app: GroupApp, options: WorkerAppOptions): void {
+export function mountMeta(app: OpenAPIHono<AppEnv>, options: MetaOptions): void {
   // Generated once per isolate and base URL (normally one: PUBLIC_BASE_URL), not per request.
   const documents = new Map<string, OpenApiDocument>();
   const openApi = (baseUrl: string) => {
@@ -51,21 +38,11 @@ export function mountMeta(app: GroupApp, options: WorkerAppOptions): void {
 
   app.openAPIRegistry.registerComponent("securitySchemes", "Bearer", { type: "http", scheme: "bearer" });
 
-  app.get("/healthz", async (c) => {
-    const [database, queue] = await Promise.all([
-      withTimeout(db(c).execute(sql`select 1`), 3000).then(() => true, () => false),
-      queueAnswers(c.env),
-    ]);
-    const ok = database && queue;
-    return c.json(
-      { status: ok ? "ok" : "unavailable", checks: { database: database ? "ok" : "unavailable", queue: queue ? "ok" : "unavailable" } },
-      ok ? 200 : 503,
-    );
-  });
+  mountHealthz(app, options.queueProbe);
 
   app.get("/openapi.json", (c) => c.json(openApi(publicBaseUrl(c.env, c.req.url))));
 
-  app.get("/docs", (c) => c.html(docsPage(`${publicBaseUrl(c.env, c.req.url)}/openapi.json`, options.title)));
+  app.get("/docs", (c) => docsResponse(c, `${publicBaseUrl(c.env, c.req.url)}/openapi.json`, options.title));
 
   app.get("/api/v1/schemas/:file", (c) => {
     const base = publicBaseUrl(c.env, c.req.url);
