@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ImageDocument } from "../functions/image-editor/image-document";
+import { ImageDocument } from "../lib/image-editor/document";
 import { BUILT_IN_TEMPLATES, builtInTemplate, isBuiltInTemplateId } from "../lib/image-editor/built-in-templates";
 import { documentIssues, referencedMediaIds } from "../lib/image-editor/document-rules";
 import { sampleDocument } from "./image-editor-fixtures";

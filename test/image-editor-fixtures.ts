@@ -1,4 +1,4 @@
-import type { ImageDocumentValue } from "../functions/image-editor/image-document";
+import type { ImageDocumentValue } from "../lib/image-editor/document";
 
 /** A valid four-layer document (text, shape, image, text); each call returns a fresh copy to mutate. */
 export function sampleDocument(mediaId: string | null = null): ImageDocumentValue {

@@ -1,5 +1,5 @@
 import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
-import type { ImageDocumentValue } from "../../functions/image-editor/image-document";
+import type { ImageDocumentValue } from "../../lib/image-editor/document";
 import { users, workspaces } from "./identity";
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, precision: 3 });

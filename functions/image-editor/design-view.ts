@@ -4,7 +4,7 @@ import type { Queryable } from "../../lib/db/client";
 import { notFound } from "../../lib/http/errors";
 import { requireRole, roleAtLeast } from "../../lib/http/workspace-guard";
 import type { DesignRow } from "../../lib/image-editor/revisions";
-import type { ImageDocumentValue } from "./image-document";
+import type { ImageDocumentValue } from "../../lib/image-editor/document";
 
 
 /** A design as SPEC.md 2.3 DesignResponse (without `$schema`). */

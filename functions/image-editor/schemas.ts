@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { responseObject } from "../../lib/http/schema-ref";
 import { IdParam, RevisionField, Timestamp, WorkspaceIdField } from "../../lib/schemas/common";
-import { ImageDocument } from "./image-document";
+import { ImageDocument } from "../../lib/image-editor/document";
 
 /** SPEC.md 2.3 DesignResponse. */
 export const DesignResponse = responseObject("DesignResponse", {

@@ -12,7 +12,7 @@ import { builtInTemplate } from "../../lib/image-editor/built-in-templates";
 import { mentionedMediaIds, referencedMediaIds } from "../../lib/image-editor/document-rules";
 import { replaceMediaUsages } from "../../lib/media/usage";
 import { IdParam } from "../../lib/schemas/common";
-import { ImageDocument } from "./image-document";
+import { ImageDocument } from "../../lib/image-editor/document";
 import { TemplateCategory, TemplateName, TemplateResponse } from "./schemas";
 import { toTemplate } from "./template-view";
 

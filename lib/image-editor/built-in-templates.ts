@@ -1,4 +1,4 @@
-import type { ImageDocumentValue } from "../../functions/image-editor/image-document";
+import type { ImageDocumentValue } from "./document";
 
 /**
  * Built-in templates: served to every workspace, never stored, never changed through the API. Their ids

@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import { designRevisions, designs } from "../../db/schema";
-import type { ImageDocumentValue } from "../../functions/image-editor/image-document";
+import type { ImageDocumentValue } from "./document";
 import type { Queryable } from "../db/client";
 import { revisionConflict } from "../http/concurrency";
 import { notFound } from "../http/errors";

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { knownValue } from "../../lib/schemas/common";
+import { knownValue } from "../schemas/common";
 import { Gradient, toneFields } from "./color";
 import { Bool, Color, Coord, Degrees, ElementId, Fraction, Label, Length, MediaRef, Pixels, Points, PositiveLength, Spans, Version } from "./primitives";
 

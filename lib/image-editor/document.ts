@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { documentIssues } from "../../lib/image-editor/document-rules";
+import { documentIssues } from "./document-rules";
 import { ColorGrade, Gradient } from "./color";
 import { Fit, Layer } from "./layer";
 import { Color, Coord, ElementId, Fraction, Label, MAX_CANVAS_PX, MAX_LAYERS_PER_PAGE, MAX_PAGES, MediaRef, Version } from "./primitives";
