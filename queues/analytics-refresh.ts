@@ -1,14 +1,9 @@
 import { collectAccount, countIntoRun } from "../lib/analytics/collect-account";
 import type { ConsumerDefinition } from "../lib/jobs/consumer";
 import { createConsumerWorker } from "../lib/jobs/consumer-worker";
+import type { JobPayload } from "../lib/jobs/kinds";
 import { analyticsCollectionRuns } from "../db/schema";
 import { eq, sql } from "drizzle-orm";
-
-/** One account's collection (`account_id`), counted into the run that asked for it (`run_id`, when any). */
-export interface AnalyticsRefreshPayload {
-  run_id?: string;
-  account_id?: string;
-}
 
 /**
  * Collects one account (lib/analytics/collect-account.ts). Its database effects share the transaction of
@@ -16,7 +11,7 @@ export interface AnalyticsRefreshPayload {
  * account's coverage (and retried when it is next eligible), not thrown: a rate-limited provider does not
  * burn through the job's attempts or hold up other accounts.
  */
-export const analyticsRefresh: ConsumerDefinition<AnalyticsRefreshPayload> = {
+export const analyticsRefresh: ConsumerDefinition<JobPayload<"analytics.refresh">> = {
   kind: "analytics.refresh",
   async handle({ tx, env, job }) {
     if (job.payload.account_id) await collectAccount(tx, env, job.payload.account_id);

@@ -6,7 +6,7 @@ import { jobReceipts, outboxJobs } from "../db/schema";
 import gateway from "../functions/all-groups";
 import type { Env } from "../lib/env";
 import { drainQueue, MAX_ATTEMPTS, type ConsumerDefinition } from "../lib/jobs/consumer";
-import { JOB_KINDS, type JobKind } from "../lib/jobs/kinds";
+import { JOB_KINDS, type JobKind, type JobPayload } from "../lib/jobs/kinds";
 import { jobMetrics } from "../lib/jobs/metrics";
 import { enqueueJob, outboxRow, relayOutbox } from "../lib/jobs/outbox";
 import { queueUrl, sqsClient } from "../lib/jobs/sqs";
@@ -33,7 +33,7 @@ async function call(method: string, path: string, token?: string) {
 
 let fail = true;
 const handled: string[] = [];
-const consumer: ConsumerDefinition<{ n: number }> = {
+const consumer: ConsumerDefinition<JobPayload<"analytics.refresh">> = {
   kind: "analytics.refresh",
   async handle({ job }) {
     if (fail) throw new Error("the provider is down");
@@ -45,7 +45,7 @@ const drain = () => drainQueue(e, consumer, { waitSeconds: 0, budgetMs: 2000, re
 
 async function newJob(): Promise<string> {
   // Not due (so no other test's relay sends it to the shared queue), sent here by id.
-  const id = await withDb((db) => db.transaction((tx) => enqueueJob(tx, "analytics.refresh", null, { n: 1 }, { notBefore: new Date(Date.now() + 3600_000) })));
+  const id = await withDb((db) => db.transaction((tx) => enqueueJob(tx, "analytics.refresh", null, {}, { notBefore: new Date(Date.now() + 3600_000) })));
   await withDb((db) => relayOutbox(db, e, { ids: [id] }));
   return id;
 }
@@ -98,7 +98,7 @@ describe("administrators' view of jobs", () => {
     expect(again.status).toBe(409);
     expect(again.body.type).toMatch(/not-editable$/);
     const sqs = sqsClient(e);
-    await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl(e, "analytics.refresh"), MessageBody: JSON.stringify({ job_id: id, kind: "analytics.refresh", workspace_id: null, payload: { n: 1 } }) }));
+    await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl(e, "analytics.refresh"), MessageBody: JSON.stringify({ job_id: id, kind: "analytics.refresh", workspace_id: null, payload: {} }) }));
     sqs.destroy();
     expect((await drain()).duplicates).toBeGreaterThanOrEqual(1);
     expect(handled.filter((h) => h === id)).toHaveLength(1);
@@ -108,7 +108,7 @@ describe("administrators' view of jobs", () => {
     fail = false;
     const queued = await newJob();
     expect((await call("POST", `/admin/jobs/${queued}/redrive`, admin.token)).status).toBe(409);
-    const record = await withDb((db) => db.transaction((tx) => enqueueJob(tx, "publication.publish", null, { publication_id: "pub_x" }, { deadLetter: true })));
+    const record = await withDb((db) => db.transaction((tx) => enqueueJob(tx, "publication.publish", null, { publication_id: "pub_x", rendition_id: "ren_x", error_code: null, terminal_reason: null }, { deadLetter: true })));
     await withDb((db) => db.update(outboxJobs).set({ state: "dead" }).where(eq(outboxJobs.id, record)));
     const refused = await call("POST", `/admin/jobs/${record}/redrive`, admin.token);
     expect(refused.status).toBe(409);
@@ -145,7 +145,7 @@ describe("job metrics (GET /admin/jobs/metrics)", () => {
   /** Rows in each state, written as the outbox holds them; none is due for a relay (so no other test sends one). */
   async function rowsInEveryState() {
     const at = (seconds: number) => sql`now() + make_interval(secs => ${seconds})`;
-    const row = (kind: JobKind, set: Partial<PgInsertValue<typeof outboxJobs>>) => ({ ...set, ...outboxRow(kind, null, { metrics: true }), nextAttemptAt: set.nextAttemptAt ?? sql`now()` });
+    const row = (kind: JobKind, set: Partial<PgInsertValue<typeof outboxJobs>>) => ({ ...set, ...outboxRow(kind, null, {}), nextAttemptAt: set.nextAttemptAt ?? sql`now()` });
     const rows = [
       // Due 90 s ago, but under a send lease (its sender is busy), so it stays pending.
       row("analytics.refresh", { nextAttemptAt: at(-90), sendLeaseUntil: at(3600) }),

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { outboxJobs } from "../db/schema";
 import type { Env } from "../lib/env";
 import type { ConsumerDefinition } from "../lib/jobs/consumer";
+import type { JobPayload } from "../lib/jobs/kinds";
 import { drainForMinute } from "../lib/jobs/consumer-worker";
 import { enqueueJob } from "../lib/jobs/outbox";
 import { ensureQueues } from "../local/services/sqs";
@@ -18,19 +19,21 @@ describe("a consumer's cron run (drainForMinute)", () => {
     const e = { ...env, ...(await ensureQueues(env, `minute-${Date.now()}-`)) } as Env;
     const attempts = new Map<string, number>();
     const done: { id: string; at: number }[] = [];
-    const consumer: ConsumerDefinition<{ failFirst: boolean }> = {
+    // The job whose first attempt fails (its id, once queued).
+    let flaky = "";
+    const consumer: ConsumerDefinition<JobPayload<"analytics.refresh">> = {
       kind: "analytics.refresh",
       async handle({ job }) {
         const n = (attempts.get(job.job_id) ?? 0) + 1;
         attempts.set(job.job_id, n);
-        if (job.payload.failFirst && n === 1) throw new Error("transient");
+        if (job.job_id === flaky && n === 1) throw new Error("transient");
         done.push({ id: job.job_id, at: Date.now() });
       },
     };
     const started = Date.now();
     // Due in 2 s (as publishing schedules its next attempt), and one whose first attempt fails (retry in ~5 s).
-    const later = await withDb((db) => db.transaction((tx) => enqueueJob(tx, "analytics.refresh", null, { failFirst: false }, { notBefore: new Date(started + 2000) })));
-    const flaky = await withDb((db) => db.transaction((tx) => enqueueJob(tx, "analytics.refresh", null, { failFirst: true })));
+    const later = await withDb((db) => db.transaction((tx) => enqueueJob(tx, "analytics.refresh", null, {}, { notBefore: new Date(started + 2000) })));
+    flaky = await withDb((db) => db.transaction((tx) => enqueueJob(tx, "analytics.refresh", null, {})));
     // Only these two rows: other test files share the outbox (and must keep their analytics jobs).
     const result = await drainForMinute(e, consumer, { budgetMs: 12_000, waitSeconds: 10, onlyJobIds: [later, flaky] });
     expect(done.map((d) => d.id).sort()).toEqual([later, flaky].sort());

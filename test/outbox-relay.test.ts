@@ -27,7 +27,7 @@ const rows = (ids: string[]) => withDb((db) => db.select().from(outboxJobs).wher
 describe("outbox relay by id", () => {
   it("sends a row once however many relays race for it, and records it sent", async () => {
     const e = await queuesOfMyOwn("race");
-    const id = await withDb((db) => enqueueJob(db, "analytics.refresh", null, { probe: "race" }));
+    const id = await withDb((db) => enqueueJob(db, "analytics.refresh", null, {}));
     const results = await withDb((db) => Promise.all([relayOutbox(db, e, { ids: [id] }), relayOutbox(db, e, { ids: [id] }), relayOutbox(db, e, { kinds: ["analytics.refresh"] })]));
     expect(results.reduce((n, r) => n + r.sent, 0)).toBe(1);
     expect(await messagesIn(e)).toBe(1);
@@ -39,7 +39,7 @@ describe("outbox relay by id", () => {
 
   it("keeps what a consumer already recorded when it ran before the relay recorded the send", async () => {
     const e = await queuesOfMyOwn("early");
-    const id = await withDb((db) => enqueueJob(db, "analytics.refresh", null, { probe: "early" }));
+    const id = await withDb((db) => enqueueJob(db, "analytics.refresh", null, {}));
     await withDb((db) => db.update(outboxJobs).set({ state: "done" }).where(eq(outboxJobs.id, id)));
     expect((await withDb((db) => relayOutbox(db, e, { ids: [id] }))).sent).toBe(1);
     const [row] = await rows([id]);
@@ -49,7 +49,7 @@ describe("outbox relay by id", () => {
 
   it("a row under another relay's lease is left to it; once the lease has lapsed (that relay died) it is sent", async () => {
     const e = await queuesOfMyOwn("lease");
-    const id = await withDb((db) => enqueueJob(db, "analytics.refresh", null, { probe: "lease" }));
+    const id = await withDb((db) => enqueueJob(db, "analytics.refresh", null, {}));
     await withDb((db) => db.update(outboxJobs).set({ sendLeaseUntil: new Date(Date.now() + 60_000) }).where(eq(outboxJobs.id, id)));
     expect((await withDb((db) => relayOutbox(db, e, { ids: [id] }))).sent).toBe(0);
     expect((await withDb((db) => relayOutbox(db, e, { kinds: ["analytics.refresh"] }))).sent).toBe(0);
@@ -61,7 +61,7 @@ describe("outbox relay by id", () => {
 
   it("while SQS is down: the failed row backs off, the rows not tried are given back at once, not a lease later", async () => {
     const down = { ...env, SQS_ENDPOINT: "http://127.0.0.1:9" } as Env; // nothing listens on the discard port
-    const ids = await withDb(async (db) => [await enqueueJob(db, "analytics.refresh", null, { n: 1 }), await enqueueJob(db, "analytics.refresh", null, { n: 2 })]);
+    const ids = await withDb(async (db) => [await enqueueJob(db, "analytics.refresh", null, {}), await enqueueJob(db, "analytics.refresh", null, {})]);
     const result = await withDb((db) => relayOutbox(db, down, { ids }));
     expect(result).toMatchObject({ sent: 0, failed: 1 });
     const [first, second] = await rows(ids);
@@ -80,7 +80,7 @@ describe("outbox relay by id", () => {
 
   it("a row written under a send lease is its writer's to send: no relay takes it until the lease lapses, and sendLeased sends it", async () => {
     const e = await queuesOfMyOwn("leased");
-    const job = outboxRow("analytics.refresh", null, { probe: "leased" }, { leased: true });
+    const job = outboxRow("analytics.refresh", null, {}, { leased: true });
     await withDb((db) => db.insert(outboxJobs).values(job));
     expect((await rows([job.id]))[0].sendLeaseUntil!.getTime()).toBeGreaterThan(Date.now() + 30_000);
     expect((await withDb((db) => relayOutbox(db, e, { ids: [job.id] }))).sent).toBe(0);
@@ -106,7 +106,7 @@ describe("the database's clock decides when an outbox row is due", () => {
 
   it("delaySeconds: not before now() + the delay, whatever the Worker's clock says", async () => {
     workerClockAhead();
-    const id = await withDb((db) => enqueueJob(db, "analytics.refresh", null, { probe: "delay" }, { delaySeconds: 30 }));
+    const id = await withDb((db) => enqueueJob(db, "analytics.refresh", null, {}, { delaySeconds: 30 }));
     expect(await dueIn(id)).toBeGreaterThan(28);
     expect(await dueIn(id)).toBeLessThanOrEqual(30);
     // And not before: a relay of due rows leaves it.
@@ -117,11 +117,11 @@ describe("the database's clock decides when an outbox row is due", () => {
   it("a failed send's backoff and a send lease are counted from now()", async () => {
     workerClockAhead();
     const down = { ...env, SQS_ENDPOINT: "http://127.0.0.1:9" } as Env;
-    const id = await withDb((db) => enqueueJob(db, "analytics.refresh", null, { probe: "backoff" }));
+    const id = await withDb((db) => enqueueJob(db, "analytics.refresh", null, {}));
     expect((await withDb((db) => relayOutbox(db, down, { ids: [id] }))).failed).toBe(1);
     // The first backoff is 0.5–1 s after the database's now, not 5 minutes on.
     expect(await dueIn(id)).toBeLessThanOrEqual(1);
-    const leased = outboxRow("analytics.refresh", null, { probe: "lease-clock" }, { leased: true });
+    const leased = outboxRow("analytics.refresh", null, {}, { leased: true });
     await withDb((db) => db.insert(outboxJobs).values(leased));
     const [{ s }] = await withDb((db) => db.select({ s: sql<number>`extract(epoch from ${outboxJobs.sendLeaseUntil} - now())::float8` }).from(outboxJobs).where(eq(outboxJobs.id, leased.id)));
     expect(Number(s)).toBeGreaterThan(55);

@@ -12,6 +12,52 @@ export const JOB_KINDS = {
 
 export type JobKind = keyof typeof JOB_KINDS;
 
+/** `analytics.refresh`: one account's collection (`account_id`), counted into the run that asked for it (`run_id`, when any). */
+export interface AnalyticsRefreshPayload {
+  run_id?: string;
+  account_id?: string;
+}
+
+/** `messages.refresh`: one account's mentions and replies. */
+export interface MessagesRefreshPayload {
+  account_id: string;
+}
+
+/** `publication.publish`: deliver a publication's renditions. */
+export interface PublishJobPayload {
+  publication_id: string;
+}
+
+/** `build.generate`: generate one publication build. */
+export interface BuildGeneratePayload {
+  build_id: string;
+}
+
+/** `repost.execute`: repost one queued attempt. */
+export interface RepostJobPayload {
+  attempt_id: string;
+}
+
+/** Each kind's payload: what `enqueueJob` takes and its consumer's `job.payload` is. */
+export interface JobPayloads {
+  "analytics.refresh": AnalyticsRefreshPayload;
+  "messages.refresh": MessagesRefreshPayload;
+  "publication.publish": PublishJobPayload;
+  "build.generate": BuildGeneratePayload;
+  "repost.execute": RepostJobPayload;
+}
+
+/** The payload of a job of kind K (an error here means a kind above has no payload in JobPayloads). */
+export type JobPayload<K extends JobKind> = JobPayloads[K];
+
+/**
+ * What a dead-letter record (`deadLetter: true`) of each kind carries: its payload, and for a publication the
+ * rendition given up on and why (lib/delivery/store.ts).
+ */
+export interface DeadLetterPayloads extends JobPayloads {
+  "publication.publish": PublishJobPayload & { rendition_id: string; error_code: string | null; terminal_reason: string | null };
+}
+
 export const isJobKind = (kind: string): kind is JobKind => Object.hasOwn(JOB_KINDS, kind);
 
 /** The message body on the wire: the job id lets consumers recognise a redelivery. */

@@ -6,10 +6,10 @@ import { inOneTransaction } from "../db/batch";
 import type { Database, Queryable } from "../db/client";
 import type { Env } from "../env";
 import { newId } from "../ids";
-import type { JobKind, JobMessage } from "./kinds";
+import type { DeadLetterPayloads, JobKind, JobMessage, JobPayloads } from "./kinds";
 import { deadLetterUrl, queueUrl, sharedSqsClient } from "./sqs";
 
-export interface EnqueueOptions {
+export interface EnqueueOptions<DeadLetter extends boolean = boolean> {
   /**
    * Not before now + this many seconds by the database's clock (`now()`), never the Worker's: what to use for
    * "retry in a while". Wins over `notBefore`.
@@ -23,7 +23,7 @@ export interface EnqueueOptions {
   /** The id of the request that caused the job (`c.get("requestId")`): carried into its message and its consumer's logs. */
   requestId?: string | null;
   /** Send to the kind's dead-letter queue: a record of work given up on. */
-  deadLetter?: boolean;
+  deadLetter?: DeadLetter;
   /**
    * Written under a send lease, for the caller to send right after its commit (`sendLeased`) without taking
    * the row first; if it never does (it died), the relay sends the row once the lease lapses.
@@ -32,14 +32,28 @@ export interface EnqueueOptions {
 }
 
 /** Write a job in the caller's transaction; it is sent only if that transaction commits. */
-export async function enqueueJob(tx: Queryable, kind: JobKind, workspaceId: string | null, payload: object, opts: EnqueueOptions = {}): Promise<string> {
+export async function enqueueJob<K extends JobKind, DeadLetter extends boolean = false>(
+  tx: Queryable,
+  kind: K,
+  workspaceId: string | null,
+  payload: OutboxPayload<K, DeadLetter>,
+  opts: EnqueueOptions<DeadLetter> = {},
+): Promise<string> {
   const row = outboxRow(kind, workspaceId, payload, opts);
   await tx.insert(outboxJobs).values(row);
   return row.id;
 }
 
+/** A job's payload: its kind's (JobPayloads), or a dead-letter record's (DeadLetterPayloads). */
+export type OutboxPayload<K extends JobKind, DeadLetter extends boolean> = DeadLetter extends true ? DeadLetterPayloads[K] : JobPayloads[K];
+
 /** The outbox row of a new job, for a caller that writes it in a batch (lib/db/batch.ts). */
-export function outboxRow(kind: JobKind, workspaceId: string | null, payload: object, opts: EnqueueOptions = {}) {
+export function outboxRow<K extends JobKind, DeadLetter extends boolean = false>(
+  kind: K,
+  workspaceId: string | null,
+  payload: OutboxPayload<K, DeadLetter>,
+  opts: EnqueueOptions<DeadLetter> = {},
+) {
   return {
     id: newId("job"),
     kind,

@@ -11,7 +11,7 @@ import { checkRole, rolesAtLeast } from "../http/workspace-guard";
 import { outboxRow } from "../jobs/outbox";
 import { actionOutputOf, renditionsInOrder } from "./action-output";
 import type { PublicationRow, RenditionRow } from "./load";
-import { assertPublishable, noDestinations, QUEUED_RENDITION, startedPublication, type PublishJobPayload } from "./start";
+import { assertPublishable, noDestinations, QUEUED_RENDITION, startedPublication } from "./start";
 
 /** Reads and batches before giving up on a publication that keeps changing under us. */
 const TRIES = 3;
@@ -47,7 +47,7 @@ export async function startPublishingAsRead(db: Queryable, req: Request) {
 
     const revision = row.revision + 1;
     // Under a send lease: the caller sends it right after the commit, without taking it first.
-    const job = outboxRow("publication.publish", row.workspaceId, { publication_id: row.id } satisfies PublishJobPayload, { leased: true, requestId: req.actor.requestId ?? null });
+    const job = outboxRow("publication.publish", row.workspaceId, { publication_id: row.id }, { leased: true, requestId: req.actor.requestId ?? null });
     const audit = auditRow({ ...req.actor, workspaceId: row.workspaceId, action: "publication.publish", targetType: "publication", targetId: row.id });
     const values = {
       ...ids,
@@ -109,7 +109,7 @@ function compileAll() {
         .leftJoin(workspaceMembers, and(eq(workspaceMembers.workspaceId, publications.workspaceId), eq(workspaceMembers.userId, p("userId"))))
         .where(eq(publications.id, p("id")))
         .limit(1),
-      { ...publicationColumns, role: workspaceMembers.role } as never,
+      { ...publicationColumns, role: workspaceMembers.role },
     ),
     toQueue: compileStatement<{ toQueue: number }>(q.select({ toQueue: count() }).from(renditions).where(and(eq(renditions.publicationId, p("id")), ne(renditions.status, "published"))), { toQueue: count() }),
     lock: compileStatement<NoRow>(q.select({ id: publications.id }).from(publications).where(eq(publications.id, p("id"))).for("update"), {}),
@@ -121,7 +121,7 @@ function compileAll() {
       q.update(publications).set(startedPublication(p("newRevision"))).where(and(asRead, stillAsRead)).returning({ id: publications.id }),
       { id: publications.id },
     ),
-    renditions: compileStatement<RenditionRow>(renditionsInOrder(q, p("id")), renditionColumns as never),
+    renditions: compileStatement<RenditionRow>(renditionsInOrder(q, p("id")), renditionColumns),
   };
 }
 

@@ -8,10 +8,6 @@ import type { PublicationRow } from "./load";
 import { PUBLISHABLE, RENDITION_ERROR_CLEARED } from "./status";
 import type { PublicationStatus } from "../../db/schema/publications";
 
-export interface PublishJobPayload {
-  publication_id: string;
-}
-
 /**
  * Move a publication to `publishing` and queue its delivery, in the caller's transaction (the job is
  * in the outbox only if the change commits). Renditions already published stay as they are, so
@@ -28,7 +24,7 @@ export async function startPublishing(tx: Tx, row: PublicationRow, opts: { bumpR
   if (queued.length === 0) throw noDestinations();
   const revision = opts.bumpRevision ? row.revision + 1 : row.revision;
   await tx.update(publications).set(startedPublication(revision)).where(eq(publications.id, row.id));
-  const jobId = await enqueueJob(tx, "publication.publish", row.workspaceId, { publication_id: row.id } satisfies PublishJobPayload);
+  const jobId = await enqueueJob(tx, "publication.publish", row.workspaceId, { publication_id: row.id });
   return { jobId, revision };
 }
 
