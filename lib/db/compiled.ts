@@ -36,7 +36,7 @@ export function compileStatement<Row>(statement: { toSQL(): { sql: string; param
 /** Date and time values stay text for their columns to map, as drizzle's own Neon session has them. */
 const RAW_TEXT_TYPES = new Set<number>([types.builtins.TIMESTAMPTZ, types.builtins.TIMESTAMP, types.builtins.DATE, types.builtins.INTERVAL, 1115, 1182, 1185, 1187, 1231]);
 const DRIZZLE_TYPES = {
-  getTypeParser: (typeId: number, format?: string) => (RAW_TEXT_TYPES.has(typeId) ? (value: string) => value : types.getTypeParser(typeId, format as never)),
+  getTypeParser: (typeId: number, format?: "text" | "binary") => (RAW_TEXT_TYPES.has(typeId) ? (value: string) => value : types.getTypeParser(typeId, format)),
 };
 
 /** An `sql` statement compiled the same way (where a builder cannot say it, as with lib/db/insert-where.ts). */
