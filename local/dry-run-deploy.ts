@@ -11,6 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
 import { REPO_ROOT, WRANGLER_CONFIG, bundleWithWrangler } from "./services/wrangler";
+import { writeDocsAssets } from "./docs-assets";
 import { deployableWorkers, type DeployableWorker } from "./workers";
 
 /** Cloudflare's limit on a Worker's compressed size on the free plan. */
@@ -48,6 +49,8 @@ export async function bundleWorker(worker: DeployableWorker, outRoot: string): P
 export async function dryRunDeploy(opts: { outRoot?: string; concurrency?: number } = {}): Promise<{ results: BundleResult[]; problems: string[]; outRoot: string }> {
   const outRoot = opts.outRoot ?? fs.mkdtempSync(path.join(os.tmpdir(), "herald-dry-run-"));
   fs.mkdirSync(outRoot, { recursive: true });
+  // wrangler.toml's `assets` folder (inherited by every environment) must exist to bundle any Worker.
+  writeDocsAssets();
   const { workers: all, problems } = await deployableWorkers();
   // A Worker without its wrangler.toml section is one of the problems; bundle the others.
   const workers = all.filter((w) => w.configured);

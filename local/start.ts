@@ -40,6 +40,7 @@ import { applyMigrations } from "./services/migrate";
 import { takeOverDataDir } from "./services/data-dir";
 import { serveFromBundles } from "./services/dev-bundles";
 import { writeLocalConfigs } from "./services/group-configs";
+import { writeDocsAssets } from "./docs-assets";
 import { freePort, portIsFree } from "./services/ports";
 import { embeddedPostgresUrl, startEmbeddedPostgres } from "./services/postgres";
 import { processInfo, sleep, stopProcessGroup } from "./services/processes";
@@ -324,6 +325,8 @@ async function main(): Promise<void> {
   // the start about three times longer (20 s instead of 7 on 2 cores) and workerd about 370 MiB instead of 140.
   const groupWorkers = process.env.HERALD_GROUP_WORKERS || "one";
   if (groupWorkers !== "one" && groupWorkers !== "each") throw new StartError(`HERALD_GROUP_WORKERS=${groupWorkers}: say one (every group in one Worker, the default) or each (a Worker per group)`);
+  // The gateway serves /docs's script as a static asset (wrangler.toml's `assets`).
+  writeDocsAssets();
   const configs = writeLocalConfigs(path.join(wranglerDir, "configs"), fs.readFileSync(WRANGLER_CONFIG, "utf8"), Object.keys(ROUTES), varsText, groupWorkers);
 
   const [apiInspector, consumersInspector] = [await portFor("INSPECTOR_PORT"), await freePort()];

@@ -2,7 +2,7 @@ import { Hono, type Context } from "hono";
 import { publicBaseUrl } from "../env";
 import { errorFields, logEvent } from "../log";
 import type { WorkerAppOptions } from "./app";
-import { docsPage } from "./docs-page";
+import { docsResponse } from "./docs-page";
 import { ApiError } from "./errors";
 import { jsonSchemaFor } from "./json-schema";
 import { mergeOpenApiDocuments, type OpenApiJson } from "./merge-openapi";
@@ -85,7 +85,7 @@ export function createRouterApp(routes: RouteTable, options: WorkerAppOptions): 
   };
 
   app.get("/openapi.json", (c) => answerWith(c, (document) => c.json(document)));
-  app.get("/docs", (c) => c.html(docsPage(`${publicBaseUrl(c.env ?? {}, c.req.url)}/openapi.json`, options.title)));
+  app.get("/docs", (c) => docsResponse(c, `${publicBaseUrl(c.env ?? {}, c.req.url)}/openapi.json`, options.title));
   app.get("/api/v1/schemas/:file", (c) =>
     answerWith(c, (document) => {
       const base = publicBaseUrl(c.env ?? {}, c.req.url);

@@ -10,6 +10,9 @@ function topLevel(toml: string): string[] {
 
 const topValue = (toml: string, key: string) => topLevel(toml).find((l) => l.startsWith(`${key} =`));
 const absoluteMain = (line: string) => line.replace(/^main = "([^"]+)"$/, (_, main: string) => `main = ${JSON.stringify(path.join(REPO_ROOT, main))}`);
+/** `assets = { directory = "…" }` with the folder made absolute (a config written elsewhere reads it relative to itself). */
+const absoluteAssets = (line: string) =>
+  line.replace(/^(assets = \{.*directory = )"([^"]+)"/, (_, head: string, dir: string) => `${head}${JSON.stringify(path.join(REPO_ROOT, dir))}`);
 
 /**
  * An [env.<name>] section of wrangler.toml as a wrangler config of its own. `wrangler dev -c primary -c
@@ -41,7 +44,7 @@ export function envAsConfig(toml: string, env: string, opts: { name?: string; ma
 function gatewayAsConfig(toml: string, service?: string): string {
   const lines = topLevel(toml).filter((l) => !l.startsWith("#"));
   const led = (line: string) => (service ? line.replace(/service = "[^"]+"/, `service = "${service}"`) : line);
-  return ["# Written by npm start from wrangler.toml's top level; rewritten at each start.", ...lines.map((l) => absoluteMain(led(l)))].join("\n").trimEnd() + "\n";
+  return ["# Written by npm start from wrangler.toml's top level; rewritten at each start.", ...lines.map((l) => absoluteAssets(absoluteMain(led(l))))].join("\n").trimEnd() + "\n";
 }
 
 export interface LocalConfigs {
