@@ -11,7 +11,8 @@ import type { VideoDocument } from "../../lib/video/document";
 import { footprintOf, targetsOf } from "../../lib/video/footprint";
 import { decide } from "../../lib/video/rebase";
 import { toProject, VideoMutationOperation, VideoProjectMutationResponse } from "./schemas";
-import { commitRevision, documentAt, findMutation, invalidOperations, laterTouches, lockProject, openConflict, rememberMutation } from "./store";
+import { commitRevision, documentAt, findMutation, laterTouches, lockProject, openConflict, rememberMutation } from "../../lib/video/store";
+import { invalidOperations } from "./invalid-operations";
 
 export const ApplyVideoMutationsRequest = z
   .object({

@@ -9,7 +9,7 @@ import { WorkspaceIdField } from "../../lib/schemas/common";
 import { VideoDocument } from "../../lib/video/document";
 import { emptyVideoDocument, sampleVideoDocument } from "../../lib/video/sample";
 import { toProject, VideoProjectResponse } from "./schemas";
-import { createProject } from "./store";
+import { createProject } from "../../lib/video/store";
 
 export const CreateVideoProjectRequest = z
   .object({

@@ -9,7 +9,7 @@ import { withSchemaEach } from "../../lib/http/schema-ref";
 import { requireRole } from "../../lib/http/workspace-guard";
 import { IdParam } from "../../lib/schemas/common";
 import { ConflictState, toConflict, VideoConflict } from "./schemas";
-import { projectWorkspace } from "./store";
+import { projectWorkspace } from "../../lib/video/store";
 
 export const route = createRoute({
   method: "get",

@@ -14,7 +14,7 @@ import { applyOperations, type VideoOperation } from "../../lib/video/apply";
 import type { VideoDocument } from "../../lib/video/document";
 import { footprintOf } from "../../lib/video/footprint";
 import { Resolution, toConflict, toProject, VideoConflict, VideoProjectResponse } from "./schemas";
-import { commitRevision, lockProject, projectWorkspace } from "./store";
+import { commitRevision, lockProject, projectWorkspace } from "../../lib/video/store";
 
 export const ResolveVideoConflictRequest = z
   .object({

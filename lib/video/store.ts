@@ -1,13 +1,13 @@
-import { replaceMediaUsages } from "../../lib/media/usage";
 import { and, between, eq, gt, inArray, sql } from "drizzle-orm";
 import { videoConflicts, videoMutations, videoProjectRevisions, videoProjects, videoRevisionTouches } from "../../db/schema";
-import type { Queryable, Tx } from "../../lib/db/client";
-import { ApiError, notFound } from "../../lib/http/errors";
-import { newId } from "../../lib/ids";
-import type { InverseOperation, OperationError, VideoOperation } from "../../lib/video/apply";
-import type { VideoDocument } from "../../lib/video/document";
-import { decodeTouch, groupForStorage, type Touch } from "../../lib/video/footprint";
-import { keepsSnapshot, planReconstruction, rebuildBackward, rebuildForward, type LaterRevision } from "../../lib/video/rebase";
+import type { Queryable, Tx } from "../db/client";
+import { notFound } from "../http/errors";
+import { newId } from "../ids";
+import { replaceMediaUsages } from "../media/usage";
+import type { InverseOperation, VideoOperation } from "./apply";
+import type { VideoDocument } from "./document";
+import { decodeTouch, groupForStorage, type Touch } from "./footprint";
+import { keepsSnapshot, planReconstruction, rebuildBackward, rebuildForward, type LaterRevision } from "./rebase";
 
 /** Persistence of video projects: the row, its revisions, what they touched, mutation ids and branches. */
 
@@ -165,12 +165,6 @@ export async function rememberMutation(
   values: { projectId: string; mutationId: string; outcome: "applied" | "rebased" | "conflict"; revision: number; conflictId?: string; overlapTargets?: string[]; userId: string },
 ): Promise<void> {
   await tx.insert(videoMutations).values({ ...values, createdBy: values.userId, overlapTargets: values.overlapTargets ?? [] });
-}
-
-/** 422 naming each failing operation's field, e.g. `body.operations[2].path`. */
-export function invalidOperations(errors: OperationError[], prefix = "body.operations", detail = "The operations do not apply to the document"): ApiError {
-  const located = errors.map((e) => ({ location: e.index === null ? prefix : `${prefix}[${e.index}]${e.field ? `.${e.field}` : ""}`, message: e.message }));
-  return new ApiError("validation-error", { detail: `${detail}: ${located.map((e) => `${e.location}: ${e.message}`).join("; ")}`.slice(0, 2000), errors: located });
 }
 
 const clipMedia = (doc: VideoDocument | null) =>
