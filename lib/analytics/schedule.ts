@@ -1,6 +1,7 @@
 import { and, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import { analyticsCoverage, socialAccounts } from "../../db/schema";
 import type { Database } from "../db/client";
+import { databaseNow } from "../db/clock";
 import { enqueueJob } from "../jobs/outbox";
 
 /** How long a queued account is held before it may be queued again (its job should have run by then). */
@@ -13,7 +14,8 @@ export const SCHEDULE_BATCH = 100;
  * `next_eligible_at` has passed (or that was never collected), claiming it for CLAIM_MS in the same
  * transaction so the next pass does not queue it twice. Returns the job ids.
  */
-export async function queueDueAccounts(db: Database, now = new Date(), opts: { limit?: number; workspaceId?: string } = {}): Promise<string[]> {
+export async function queueDueAccounts(db: Database, at?: Date, opts: { limit?: number; workspaceId?: string } = {}): Promise<string[]> {
+  const now = at ?? (await databaseNow(db));
   return db.transaction(async (tx) => {
     const due = await tx
       .select({ id: socialAccounts.id, workspaceId: socialAccounts.workspaceId })

@@ -3,6 +3,7 @@ import { media, mediaPurgedObjects, mediaUsages } from "../../db/schema";
 import { logEvent, type LogValue } from "../log";
 import { audit } from "../audit";
 import type { Database } from "../db/client";
+import { databaseNow } from "../db/clock";
 
 export interface PurgeOptions {
   now?: Date;
@@ -68,7 +69,7 @@ async function dueItems(db: Database, now: Date, limit: number, recheckBefore: D
  * before it records a use, so a use recorded concurrently is never lost to a purge.
  */
 export async function purgeMedia(db: Database, bucket: R2Bucket, opts: PurgeOptions = {}): Promise<PurgeReport> {
-  const now = opts.now ?? new Date();
+  const now = opts.now ?? (await databaseNow(db));
   const report: PurgeReport = { purged: [], kept: [], pendingObjects: 0 };
 
   // Bytes a previous run could not remove (or that a crash left behind) go first.

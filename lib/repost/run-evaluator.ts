@@ -2,6 +2,7 @@ import { and, asc, desc, eq, gt, gte, inArray, isNotNull, isNull, lte, or, sql }
 import { analyticsContentItems, renditions, repostActivity, repostAttempts, repostGrants, repostPolicies, socialAccounts } from "../../db/schema";
 import type { RepostPolicyRule } from "../../db/schema/repost";
 import type { Database, Queryable } from "../db/client";
+import { databaseNow } from "../db/clock";
 import { newId, randomText } from "../ids";
 import { enqueueJob } from "../jobs/outbox";
 import { decide, type StageState } from "./evaluate";
@@ -30,7 +31,8 @@ type Policy = typeof repostPolicies.$inferSelect;
  * rather than always the same.
  */
 export async function evaluateRepostPolicies(db: Database, opts: { now?: Date; workspaceId?: string; budgetMs?: number } = {}): Promise<string[]> {
-  const now = opts.now ?? new Date();
+  const now = opts.now ?? (await databaseNow(db));
+  // The run's own time budget: this Worker's wall time, not a decision about stored times.
   const deadline = Date.now() + (opts.budgetMs ?? RUN_BUDGET_MS);
   const start = `rpp_${randomText(24)}`;
   const jobs: string[] = [];
