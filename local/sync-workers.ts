@@ -1,8 +1,9 @@
 /**
  * `npx tsx local/sync-workers.ts`: after adding an operation group to functions/groups.ts or a
  * consumer under queues/, write what makes it deployable on its own: the group's
- * functions/<folder>/worker.ts and an [env.<name>] section in wrangler.toml. Existing files and sections
- * are left alone. After adding or changing any operation, it also rewrites what the gateway routes by:
+ * functions/<folder>/worker.ts (an existing one is left alone), and every [env.<name>] section of wrangler.toml,
+ * from the one source in local/wrangler-sections.ts (vars, R2 bucket, NUDGE_* bindings, the relay's cron and
+ * CRON_* bindings). After adding or changing any operation, it also rewrites what the gateway routes by:
  * functions/routes.ts and the gateway's GROUP_* service bindings (wrangler.toml's top-level `services`).
  * Then `npm run build:dry-run` checks that everything bundles.
  */
@@ -11,57 +12,9 @@ import path from "node:path";
 import { REPO_ROOT, WRANGLER_CONFIG } from "./services/wrangler";
 import { GATEWAY_SERVICES, gatewayServicesToml, ROUTE_TABLE_FILE, routeTable, routeTableSource } from "./route-table";
 import { consumerNames, deployableWorkers, groupFolders, groupWorkerEntry, readWranglerToml } from "./workers";
-import { cronBindingName } from "../lib/jobs/minute";
+import { withWorkerSections } from "./wrangler-sections";
 
-const CONSUMERS_MARKER = "# ---- Queue consumers (queues/) ----";
-
-/** Non-secret defaults every Worker gets; vars are not inherited by environments, so each lists them. */
-const DEFAULT_VARS = ['ALLOW_PRIVATE_URLS = "false"', 'SQS_REGION = "us-east-1"'];
-
-const R2 = 'r2_buckets = [{ binding = "MEDIA_BUCKET", bucket_name = "herald-media" }]';
-// lib/jobs/nudge.ts: the consumers each Worker may nudge after a commit.
-const NUDGE_SERVICES = '{ binding = "NUDGE_PUBLISH", service = "herald-publish" }, { binding = "NUDGE_ANALYTICS", service = "herald-analytics-refresh" }, { binding = "NUDGE_MESSAGES", service = "herald-messages-refresh" }, { binding = "NUDGE_BUILDS", service = "herald-build-generate" }';
-
-/** Consumers are reached only by the relay's cron and service bindings, never from the internet. */
-const NOT_PUBLIC = ["workers_dev = false", "preview_urls = false"];
-
-/**
- * The one Worker with a cron trigger (the free plan allows five): each minute it starts every other consumer's
- * minute through a CRON_* service binding (lib/jobs/minute.ts), which this script keeps listing every consumer.
- */
-export const CLOCK_WORKER = "outbox-relay";
-
-/** The clock's services line: the usual NUDGE_* bindings and a CRON_* binding to every other consumer. */
-export function clockServices(consumers: string[], workerName = "herald"): string {
-  const cron = consumers.filter((c) => c !== CLOCK_WORKER).map((c) => `{ binding = "${cronBindingName(c)}", service = "${workerName}-${c}" }`);
-  return `services = [${[NUDGE_SERVICES, ...cron].join(", ")}]`;
-}
-
-/** An [env.<name>] section: a group ("group"), a consumer, or the clock (a consumer with the cron trigger). */
-export function envSection(name: string, main: string, kind: "group" | "consumer", consumers: string[] = []): string {
-  const clock = kind === "consumer" && name === CLOCK_WORKER;
-  return [
-    `[env.${name}]`,
-    `main = "${main}"`,
-    ...(clock ? ['triggers = { crons = ["* * * * *"] }'] : []),
-    ...(kind === "consumer" ? NOT_PUBLIC : []),
-    R2,
-    clock ? clockServices(consumers) : `services = [${NUDGE_SERVICES}]`,
-    `[env.${name}.vars]`,
-    ...DEFAULT_VARS,
-    "",
-  ].join("\n");
-}
-
-/** Rewrites the clock section's `services` line (a consumer added or removed since); `null` if already so or absent. */
-export function withClockServices(toml: string, consumers: string[], workerName = "herald"): string | null {
-  const section = new RegExp(`^\\[env\\.${CLOCK_WORKER}\\]\\n(?:(?!\\[).*\\n)*?services = .*$`, "m");
-  const match = section.exec(toml);
-  if (!match) return null;
-  const line = clockServices(consumers, workerName);
-  const updated = match[0].replace(/services = .*$/, line);
-  return updated === match[0] ? null : toml.slice(0, match.index) + updated + toml.slice(match.index + match[0].length);
-}
+export { CLOCK_WORKER, clockServices, envSection } from "./wrangler-sections";
 
 export function workerEntrySource(name: string): string {
   return `import { createWorkerApp } from "../../lib/http/app";
@@ -94,33 +47,27 @@ async function main() {
     changed.push("wrote the gateway's GROUP_* service bindings in wrangler.toml");
   }
 
+  const groups: [string, string][] = [];
   for (const [name, folder] of await groupFolders()) {
     if (!folder) continue;
     const entry = groupWorkerEntry(folder);
+    groups.push([name, entry]);
     const file = path.join(REPO_ROOT, entry);
     if (!fs.existsSync(file)) {
       fs.writeFileSync(file, workerEntrySource(name));
       changed.push(`wrote ${entry}`);
     }
-    if (!envs.has(name)) {
-      const section = envSection(name, entry, "group") + "\n";
-      const at = toml.indexOf(CONSUMERS_MARKER);
-      toml = at >= 0 ? toml.slice(0, at) + section + toml.slice(at) : toml.trimEnd() + "\n\n" + section;
-      changed.push(`added [env.${name}] to wrangler.toml`);
-    }
+    if (!envs.has(name)) changed.push(`added [env.${name}] to wrangler.toml`);
   }
   const consumers = consumerNames();
-  for (const name of consumers) {
-    if (envs.has(name)) continue;
-    toml = toml.trimEnd() + "\n\n" + envSection(name, `queues/${name}.ts`, "consumer", consumers);
-    changed.push(`added [env.${name}] to wrangler.toml`);
+  for (const name of consumers) if (!envs.has(name)) changed.push(`added [env.${name}] to wrangler.toml`);
+  // Every [env.*] section, from local/wrangler-sections.ts.
+  const sections = withWorkerSections(toml, groups, consumers, workerName);
+  if (sections !== toml) {
+    if (!changed.some((c) => c.startsWith("added [env."))) changed.push("rewrote wrangler.toml's Worker sections from local/wrangler-sections.ts");
+    toml = sections;
   }
-  const clocked = withClockServices(toml, consumers, workerName);
-  if (clocked) {
-    toml = clocked;
-    changed.push(`wrote [env.${CLOCK_WORKER}]'s CRON_* service bindings in wrangler.toml`);
-  }
-  fs.writeFileSync(WRANGLER_CONFIG, toml.trimEnd() + "\n");
+  if (changed.length) fs.writeFileSync(WRANGLER_CONFIG, toml);
 
   for (const line of changed) console.log(line);
   const { problems } = await deployableWorkers();

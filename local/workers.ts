@@ -3,6 +3,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { routeTableProblems } from "./route-table";
 import { REPO_ROOT, WRANGLER_CONFIG } from "./services/wrangler";
+import { withWorkerSections } from "./wrangler-sections";
 
 /** One deployable Worker of wrangler.toml: the gateway (top level) or an [env.<name>]. */
 export interface DeployableWorker {
@@ -107,6 +108,11 @@ export async function deployableWorkers(): Promise<{ workers: DeployableWorker[]
   }
 
   problems.push(...(await routeTableProblems({ text, name: toml.name })));
+  // Every [env.*] section as local/wrangler-sections.ts says (vars and bindings are not inherited, so each repeats them).
+  const entries = workers.filter((w) => w.kind === "group").map((w): [string, string] => [w.name, w.main]);
+  if (withWorkerSections(text, entries, consumerNames(), toml.name || "herald") !== text) {
+    problems.push(`wrangler.toml: the [env.*] sections are not what local/wrangler-sections.ts says they should be (${fix})`);
+  }
 
   const known = new Set(workers.map((w) => w.env));
   for (const env of toml.envs.keys()) if (!known.has(env)) problems.push(`wrangler.toml: [env.${env}] is neither a group of functions/groups.ts nor a consumer under queues/`);

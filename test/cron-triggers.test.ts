@@ -4,7 +4,8 @@ import { unstable_readConfig } from "wrangler";
 import type { Env } from "../lib/env";
 import { drainHeaders } from "../lib/jobs/drain-auth";
 import { cronBindingName, startEveryMinute } from "../lib/jobs/minute";
-import { CLOCK_WORKER, envSection, withClockServices } from "../local/sync-workers";
+import { CLOCK_WORKER, envSection } from "../local/sync-workers";
+import { withWorkerSections } from "../local/wrangler-sections";
 import { WRANGLER_CONFIG } from "../local/services/wrangler";
 import { consumerNames, deployableWorkers } from "../local/workers";
 
@@ -25,15 +26,21 @@ describe("cron triggers", () => {
     expect(cronBindings.sort()).toEqual(others.map((n) => [cronBindingName(n), `herald-${n}`]).sort());
   });
 
-  it("local/sync-workers.ts adds a new consumer without a cron, binds it to the relay, and is a fixpoint", () => {
+  it("wrangler.toml's [env.*] sections are what local/sync-workers.ts writes; a new consumer gets no cron but a CRON_* binding on the relay", async () => {
     const toml = fs.readFileSync(WRANGLER_CONFIG, "utf8");
-    expect(withClockServices(toml, consumerNames())).toBeNull();
+    const { workers } = await deployableWorkers();
+    const groups = workers.filter((w) => w.kind === "group").map((w): [string, string] => [w.name, w.main]);
+    // In step: the script would write the file as it is (else `npx tsx local/sync-workers.ts`).
+    expect(withWorkerSections(toml, groups, consumerNames())).toBe(toml);
     const section = envSection("newcomer", "queues/newcomer.ts", "consumer");
     expect(section).not.toMatch(/triggers|crons/);
     expect(section).toMatch(/workers_dev = false/);
-    const added = withClockServices(toml + "\n" + section, [...consumerNames(), "newcomer"]);
+    const added = withWorkerSections(toml, groups, [...consumerNames(), "newcomer"].sort());
+    expect(added).toContain(section);
     expect(added).toContain('{ binding = "CRON_NEWCOMER", service = "herald-newcomer" }');
-    expect(added!.match(/crons/g)).toHaveLength(toml.match(/crons/g)!.length);
+    expect(added.match(/crons/g)).toHaveLength(toml.match(/crons/g)!.length);
+    // And it is a fixpoint.
+    expect(withWorkerSections(added, groups, [...consumerNames(), "newcomer"].sort())).toBe(added);
   });
 });
 
