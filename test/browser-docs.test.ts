@@ -15,7 +15,16 @@ import { REPO_ROOT } from "../local/services/wrangler";
 const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 const hasChromium = fs.existsSync(CHROMIUM);
 if (!hasChromium) console.warn(`browser-docs: skipped, no Chromium at ${CHROMIUM} (\`apt-get install -y chromium\`, or set CHROMIUM_PATH).`);
-const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const FLAGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 
 describe.skipIf(!hasChromium)("/docs in Chromium, offline", () => {
   let herald: Awaited<ReturnType<typeof startHerald>>;

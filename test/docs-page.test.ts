@@ -32,7 +32,8 @@ describe("/docs", () => {
     expect(inline.length).toBeGreaterThan(0);
     for (const [, , body] of inline) expect(scriptSrc).toContain(hashOf(body));
     expect(scriptSrc.split(" ").filter((s) => s.startsWith("'sha256-"))).toHaveLength(inline.length);
-    for (const name of ["connect-src", "img-src", "font-src", "style-src"]) expect(directive(csp, name)).not.toMatch(/\*|https?:\/\/(?!127\.0\.0\.1|localhost)/);
+    for (const name of ["connect-src", "img-src", "font-src", "style-src"])
+      expect(directive(csp, name)).not.toMatch(/\*|https?:\/\/(?!127\.0\.0\.1|localhost)/);
     expect(csp).toContain("frame-ancestors 'none'");
     expect(csp).toContain("base-uri 'none'");
     expect(res.headers.get("x-content-type-options")).toBe("nosniff");
