@@ -1,10 +1,31 @@
 import { sql } from "drizzle-orm";
 import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
-import type { VoiceDefinitionValue } from "../../lib/voice/definition";
 import { socialAccounts } from "./accounts";
 import { users, workspaces } from "./identity";
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, precision: 3 });
+
+/**
+ * SPEC.md 2.2 VoiceDefinition as stored: every member present (missing ones are filled when a profile is
+ * written, so readers never meet a partial definition).
+ */
+export interface VoiceDefinitionValue {
+  boundaries: string[];
+  disliked_patterns: string[];
+  expertise: string[];
+  forbidden_phrases: string[];
+  opinions: string[];
+  recurring_expressions: string[];
+  traits: string[];
+  vocabulary: string[];
+  formality: string;
+  humor: string;
+  identity_summary: string;
+  preferred_language: string;
+  corrections: { lesson: string; original: string; preferred: string }[];
+  examples: { platform: string; text: string; why_it_fits: string }[];
+  interview_answers: { answer: string; question: string }[];
+}
 
 /** SPEC.md 2.2 Voice Profiles. At most one per workspace is the default (a partial unique index). */
 export const voiceProfiles = pgTable(

@@ -1,4 +1,4 @@
-import type { VoiceDefinitionValue } from "../voice/definition";
+import type { VoiceDefinitionValue } from "../../db/schema";
 import type { VoiceSnapshot } from "./plan-types";
 
 /**
