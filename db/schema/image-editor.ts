@@ -1,8 +1,16 @@
 import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
-import type { ImageDocumentValue } from "../../lib/image-editor/document";
 import { users, workspaces } from "./identity";
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, precision: 3 });
+
+/**
+ * A design's or template's document as db/ knows it: a JSON object carrying its format version. Its whole
+ * shape is the model in lib/image-editor/document.ts, which db/ does not import (it sits below lib/); a
+ * document read back becomes that model's value through `storedImageDocument` there.
+ */
+export interface StoredImageDocument {
+  schema_version: number;
+}
 
 /** An image-editor design. Its documents live in design_revisions; `revision` names the head. */
 export const designs = pgTable(
@@ -29,7 +37,7 @@ export const designRevisions = pgTable(
     id: text("id").primaryKey(),
     designId: text("design_id").notNull().references(() => designs.id, { onDelete: "cascade" }),
     revision: integer("revision").notNull(),
-    document: jsonb("document").$type<ImageDocumentValue>().notNull(),
+    document: jsonb("document").$type<StoredImageDocument>().notNull(),
     /** Set when this revision was made by restoring an earlier one. */
     restoredFromId: text("restored_from_id"),
     createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
@@ -49,7 +57,7 @@ export const imageTemplates = pgTable(
     category: text("category").notNull(),
     presetKey: text("preset_key"),
     previewMediaId: text("preview_media_id"),
-    document: jsonb("document").$type<ImageDocumentValue>().notNull(),
+    document: jsonb("document").$type<StoredImageDocument>().notNull(),
     createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
     createdAt: ts("created_at").notNull().defaultNow(),
     updatedAt: ts("updated_at").notNull().defaultNow(),

@@ -4,7 +4,7 @@ import type { Queryable } from "../../lib/db/client";
 import { notFound } from "../../lib/http/errors";
 import { requireRole, roleAtLeast } from "../../lib/http/workspace-guard";
 import type { DesignRow } from "../../lib/image-editor/revisions";
-import type { ImageDocumentValue } from "../../lib/image-editor/document";
+import { storedImageDocument, type ImageDocumentValue } from "../../lib/image-editor/document";
 
 
 /** A design as SPEC.md 2.3 DesignResponse (without `$schema`). */
@@ -38,5 +38,5 @@ export async function documentAt(q: Queryable, designId: string, revision: numbe
     .from(designRevisions)
     .where(and(eq(designRevisions.designId, designId), eq(designRevisions.revision, revision)));
   if (!row) throw new Error(`design ${designId} has no revision ${revision}`);
-  return row.document;
+  return storedImageDocument(row.document);
 }

@@ -7,6 +7,7 @@ import { notFound } from "../../lib/http/errors";
 import { jsonBody, jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
 import { withSchema } from "../../lib/http/schema-ref";
+import { storedImageDocument } from "../../lib/image-editor/document";
 import { advanceHead } from "../../lib/image-editor/revisions";
 import { IdParam, RevisionField } from "../../lib/schemas/common";
 import { loadDesignFor, toDesign } from "./design-view";
@@ -42,9 +43,10 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
       .from(designRevisions)
       .where(and(eq(designRevisions.id, revision_id), eq(designRevisions.designId, id)));
     if (!source) throw notFound("design revision");
-    const design = await advanceHead(tx, { designId: id, expectedRevision: expected_revision, document: source.document, userId: user.id, restoredFromId: source.id });
+    const document = storedImageDocument(source.document);
+    const design = await advanceHead(tx, { designId: id, expectedRevision: expected_revision, document, userId: user.id, restoredFromId: source.id });
     await audit(tx, { ...auditActor(c), workspaceId: design.workspaceId, action: "design.restore", targetType: "design", targetId: id });
-    return { design, role, document: source.document };
+    return { design, role, document };
   });
   return c.json(withSchema(c, DesignResponse, toDesign(design, document, role)), 200);
 };

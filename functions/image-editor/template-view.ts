@@ -1,5 +1,6 @@
 import type { imageTemplates } from "../../db/schema";
 import { BUILT_IN_TEMPLATES_REVISED_AT, type BuiltInTemplate } from "../../lib/image-editor/built-in-templates";
+import { storedImageDocument } from "../../lib/image-editor/document";
 
 type TemplateRow = typeof imageTemplates.$inferSelect;
 
@@ -12,7 +13,7 @@ export const toTemplate = (row: TemplateRow) => ({
   category: row.category,
   preset_key: row.presetKey,
   preview_media_id: row.previewMediaId,
-  document: row.document,
+  document: storedImageDocument(row.document),
   created_at: row.createdAt.toISOString(),
   updated_at: row.updatedAt.toISOString(),
 });

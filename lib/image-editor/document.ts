@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import type { StoredImageDocument } from "../../db/schema";
 import { documentIssues } from "./document-rules";
 import { ColorGrade, Gradient } from "./color";
 import { Fit, Layer } from "./layer";
@@ -69,3 +70,10 @@ export const ImageDocument = z
   .openapi("ImageDocument");
 
 export type ImageDocumentValue = z.infer<typeof ImageDocument>;
+
+/**
+ * A document read back from design_revisions or image_templates, as the model's value. Every document written
+ * there passed ImageDocument first (the routes take it from a validated body; a restore copies a stored
+ * one), so it is not parsed again on each read.
+ */
+export const storedImageDocument = (stored: StoredImageDocument): ImageDocumentValue => stored as ImageDocumentValue;
