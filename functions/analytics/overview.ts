@@ -84,5 +84,5 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     publication_total: pubRows[0]?.total ?? 0,
     publication_next_cursor: null,
   };
-  return c.json(withSchema(c, Overview, body as never), 200);
+  return c.json(withSchema(c, Overview, body), 200);
 };

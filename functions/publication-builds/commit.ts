@@ -46,5 +46,5 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     const [response] = await publicationResponses(tx, publicBaseUrl(c.env, c.req.url), rows);
     return { body: response, created: committed.created };
   });
-  return c.json(withSchema(c, PublicationResponse, body as never), created ? 201 : 200) as never;
+  return c.json(withSchema(c, PublicationResponse, body), created ? 201 : 200);
 };

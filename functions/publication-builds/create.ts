@@ -49,7 +49,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
       .values({
         id,
         workspaceId: body.workspace_id,
-        input: assembled.input as never,
+        input: assembled.input,
         assets: assembled.assets,
         contextUrls: assembled.contextUrls,
         voiceProfileId: assembled.voiceProfileId,

@@ -87,5 +87,5 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     }
     opportunities = answer.value;
   }
-  return c.json(withSchema(c, DiscoveryResult, { generated_at: new Date().toISOString(), model: model?.model ?? RANKER, opportunities } as never), 200);
+  return c.json(withSchema(c, DiscoveryResult, { generated_at: new Date().toISOString(), model: model?.model ?? RANKER, opportunities }), 200);
 };

@@ -48,13 +48,13 @@ export interface InputSource {
   publishable: boolean;
 }
 
-export interface BuildInputValue {
+export type BuildInputValue = {
   destination_policy: string;
   destinations: InputDestination[];
   direction: Direction;
   idea: string | null;
   sources: InputSource[];
-}
+};
 
 /** Facts the planner needs beyond Build.input, gathered by the caller (never fetched by the planner). */
 export interface PlanContext {
@@ -108,7 +108,7 @@ export interface ReviewFlag {
   severity: "info" | "warning" | "error";
 }
 
-export interface BuildResultValue {
+export type BuildResultValue = {
   canonical_text: string;
   destinations: ResultDestination[];
   direction: {
@@ -126,7 +126,7 @@ export interface BuildResultValue {
   review_flags: ReviewFlag[];
   skipped: { account_id: string; platform: string; reason: string }[];
   sources: { id: string; kind: string; label: string; publishable: boolean }[];
-}
+};
 
 /**
  * What a language model proposed (already shape-checked): the planner holds it to the same limits and

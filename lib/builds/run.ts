@@ -83,7 +83,7 @@ export async function runBuild(db: Database, env: Env, buildId: string, opts: Ru
   const finish = (values: Partial<typeof publicationBuilds.$inferInsert>) =>
     db
       .update(publicationBuilds)
-      .set({ ...values, input: input as never, revision: sql`${publicationBuilds.revision} + 1`, updatedAt: sql`now()` })
+      .set({ ...values, input, revision: sql`${publicationBuilds.revision} + 1`, updatedAt: sql`now()` })
       .where(and(eq(publicationBuilds.id, buildId), eq(publicationBuilds.state, "running")));
   if (outcome.empty) {
     const allUnreadable = input.sources.length > 0 && input.sources.every((s) => context.unreadable[s.id]) && !input.idea;
@@ -94,11 +94,11 @@ export async function runBuild(db: Database, env: Env, buildId: string, opts: Ru
       errorMessage: allUnreadable
         ? `No source could be read, so there is nothing to plan from: ${Object.values(context.unreadable).join(" ").slice(0, 900)}`
         : "Nothing to plan from: the idea and sources give no publishable text or media.",
-      result: outcome.result as never,
+      result: outcome.result,
     });
     return;
   }
-  await finish({ state: "completed", phase: "done", result: outcome.result as never, mediaPlan: outcome.mediaIds, model: draft?.model ?? null, errorCode: null, errorMessage: null });
+  await finish({ state: "completed", phase: "done", result: outcome.result, mediaPlan: outcome.mediaIds, model: draft?.model ?? null, errorCode: null, errorMessage: null });
 }
 
 async function setPhase(db: Database, buildId: string, phase: BuildPhase): Promise<void> {

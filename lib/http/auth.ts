@@ -58,7 +58,7 @@ export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
   } catch (error) {
     // Whatever the route answered, an unauthenticated or rate-limited request gets only that answer
     // (dropping the route's response first, so none of its headers is carried over).
-    c.res = undefined as never;
+    c.res = undefined;
     c.res = handleError(error, c);
   }
 };
