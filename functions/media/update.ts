@@ -9,7 +9,7 @@ import { jsonBody, jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
 import { withSchema } from "../../lib/http/schema-ref";
 import { toMediaItem } from "../../lib/media/item";
-import { DAY_MS, TEMPORARY_RETENTION_DAYS } from "../../lib/media/limits";
+import { temporaryExpiry } from "../../lib/media/limits";
 import { normalizeTags, searchDocument, tagProblem } from "../../lib/media/tags";
 import { loadMediaFor } from "./lookup";
 import { MediaIdParams, MediaItem, UpdateMediaRequest } from "./schemas";
@@ -53,7 +53,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
         isFavorite: body.is_favorite ?? current.isFavorite,
         retentionClass: retention,
         // A temporary item lives 7 days from when it became temporary; a library item does not expire.
-        ...(retentionChanged ? { expiresAt: retention === "temporary" ? new Date(Date.now() + TEMPORARY_RETENTION_DAYS * DAY_MS) : null } : {}),
+        ...(retentionChanged ? { expiresAt: retention === "temporary" ? temporaryExpiry() : null } : {}),
         updatedAt: sql`now()`,
       })
       .where(eq(media.id, id))

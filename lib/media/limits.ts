@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import type { Env } from "../env";
 
 /**
@@ -17,4 +18,5 @@ export function mediaMaxBytes(env: Pick<Env, "MEDIA_MAX_BYTES">): number {
 /** How long an item stays in the trash, and how long a temporary upload lives, before the purge. */
 export const TRASH_RETENTION_DAYS = 30;
 export const TEMPORARY_RETENTION_DAYS = 7;
-export const DAY_MS = 24 * 60 * 60 * 1000;
+/** A temporary upload's expiry: by the database's clock (CONTRACT §9), as an SQL value for an insert or update. */
+export const temporaryExpiry = () => sql`now() + make_interval(days => ${TEMPORARY_RETENTION_DAYS})`;

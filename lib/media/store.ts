@@ -4,7 +4,7 @@ import type { Database, Tx } from "../db/client";
 import { newId } from "../ids";
 import type { DetectedMedia } from "./detect";
 import type { MediaRow } from "./item";
-import { DAY_MS, TEMPORARY_RETENTION_DAYS } from "./limits";
+import { temporaryExpiry } from "./limits";
 import { objectKey, putObject } from "./storage";
 import { searchDocument } from "./tags";
 
@@ -70,7 +70,7 @@ export async function createMedia(db: Database, bucket: R2Bucket, input: NewMedi
           videoProfile: d.videoProfile,
           containerFormat: d.containerFormat,
           retentionClass,
-          expiresAt: retentionClass === "temporary" ? new Date(Date.now() + TEMPORARY_RETENTION_DAYS * DAY_MS) : null,
+          expiresAt: retentionClass === "temporary" ? temporaryExpiry() : null,
           createdBy: input.actorUserId,
         })
         .returning();
