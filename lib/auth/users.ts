@@ -1,7 +1,7 @@
 import { users } from "../../db/schema";
 import { ensurePersonalOrganization } from "../billing/organizations";
 import type { Queryable } from "../db/client";
-import { ApiError } from "../http/errors";
+import { DomainError } from "../errors";
 import { newId } from "../ids";
 
 /**
@@ -15,7 +15,7 @@ export async function createUser(q: Queryable, input: { email: string; displayNa
       .values({ id: newId("usr"), email: input.email, displayName: input.displayName, isAdmin: input.isAdmin })
       .onConflictDoNothing()
       .returning();
-    if (!user) throw new ApiError("conflict", { detail: "A user with this e-mail address already exists." });
+    if (!user) throw new DomainError("conflict", "A user with this e-mail address already exists.");
     await ensurePersonalOrganization(tx, user.id);
     return user;
   });

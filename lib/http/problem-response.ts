@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { publicBaseUrl } from "../env";
+import { DomainError } from "../errors";
 import { errorFields, logEvent } from "../log";
 import { ApiError, ReadyResponse } from "./errors";
 import { PROBLEMS, type ProblemSlug } from "./problems";
@@ -40,6 +41,7 @@ function isUnavailable(err: unknown): boolean {
 /** The one place an exception becomes a response. */
 export function handleError(err: unknown, c: Context): Response {
   if (err instanceof ApiError) return problemResponse(c, err);
+  if (err instanceof DomainError) return problemResponse(c, new ApiError(err.slug, { detail: err.detail }));
   if (err instanceof ReadyResponse) return err.response;
   if (err instanceof HTTPException) {
     const slug = HTTP_EXCEPTION_SLUGS[err.status] ?? "bad-request";
