@@ -51,6 +51,8 @@ export async function docsResponse(c: Context, specUrl: string, title: string): 
     telemetry: false,
     showDeveloperTools: "never",
     hideClientButton: true,
+    // Scalar's "Ask AI" agent searches a public API registry through Scalar's proxy: not for an offline, private reference.
+    agent: { disabled: true },
   })(c, async () => {});
   const html = await (page as Response).text();
   const specOrigin = new URL(spec, "http://invalid").origin;
