@@ -4,6 +4,7 @@ import type { RepostPolicyRule } from "../../db/schema/repost";
 import type { Database, Queryable } from "../db/client";
 import { databaseNow } from "../db/clock";
 import { newId, randomText } from "../ids";
+import type { RepostJobPayload } from "../jobs/kinds";
 import { enqueueJob } from "../jobs/outbox";
 import { decide, type StageState } from "./evaluate";
 
@@ -13,10 +14,6 @@ export const MAX_POSTS_PER_POLICY = 200;
 export const RUN_BUDGET_MS = 40_000;
 
 const HOUR = 3_600_000;
-
-export interface RepostJobPayload {
-  attempt_id: string;
-}
 
 type Policy = typeof repostPolicies.$inferSelect;
 
