@@ -31,9 +31,6 @@ const KNOWN_FOLDER_ARROWS: Record<string, string> = {
   "lib/billing/organizations.ts → lib/http/errors.ts": DOMAIN_THROWS_API_ERROR,
   "lib/billing/purchase.ts → lib/http/errors.ts": DOMAIN_THROWS_API_ERROR,
   "lib/billing/stripe.ts → lib/http/errors.ts": DOMAIN_THROWS_API_ERROR,
-  // lib/delivery takes convergedStatus and RENDITION_ERROR_CLEARED from lib/publishing/status.ts, which
-  // re-exports delivery's isTerminal: which of the two sits lower is for the delivery work to settle.
-  "lib/publishing/status.ts → lib/delivery/rules.ts": "publishing/status.ts re-exports isTerminal from lib/delivery/rules.ts",
 };
 
 describe("import graph", () => {

@@ -39,7 +39,8 @@ export const STALLED_AFTER_SECONDS = 180;
 /** A publication swept once is not swept again for this long: the job it got is given time to run. */
 export const RESWEEP_AFTER_SECONDS = 300;
 
-export const isTerminal = (s: RenditionStatus) => s === "published" || s === "failed" || s === "canceled";
+// A publication's statuses and convergence are lib/publishing/status.ts's; delivery reads them from there.
+export { isTerminal } from "../publishing/status";
 
 /** A rendition in one of these may be claimed by a delivery (when due and not held). */
 export const CLAIMABLE: RenditionStatus[] = ["queued", "retrying", "reconciling", "publishing"];

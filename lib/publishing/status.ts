@@ -1,5 +1,4 @@
 import type { PublicationStatus, RenditionStatus } from "../../db/schema/publications";
-import { isTerminal } from "../delivery/rules";
 
 /** A rendition's columns without the last attempt's error (queued again, or published). */
 export const RENDITION_ERROR_CLEARED = {
@@ -25,7 +24,8 @@ export const BUCKET_STATUSES: Record<"draft" | "scheduled" | "published" | "fail
 export const EDITABLE: PublicationStatus[] = ["draft", "scheduled", "failed"];
 export const PUBLISHABLE: PublicationStatus[] = ["draft", "scheduled", "failed", "partially_published"];
 
-export { isTerminal };
+/** `published`, `failed` and `canceled` are terminal: every delivery ends in one of them (CONTRACT §9). */
+export const isTerminal = (s: RenditionStatus) => s === "published" || s === "failed" || s === "canceled";
 
 /**
  * Where a publication stands once its renditions have moved: still publishing until every one is terminal;
