@@ -1,7 +1,6 @@
 import { collectAccount, countIntoRun } from "../lib/analytics/collect-account";
 import type { ConsumerDefinition } from "../lib/jobs/consumer";
 import { createConsumerWorker } from "../lib/jobs/consumer-worker";
-import type { JobPayload } from "../lib/jobs/kinds";
 import { analyticsCollectionRuns } from "../db/schema";
 import { eq, sql } from "drizzle-orm";
 
@@ -11,7 +10,7 @@ import { eq, sql } from "drizzle-orm";
  * account's coverage (and retried when it is next eligible), not thrown: a rate-limited provider does not
  * burn through the job's attempts or hold up other accounts.
  */
-export const analyticsRefresh: ConsumerDefinition<JobPayload<"analytics.refresh">> = {
+export const analyticsRefresh: ConsumerDefinition<"analytics.refresh"> = {
   kind: "analytics.refresh",
   async handle({ tx, env, job }) {
     if (job.payload.account_id) await collectAccount(tx, env, job.payload.account_id);

@@ -2,13 +2,12 @@ import { failBuild, runBuild } from "../lib/builds/run";
 import { modelFromSettings } from "../lib/builds/model";
 import type { ConsumerDefinition } from "../lib/jobs/consumer";
 import { createConsumerWorker } from "../lib/jobs/consumer-worker";
-import type { JobPayload } from "../lib/jobs/kinds";
 
 /**
  * Generates publication builds (lib/builds/run.ts). "steps" mode: it fetches URL sources and may call a
  * language model, so it commits its own steps and is safe to run again (a finished build is left alone).
  */
-export const buildGenerate: ConsumerDefinition<JobPayload<"build.generate">> = {
+export const buildGenerate: ConsumerDefinition<"build.generate"> = {
   kind: "build.generate",
   mode: "steps",
   async handle({ db, env, job }) {

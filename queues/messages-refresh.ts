@@ -4,7 +4,6 @@ import { PROVIDERS } from "../lib/accounts/catalog";
 import { newId } from "../lib/ids";
 import type { ConsumerDefinition } from "../lib/jobs/consumer";
 import { createConsumerWorker } from "../lib/jobs/consumer-worker";
-import type { JobPayload } from "../lib/jobs/kinds";
 import { accountContext } from "../lib/providers/account-context";
 import { adapterFor } from "../lib/providers/registry";
 import { ProviderError } from "../lib/providers/types";
@@ -17,7 +16,7 @@ const clip = (text: string | null, max: number) => (text === null ? null : text.
  * nothing twice. A provider refusal that retrying cannot fix (revoked credentials, a server without
  * notifications) is recorded on the account and ends the job; a transient one fails it for a retry.
  */
-export const messagesRefresh: ConsumerDefinition<JobPayload<"messages.refresh">> = {
+export const messagesRefresh: ConsumerDefinition<"messages.refresh"> = {
   kind: "messages.refresh",
   async handle({ tx, env, job }) {
     const [account] = await tx

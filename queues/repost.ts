@@ -3,13 +3,12 @@ import { createConsumerWorker } from "../lib/jobs/consumer-worker";
 import { eq } from "drizzle-orm";
 import { repostAttempts } from "../db/schema";
 import { executeRepost, fail } from "../lib/repost/execute";
-import type { JobPayload } from "../lib/jobs/kinds";
 
 /**
  * Reposts (or reblogs) one queued attempt. "steps" mode: the provider call is reconciled on every run
  * (record key from the attempt id; `reblogged` read first), so a redelivery or retry never reposts twice.
  */
-export const repost: ConsumerDefinition<JobPayload<"repost.execute">> = {
+export const repost: ConsumerDefinition<"repost.execute"> = {
   kind: "repost.execute",
   mode: "steps",
   async handle({ db, env, job }) {

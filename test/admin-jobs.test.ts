@@ -6,7 +6,7 @@ import { jobReceipts, outboxJobs } from "../db/schema";
 import gateway from "../functions/all-groups";
 import type { Env } from "../lib/env";
 import { drainQueue, MAX_ATTEMPTS, type ConsumerDefinition } from "../lib/jobs/consumer";
-import { JOB_KINDS, type JobKind, type JobPayload } from "../lib/jobs/kinds";
+import { JOB_KINDS, type JobKind } from "../lib/jobs/kinds";
 import { jobMetrics } from "../lib/jobs/metrics";
 import { enqueueJob, outboxRow, relayOutbox } from "../lib/jobs/outbox";
 import { queueUrl, sqsClient } from "../lib/jobs/sqs";
@@ -33,7 +33,7 @@ async function call(method: string, path: string, token?: string) {
 
 let fail = true;
 const handled: string[] = [];
-const consumer: ConsumerDefinition<JobPayload<"analytics.refresh">> = {
+const consumer: ConsumerDefinition<"analytics.refresh"> = {
   kind: "analytics.refresh",
   async handle({ job }) {
     if (fail) throw new Error("the provider is down");

@@ -3,7 +3,6 @@ import { describe, expect, it } from "vitest";
 import { outboxJobs } from "../db/schema";
 import type { Env } from "../lib/env";
 import type { ConsumerDefinition } from "../lib/jobs/consumer";
-import type { JobPayload } from "../lib/jobs/kinds";
 import { drainForMinute } from "../lib/jobs/consumer-worker";
 import { enqueueJob } from "../lib/jobs/outbox";
 import { ensureQueues } from "../local/services/sqs";
@@ -21,7 +20,7 @@ describe("a consumer's cron run (drainForMinute)", () => {
     const done: { id: string; at: number }[] = [];
     // The job whose first attempt fails (its id, once queued).
     let flaky = "";
-    const consumer: ConsumerDefinition<JobPayload<"analytics.refresh">> = {
+    const consumer: ConsumerDefinition<"analytics.refresh"> = {
       kind: "analytics.refresh",
       async handle({ job }) {
         const n = (attempts.get(job.job_id) ?? 0) + 1;

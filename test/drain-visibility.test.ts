@@ -35,7 +35,7 @@ describe("a drain's time budget", () => {
     const ids = Array.from({ length: 6 }, (_, i) => `job_budget_${Date.now()}_${i}`);
     await send(e, ids);
     const attempts = new Map<string, number>();
-    const slow: ConsumerDefinition<object> = {
+    const slow: ConsumerDefinition<"analytics.refresh"> = {
       kind: "analytics.refresh",
       async handle({ job, attempt }) {
         attempts.set(job.job_id, attempt);
@@ -76,7 +76,7 @@ describe("a job that outlives its message's visibility", () => {
     return got;
   }
 
-  const longJob = (ran: string[]): ConsumerDefinition<object> => ({
+  const longJob = (ran: string[]): ConsumerDefinition<"analytics.refresh"> => ({
     kind: "analytics.refresh",
     mode: "steps",
     async handle({ job }) {

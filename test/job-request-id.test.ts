@@ -38,7 +38,7 @@ describe("a job's request id", () => {
       await enqueueJob(db, "analytics.refresh", null, {}),
     ]);
     expect((await withDb((db) => relayOutbox(db, e, { ids: [caused, scheduled] }))).sent).toBe(2);
-    const failing: ConsumerDefinition<object> = {
+    const failing: ConsumerDefinition<"analytics.refresh"> = {
       kind: "analytics.refresh",
       async handle() {
         throw new Error("provider down");

@@ -76,7 +76,7 @@ describe("outbox → SQS → consumer", () => {
   it("a received batch is deleted once handled: nothing is left in the queue, in flight or not", async () => {
     const e = { ...env, ...(await ensureQueues(env, `batch-${Date.now()}-`)) } as Env;
     const handled: string[] = [];
-    const probe: ConsumerDefinition<object> = { kind: "analytics.refresh", async handle({ job }) { handled.push(job.job_id); } };
+    const probe: ConsumerDefinition<"analytics.refresh"> = { kind: "analytics.refresh", async handle({ job }) { handled.push(job.job_id); } };
     const sqs = sqsClient(e);
     for (let i = 0; i < 7; i++) await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl(e, "analytics.refresh"), MessageBody: JSON.stringify({ job_id: `job_batch_${Date.now()}_${i}`, kind: "analytics.refresh", workspace_id: null, payload: {} }) }));
     while (handled.length < 7) await drainQueue(e, probe, { waitSeconds: 1, budgetMs: 3000 });
@@ -90,21 +90,21 @@ describe("outbox → SQS → consumer", () => {
     const e = { ...env, ...(await ensureQueues(env, `finish-${Date.now()}-`)) } as Env;
     const fallbacks: string[] = [];
     // The condition reads what the job's own statement set in that transaction: it holds only after it, in the same request.
-    const probe: ConsumerDefinition<{ hold: boolean }> = {
+    const ids = { holds: `job_finish_holds_${Date.now()}`, fails: `job_finish_fails_${Date.now()}` };
+    const probe: ConsumerDefinition<"analytics.refresh"> = {
       kind: "analytics.refresh",
       mode: "steps",
       async handle({ job }) {
         return {
-          statements: () => [sql`select set_config('herald.finish_probe', ${job.payload.hold ? "done" : "not yet"}, true)`],
+          statements: () => [sql`select set_config('herald.finish_probe', ${job.job_id === ids.holds ? "done" : "not yet"}, true)`],
           receiptIf: sql`current_setting('herald.finish_probe', true) = 'done'`,
           otherwise: async () => void fallbacks.push(job.job_id),
         };
       },
     };
-    const ids = { holds: `job_finish_holds_${Date.now()}`, fails: `job_finish_fails_${Date.now()}` };
     const sqs = sqsClient(e);
-    for (const [id, hold] of [[ids.holds, true], [ids.fails, false]] as const) {
-      await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl(e, "analytics.refresh"), MessageBody: JSON.stringify({ job_id: id, kind: "analytics.refresh", workspace_id: null, payload: { hold } }) }));
+    for (const id of [ids.holds, ids.fails]) {
+      await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl(e, "analytics.refresh"), MessageBody: JSON.stringify({ job_id: id, kind: "analytics.refresh", workspace_id: null, payload: {} }) }));
     }
     sqs.destroy();
     const realFetch = globalThis.fetch;
@@ -164,7 +164,7 @@ describe("outbox → SQS → consumer", () => {
     const e = { ...env, ...queues } as Env;
     const attempts: number[] = [];
     const gaveUp: string[] = [];
-    const failing: ConsumerDefinition<{ n: number }> = {
+    const failing: ConsumerDefinition<"analytics.refresh"> = {
       kind: "analytics.refresh",
       async handle({ attempt }) {
         attempts.push(attempt);

@@ -62,14 +62,14 @@ describe("logs", () => {
     expect(JSON.parse(captured[0])).toMatchObject({ msg: "deferred work failed", error: "Error", code: "ECONNREFUSED" });
 
     const e = { ...env, ...(await ensureQueues(env, `logs-${Date.now()}-`)) } as Env;
-    const failing: ConsumerDefinition<{ text: string }> = {
+    const failing: ConsumerDefinition<"analytics.refresh"> = {
       kind: "analytics.refresh",
       async handle({ job }) {
-        throw new Error(`provider refused "${job.payload.text}" for ${CANARY}@example.test`);
+        throw new Error(`provider refused "${job.payload.account_id}" for ${CANARY}@example.test`);
       },
     };
     const sqs = sqsClient(e);
-    await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl(e, "analytics.refresh"), MessageBody: JSON.stringify({ job_id: `job_${CANARY}`.slice(0, 30), kind: "analytics.refresh", workspace_id: null, payload: { text: CANARY } }) }));
+    await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl(e, "analytics.refresh"), MessageBody: JSON.stringify({ job_id: `job_${CANARY}`.slice(0, 30), kind: "analytics.refresh", workspace_id: null, payload: { account_id: CANARY } }) }));
     sqs.destroy();
     expect((await drainQueue(e, failing, { waitSeconds: 0, budgetMs: 2000, retryDelay: () => 900 })).failed).toBe(1);
     const failed = captured.map((l) => JSON.parse(l)).find((l) => l.msg === "job failed");

@@ -4,6 +4,7 @@ import { openDb } from "../db/client";
 import type { Env } from "../env";
 import { drainQueue, emptyDrainResult, type ConsumerDefinition, type DrainResult } from "./consumer";
 import { drainRefusal } from "./drain-auth";
+import type { JobKind } from "./kinds";
 import { CRON_RUN_PARAM } from "./minute";
 import { relayOutbox } from "./outbox";
 
@@ -12,9 +13,9 @@ import { relayOutbox } from "./outbox";
  * publication's next attempt, scheduled a few seconds ahead) and long-poll its queue (SQS retries delayed
  * 5 s, 15 s, 45 s). So retries due within the minute run within the minute, not at the next cron.
  */
-export async function drainForMinute<P>(
+export async function drainForMinute<K extends JobKind, First>(
   env: Env,
-  consumer: ConsumerDefinition<P>,
+  consumer: ConsumerDefinition<K, First>,
   /** `onlyJobIds`: relay only these rows (a test sharing the outbox with others). */
   opts: { budgetMs: number; waitSeconds: number; onlyJobIds?: string[] },
 ): Promise<DrainResult> {
@@ -51,7 +52,7 @@ export const NUDGE_START_WITHIN_MS = 20_000;
  * `cron` drains on demand for holders of DRAIN_SECRET (the local launcher calls it in a loop, long-polling
  * SQS; the group Worker that committed work nudges it with `detach=1`).
  */
-export function createConsumerWorker<P>(consumer: ConsumerDefinition<P>) {
+export function createConsumerWorker<K extends JobKind, First>(consumer: ConsumerDefinition<K, First>) {
   // Most of the minute until the next cron run (which overlaps it a little: receipts make that safe).
   const minute = (env: Env) => drainForMinute(env, consumer, { budgetMs: 55_000, waitSeconds: 10 });
   return {

@@ -8,7 +8,7 @@ import { inOneTransaction, type BatchItem } from "../db/batch";
 import { insertWhere } from "../db/insert-where";
 import { retryDelaySeconds } from "./backoff";
 import { jobStateStatement, recordJobState } from "./job-state";
-import { isJobKind, type JobKind, type JobMessage } from "./kinds";
+import { isJobKind, type JobKind, type JobMessage, type JobPayloads } from "./kinds";
 import { DEFAULT_VISIBILITY, deleteMessages, keepHidden, releaseUnstarted, type VisibilityTiming } from "./message-visibility";
 import { deadLetterUrl, queueUrl, sharedSqsClient } from "./sqs";
 
@@ -17,7 +17,7 @@ export const MAX_ATTEMPTS = 8;
 
 export { retryDelaySeconds } from "./backoff";
 
-export interface JobContext<P> {
+export interface JobContext<P, First = unknown> {
   /** The receipt's transaction in "transaction" mode; the database itself in "steps" mode. */
   tx: Tx | Database;
   db: Database;
@@ -25,11 +25,12 @@ export interface JobContext<P> {
   job: JobMessage<P>;
   attempt: number;
   /** In "steps" mode, what `firstRead` read. */
-  first?: unknown;
+  first?: First;
 }
 
-export interface ConsumerDefinition<P> {
-  kind: JobKind;
+/** A consumer of jobs of kind K (its payload is JobPayloads[K]); First is what its `firstRead` reads. */
+export interface ConsumerDefinition<K extends JobKind, First = unknown> {
+  kind: K;
   /**
    * "transaction" (default): `handle` runs inside the transaction that also records the job's
    * receipt, so its database effects happen exactly once however often SQS delivers it.
@@ -41,11 +42,11 @@ export interface ConsumerDefinition<P> {
    * "steps" mode: the read a job starts with (one drizzle statement), sent in the same request as the check
    * for the job's receipt, one round trip fewer per job; `handle` gets its result as `first`.
    */
-  firstRead?(q: Queryable, job: JobMessage<P>): PromiseLike<unknown>;
+  firstRead?(q: Queryable, job: JobMessage<JobPayloads[K]>): PromiseLike<First>;
   /** In "steps" mode it may answer what to commit with the receipt (StepsFinish). */
-  handle(ctx: JobContext<P>): Promise<void | StepsFinish>;
+  handle(ctx: JobContext<JobPayloads[K], First>): Promise<void | StepsFinish>;
   /** Called on the last attempt's failure, before SQS moves the message to the dead-letter queue. */
-  onGiveUp?(ctx: { db: Database; env: Env; job: JobMessage<P>; error: unknown }): Promise<void>;
+  onGiveUp?(ctx: { db: Database; env: Env; job: JobMessage<JobPayloads[K]>; error: unknown }): Promise<void>;
 }
 
 /**
@@ -113,7 +114,7 @@ export interface DrainOptions {
  * Delivery is at least once; the job id in `job_receipts` turns redeliveries into no-ops.
  * The budget is the Worker's own wall time (how long this call may run), not a decision about shared state.
  */
-export async function drainQueue<P>(env: Env, consumer: ConsumerDefinition<P>, opts: DrainOptions = {}): Promise<DrainResult> {
+export async function drainQueue<K extends JobKind, First>(env: Env, consumer: ConsumerDefinition<K, First>, opts: DrainOptions = {}): Promise<DrainResult> {
   const sqs = sharedSqsClient(env);
   const { db, close } = openDb(env);
   const url = queueUrl(env, consumer.kind);
@@ -166,8 +167,8 @@ function attemptOf(job: JobMessage, message: Message): number {
   return (job.attempt ?? 1) + Math.max(0, Number(message.Attributes?.ApproximateReceiveCount ?? 1) - 1);
 }
 
-async function processOne<P>(db: Database, env: Env, consumer: ConsumerDefinition<P>, message: Message): Promise<Outcome> {
-  const job = parseMessage(message, consumer.kind) as JobMessage<P> | null;
+async function processOne<K extends JobKind, First>(db: Database, env: Env, consumer: ConsumerDefinition<K, First>, message: Message): Promise<Outcome> {
+  const job = parseMessage(message, consumer.kind) as JobMessage<JobPayloads[K]> | null;
   if (!job) {
     logEvent("error", "unreadable job message", { kind: consumer.kind, message_id: message.MessageId, size: message.Body?.length ?? 0 });
     return { kind: "failed", job: null, attempt: MAX_ATTEMPTS, error: "unreadable message" };
@@ -209,7 +210,7 @@ async function processOne<P>(db: Database, env: Env, consumer: ConsumerDefinitio
   }
 }
 
-async function runSteps<P>(db: Database, env: Env, consumer: ConsumerDefinition<P>, job: JobMessage<P>, attempt: number): Promise<"processed" | "duplicates"> {
+async function runSteps<K extends JobKind, First>(db: Database, env: Env, consumer: ConsumerDefinition<K, First>, job: JobMessage<JobPayloads[K]>, attempt: number): Promise<"processed" | "duplicates"> {
   const [[seen], first] = await inOneTransaction(db, (q) => [
     q.select({ jobId: jobReceipts.jobId }).from(jobReceipts).where(eq(jobReceipts.jobId, job.job_id)),
     ...(consumer.firstRead ? [consumer.firstRead(q, job)] : []),
