@@ -30,5 +30,5 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     const design = await insertDesign(tx, { workspaceId: body.workspace_id, userId: user.id, document: body.document });
     await audit(tx, { ...auditActor(c), workspaceId: design.workspaceId, action: "design.create", targetType: "design", targetId: design.id });
     return { status: 201, body: withSchema(c, DesignResponse, toDesign(design, body.document, role)) };
-  }) as never;
+  });
 };

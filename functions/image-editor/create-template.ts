@@ -43,5 +43,5 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     await replaceMediaUsages(tx, { workspaceId: row.workspaceId, ownerType: "template", ownerId: row.id }, referencedMediaIds(body.document), "body.document", mentionedMediaIds(body.document));
     await audit(tx, { ...auditActor(c), workspaceId: row.workspaceId, action: "template.create", targetType: "template", targetId: row.id });
     return { status: 201, body: withSchema(c, TemplateResponse, toTemplate(row)) };
-  }) as never;
+  });
 };

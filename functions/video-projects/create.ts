@@ -37,5 +37,5 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     const row = await createProject(tx, { workspaceId: body.workspace_id, name: body.name, document: body.document ?? emptyVideoDocument(), userId: user.id });
     await audit(tx, { ...auditActor(c), workspaceId: body.workspace_id, action: "video_project.create", targetType: "video_project", targetId: row.id });
     return { status: 201, body: toProject(c, row) };
-  }) as never;
+  });
 };
