@@ -40,7 +40,10 @@ export default defineConfig({
           // modules one by one: the first request to the gateway drops from about 6 s to about 3 s.
           deps: {
             optimizer: {
-              ssr: { enabled: true, include: ["@aws-sdk/client-sqs", "drizzle-orm", "@neondatabase/serverless", "hono", "@hono/zod-openapi", "zod", "@simplewebauthn/server"] },
+              ssr: {
+                enabled: true,
+                include: ["@aws-sdk/client-sqs", "drizzle-orm", "@neondatabase/serverless", "hono", "@hono/zod-openapi", "zod", "@simplewebauthn/server"],
+              },
             },
           },
           testTimeout: 30_000,

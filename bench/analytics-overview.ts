@@ -84,12 +84,24 @@ async function main() {
     await db.insert(workspaces).values({ id: ws, name: "Bench", organizationId: await personalOrganizationId(db, user.id), createdBy: user.id });
     await db.insert(workspaceMembers).values({ workspaceId: ws, userId: user.id, role: "viewer" });
     const accountIds = Array.from({ length: ACCOUNTS }, () => newId("acc"));
-    await db.insert(socialAccounts).values(accountIds.map((id, i) => ({ id, workspaceId: ws, platform: i % 2 ? ("bluesky" as const) : ("mastodon" as const), username: `bench${i}`, createdBy: user.id })));
+    await db.insert(socialAccounts).values(
+      accountIds.map((id, i) => ({
+        id,
+        workspaceId: ws,
+        platform: i % 2 ? ("bluesky" as const) : ("mastodon" as const),
+        username: `bench${i}`,
+        createdBy: user.id,
+      })),
+    );
     const seeded = Date.now();
     await seed(db, ws, accountIds);
     await db.execute(sql`vacuum analyze analytics_content_items`);
     await db.execute(sql`vacuum analyze analytics_measurements`);
-    const counts = (await db.execute(sql`select (select count(*) from analytics_content_items)::int as items, (select count(*) from analytics_measurements)::int as measurements`)).rows[0];
+    const counts = (
+      await db.execute(
+        sql`select (select count(*) from analytics_content_items)::int as items, (select count(*) from analytics_measurements)::int as measurements`,
+      )
+    ).rows[0];
     console.error(`Seeded ${counts.items} items and ${counts.measurements} measurements in ${((Date.now() - seeded) / 1000).toFixed(1)} s`);
 
     const rows: Record<string, string | number>[] = [];
@@ -101,7 +113,8 @@ async function main() {
           if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}`);
           return (await res.json()) as { content_total: number; content: unknown[] };
         };
-        const direct = (q: Queryable) => loadOverview(q, { workspaceId: ws, accountId: null, source: "all", days, now: new Date() }, { sort, after: null, limit: 50 });
+        const direct = (q: Queryable) =>
+          loadOverview(q, { workspaceId: ws, accountId: null, source: "all", days, now: new Date() }, { sort, after: null, limit: 50 });
         const newPoolRun = async () => {
           const h = openDb(env);
           try {
@@ -133,7 +146,9 @@ async function main() {
         console.error(`  days=${days} sort=${sort}: done`);
       }
     }
-    console.log(`\nGET /analytics over ${ITEMS.toLocaleString("en")} items and ${MEASUREMENTS.toLocaleString("en")} measurements, ${N} requests per case, one at a time.`);
+    console.log(
+      `\nGET /analytics over ${ITEMS.toLocaleString("en")} items and ${MEASUREMENTS.toLocaleString("en")} measurements, ${N} requests per case, one at a time.`,
+    );
     console.log("api = gateway in-process (token, membership, every query, shaping, JSON) on a new pool per request as on Workers;");
     console.log("sql = the same queries (lib/analytics/overview-load.ts) on a warm pool; sql+connect = the same on a new pool each run.\n");
     printTable(rows);

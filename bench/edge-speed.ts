@@ -37,10 +37,14 @@ const t0 = Date.now();
 console.error("Starting npm start …");
 const herald = await startHerald({ RATE_LIMIT_PER_MINUTE: "100000000" }); // measure the API, not the per-token rate limit
 const summary: { figure: string; measured: string; goal: string; holds: string }[] = [];
-const row = (figure: string, value: number, goal: string, holds: boolean, unit = "") => summary.push({ figure, measured: `${value.toFixed(2)}${unit}`, goal, holds: holds ? "yes" : "NO" });
+const row = (figure: string, value: number, goal: string, holds: boolean, unit = "") =>
+  summary.push({ figure, measured: `${value.toFixed(2)}${unit}`, goal, holds: holds ? "yes" : "NO" });
 try {
   const password = fs.readFileSync(path.join(herald.dataDir, "postgres-password"), "utf8").trim();
-  const dbEnv = { DATABASE_URL: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${herald.ports.PG_PORT}/herald`, NEON_WS_PROXY: `127.0.0.1:${herald.ports.WS_RELAY_PORT}/v2` };
+  const dbEnv = {
+    DATABASE_URL: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${herald.ports.PG_PORT}/herald`,
+    NEON_WS_PROXY: `127.0.0.1:${herald.ports.WS_RELAY_PORT}/v2`,
+  };
   const { token, workspaceId, userId } = await seedPublications(dbEnv, PUBLICATIONS, (done) => progress("publications    ", done, PUBLICATIONS));
   const warm = openDb(dbEnv);
   // The same statements sent from Node through the local SQL-over-HTTP endpoint the Workers use (not a goal).
@@ -57,8 +61,15 @@ try {
   // 1. The database path against the runtime's own capacity, 16 clients each.
   const meLoaded = await measure(() => get("/auth/me"), { n: 1600, warmup: 20, concurrency: CLIENTS });
   const anonLoaded = await measure(() => get("/auth/me", false, 401), { n: 1600, warmup: 20, concurrency: CLIENTS });
-  console.log(`\nGET /auth/me, ${CLIENTS} clients: ${meLoaded.perSecond.toFixed(0)} req/s (p50 ${fmt(meLoaded.p50)}); without a token: ${anonLoaded.perSecond.toFixed(0)} req/s (p50 ${fmt(anonLoaded.p50)})`);
-  row("GET /auth/me req/s ÷ the same without a token, 16 clients", meLoaded.perSecond / anonLoaded.perSecond, "≥ 0.3", meLoaded.perSecond / anonLoaded.perSecond >= 0.3);
+  console.log(
+    `\nGET /auth/me, ${CLIENTS} clients: ${meLoaded.perSecond.toFixed(0)} req/s (p50 ${fmt(meLoaded.p50)}); without a token: ${anonLoaded.perSecond.toFixed(0)} req/s (p50 ${fmt(anonLoaded.p50)})`,
+  );
+  row(
+    "GET /auth/me req/s ÷ the same without a token, 16 clients",
+    meLoaded.perSecond / anonLoaded.perSecond,
+    "≥ 0.3",
+    meLoaded.perSecond / anonLoaded.perSecond >= 0.3,
+  );
 
   // 2 and 3. Every list filter, one client: through the API, and the same SQL on a warm connection.
   const me = await measure(() => get("/auth/me"), { n: N * 2, warmup: 10 });
@@ -111,7 +122,9 @@ try {
   }
   await warm.close();
   await overHttp.close();
-  console.log(`\nLists over ${PUBLICATIONS.toLocaleString("en")} publications and ${MEDIA.toLocaleString("en")} media, one client, ${N} requests each; GET /auth/me p50 ${fmt(me.p50)}; floor (the same without a token, 401, no database) p50 ${fmt(floor.p50)}; its statement on the warm connection p50 ${fmt(meSql.p50)}`);
+  console.log(
+    `\nLists over ${PUBLICATIONS.toLocaleString("en")} publications and ${MEDIA.toLocaleString("en")} media, one client, ${N} requests each; GET /auth/me p50 ${fmt(me.p50)}; floor (the same without a token, 401, no database) p50 ${fmt(floor.p50)}; its statement on the warm connection p50 ${fmt(meSql.p50)}`,
+  );
   printTable(lists);
   console.log("least = /auth/me p50 − its statement's warm p50 + the list's warm SQL p50: the list as cheap as /auth/me but for its SQL.");
   const outOfReach = bounds.filter((b) => b.toSql > 2);
@@ -121,7 +134,9 @@ try {
       : "At that least, every list ÷ SQL is at most 2: the runtime leaves room for the ≤ 2 goal.",
   );
   const worstToMe = bounds.reduce((a, b) => (b.toMe > a.toMe ? b : a));
-  console.log(`At that least, list ÷ /auth/me is at most ${worstToMe.toMe.toFixed(2)} (${worstToMe.name}): the ≤ 3 goal ${worstToMe.toMe <= 3 ? "is within reach" : "cannot hold"} in this runtime.`);
+  console.log(
+    `At that least, list ÷ /auth/me is at most ${worstToMe.toMe.toFixed(2)} (${worstToMe.name}): the ≤ 3 goal ${worstToMe.toMe <= 3 ? "is within reach" : "cannot hold"} in this runtime.`,
+  );
   const worst = (xs: number[]) => Math.max(...xs);
   row("list p50 ÷ GET /auth/me p50 (worst filter)", worst(ratios.toMe), "≤ 3", worst(ratios.toMe) <= 3);
   row("list p50 ÷ the same SQL on a warm connection (worst filter)", worst(ratios.toSql), "≤ 2", worst(ratios.toSql) <= 2);

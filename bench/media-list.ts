@@ -54,7 +54,9 @@ async function main() {
 
     const seeded = Date.now();
     const used = await seedMediaLibrary(handle, user.id, ws, { items: ITEMS, otherWorkspaces: OTHER_WORKSPACES, otherItems: OTHER_ITEMS });
-    console.error(`Seeded ${ITEMS.toLocaleString("en")} items (${used.toLocaleString("en")} uses) + ${(OTHER_WORKSPACES * OTHER_ITEMS).toLocaleString("en")} in other workspaces in ${((Date.now() - seeded) / 1000).toFixed(1)} s`);
+    console.error(
+      `Seeded ${ITEMS.toLocaleString("en")} items (${used.toLocaleString("en")} uses) + ${(OTHER_WORKSPACES * OTHER_ITEMS).toLocaleString("en")} in other workspaces in ${((Date.now() - seeded) / 1000).toFixed(1)} s`,
+    );
 
     const rows: Record<string, string | number>[] = [];
     for (const c of MEDIA_CASES) {

@@ -10,7 +10,10 @@ import { fmt, measure, printTable } from "./stats";
  */
 
 const runs = Number(process.argv[2] ?? 30);
-const VOCABULARY = "herald plans every destination from sources teams write threads posts media limits voice claims review launch trial numbers growth audience platform segment canonical draft".split(" ");
+const VOCABULARY =
+  "herald plans every destination from sources teams write threads posts media limits voice claims review launch trial numbers growth audience platform segment canonical draft".split(
+    " ",
+  );
 
 /** A deterministic article of `words` words: sentences of 8–24 words, a figure now and then, paragraphs of 5 sentences. */
 function article(words: number): string {
@@ -42,7 +45,12 @@ function input(words: number): BuildInputValue {
       label: `${p} ${i}`,
       platform: p,
       allowed_output_profiles: outputProfiles(p, p === "mastodon" && i > 5 ? 1000 : null),
-      voice: { id: "vop_1", name: "House", revision: 1, definition: { avoidances: ["game-changer", "synergy"], examples: [], guidance: "", identity: "", language: "en" } },
+      voice: {
+        id: "vop_1",
+        name: "House",
+        revision: 1,
+        definition: { avoidances: ["game-changer", "synergy"], examples: [], guidance: "", identity: "", language: "en" },
+      },
     })),
   };
 }

@@ -19,19 +19,25 @@ try {
   for (const s of PUBLICATION_CASES) {
     const qs = new URLSearchParams({ workspace_id: workspaceId, ...(s.query as Record<string, string>) }).toString();
     let apiCount = 0;
-    const viaApi = await measure(async () => {
-      const res = await gateway.request(`/publications?${qs}`, { headers: { authorization: `Bearer ${token}` } }, env);
-      if (res.status !== 200) throw new Error(`${res.status} ${await res.text()}`);
-      apiCount = ((await res.json()) as unknown[]).length;
-    }, { n: 200, warmup: 10 });
+    const viaApi = await measure(
+      async () => {
+        const res = await gateway.request(`/publications?${qs}`, { headers: { authorization: `Bearer ${token}` } }, env);
+        if (res.status !== 200) throw new Error(`${res.status} ${await res.text()}`);
+        apiCount = ((await res.json()) as unknown[]).length;
+      },
+      { n: 200, warmup: 10 },
+    );
     // The same SQL the operation runs for its page, through the same driver, also on a new connection each time as a Worker must.
     const direct = (handle: ReturnType<typeof openDb>) => publicationsPage(handle.db, workspaceId, s.query);
     let directCount = 0;
-    const directFresh = await measure(async () => {
-      const handle = openDb(env);
-      directCount = (await direct(handle)).length;
-      await handle.close();
-    }, { n: 200, warmup: 10 });
+    const directFresh = await measure(
+      async () => {
+        const handle = openDb(env);
+        directCount = (await direct(handle)).length;
+        await handle.close();
+      },
+      { n: 200, warmup: 10 },
+    );
     const warm = openDb(env);
     const directWarm = await measure(() => direct(warm), { n: 200, warmup: 10 });
     await warm.close();

@@ -26,14 +26,24 @@ const stack = await startEphemeralStack("herald-bench");
 const env = { ...stack.env, RATE_LIMIT_PER_MINUTE: "100000000" } as unknown as Env; // measure the API, not the per-token rate limit
 const receiver = await startWebhookReceiver({ secret: "whsec_" + Buffer.from("bench secret").toString("base64") });
 try {
-  const { token, ids } = await seedWebhookDrafts(env, receiver.url, "whsec_" + Buffer.from("bench secret").toString("base64"), RENDITIONS / PER_PUBLICATION, PER_PUBLICATION);
+  const { token, ids } = await seedWebhookDrafts(
+    env,
+    receiver.url,
+    "whsec_" + Buffer.from("bench secret").toString("base64"),
+    RENDITIONS / PER_PUBLICATION,
+    PER_PUBLICATION,
+  );
   const { db, close } = openDb(env);
 
   const started = performance.now();
   for (let i = 0; i < ids.length; i += 10) {
     await Promise.all(
       ids.slice(i, i + 10).map(async (id) => {
-        const res = await gateway.request(`/publications/${id}/publish-now`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: '{"expected_revision":1}' }, env);
+        const res = await gateway.request(
+          `/publications/${id}/publish-now`,
+          { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: '{"expected_revision":1}' },
+          env,
+        );
         if (res.status !== 202) throw new Error(`publish-now ${res.status} ${await res.text()}`);
       }),
     );
@@ -41,7 +51,10 @@ try {
   const queuedAt = performance.now();
   let done = 0;
   const finished = async () => {
-    const [{ n }] = await db.select({ n: sql<number>`count(*)::int` }).from(publications).where(and(eq(publications.status, "published"), inArray(publications.id, ids)));
+    const [{ n }] = await db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(publications)
+      .where(and(eq(publications.status, "published"), inArray(publications.id, ids)));
     done = n;
     return n === ids.length;
   };
@@ -63,7 +76,12 @@ try {
   const endToEndMs = performance.now() - started;
   stop = true;
   await Promise.all([...loops, relay]);
-  const failed = (await db.select({ id: publications.id }).from(publications).where(inArray(publications.status, ["failed", "partially_published"]))).length;
+  const failed = (
+    await db
+      .select({ id: publications.id })
+      .from(publications)
+      .where(inArray(publications.status, ["failed", "partially_published"]))
+  ).length;
   await close();
   const received = receiver.deliveries.length;
 
@@ -73,22 +91,28 @@ try {
   const sqs = sqsClient(env);
   const rawStart = performance.now();
   let sent = 0;
-  await Promise.all(Array.from({ length: CONSUMERS }, async () => {
-    while (sent < RENDITIONS) {
-      sent++;
-      await sqs.send(new SendMessageCommand({ QueueUrl: url, MessageBody: JSON.stringify({ job_id: `raw_${sent}`, kind: "publication.publish", payload: {} }) }));
-    }
-  }));
-  let consumed = 0;
-  await Promise.all(Array.from({ length: CONSUMERS }, async () => {
-    while (consumed < RENDITIONS) {
-      const { Messages = [] } = await sqs.send(new ReceiveMessageCommand({ QueueUrl: url, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }));
-      for (const m of Messages) {
-        await sqs.send(new DeleteMessageCommand({ QueueUrl: url, ReceiptHandle: m.ReceiptHandle }));
-        consumed++;
+  await Promise.all(
+    Array.from({ length: CONSUMERS }, async () => {
+      while (sent < RENDITIONS) {
+        sent++;
+        await sqs.send(
+          new SendMessageCommand({ QueueUrl: url, MessageBody: JSON.stringify({ job_id: `raw_${sent}`, kind: "publication.publish", payload: {} }) }),
+        );
       }
-    }
-  }));
+    }),
+  );
+  let consumed = 0;
+  await Promise.all(
+    Array.from({ length: CONSUMERS }, async () => {
+      while (consumed < RENDITIONS) {
+        const { Messages = [] } = await sqs.send(new ReceiveMessageCommand({ QueueUrl: url, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }));
+        for (const m of Messages) {
+          await sqs.send(new DeleteMessageCommand({ QueueUrl: url, ReceiptHandle: m.ReceiptHandle }));
+          consumed++;
+        }
+      }
+    }),
+  );
   const rawMs = performance.now() - rawStart;
   sqs.destroy();
 

@@ -35,12 +35,48 @@ function rand(): number {
 }
 const pick = <T>(items: readonly T[]) => items[Math.floor(rand() * items.length)];
 
-const WORDS = ["sunset", "beach", "travel", "city", "night", "portrait", "team", "product", "launch", "coffee", "mountain", "forest", "event", "logo", "banner", "summer", "winter", "office", "food", "street"];
+const WORDS = [
+  "sunset",
+  "beach",
+  "travel",
+  "city",
+  "night",
+  "portrait",
+  "team",
+  "product",
+  "launch",
+  "coffee",
+  "mountain",
+  "forest",
+  "event",
+  "logo",
+  "banner",
+  "summer",
+  "winter",
+  "office",
+  "food",
+  "street",
+];
 /** 200 tags, drawn with a skew: a few are common, most are rare. */
 const TAGS = [...WORDS, ...Array.from({ length: 180 }, (_, i) => `tag-${i}`)];
 const skewedTag = () => TAGS[Math.floor(TAGS.length * rand() ** 3)];
-const IMAGE_SIZES: [number, number][] = [[1080, 1080], [1920, 1080], [1080, 1920], [1080, 1350], [4032, 3024], [3024, 4032], [800, 600], [1200, 628]];
-const VIDEO_SIZES: [number, number][] = [[1920, 1080], [1080, 1920], [1280, 720], [720, 1280], [1080, 1080]];
+const IMAGE_SIZES: [number, number][] = [
+  [1080, 1080],
+  [1920, 1080],
+  [1080, 1920],
+  [1080, 1350],
+  [4032, 3024],
+  [3024, 4032],
+  [800, 600],
+  [1200, 628],
+];
+const VIDEO_SIZES: [number, number][] = [
+  [1920, 1080],
+  [1080, 1920],
+  [1280, 720],
+  [720, 1280],
+  [1080, 1080],
+];
 const START = Date.parse("2025-01-01T00:00:00Z");
 const SPAN = Date.parse("2026-11-01T00:00:00Z") - START;
 
@@ -59,7 +95,14 @@ function item(workspaceId: string, n: number) {
     id,
     workspaceId,
     objectKey: objectKey(workspaceId, id),
-    mimeType: mediaType === "image" ? `image/${ext === "jpg" ? "jpeg" : ext}` : mediaType === "video" ? (ext === "mov" ? "video/quicktime" : "video/mp4") : "audio/mpeg",
+    mimeType:
+      mediaType === "image"
+        ? `image/${ext === "jpg" ? "jpeg" : ext}`
+        : mediaType === "video"
+          ? ext === "mov"
+            ? "video/quicktime"
+            : "video/mp4"
+          : "audio/mpeg",
     mediaType: mediaType as "image" | "video" | "audio",
     size: Math.floor(10_000 * 5_000 ** rand()),
     originalFilename,
@@ -87,7 +130,15 @@ async function seed(db: Database, workspaceId: string, count: number, label: str
     const rows = Array.from({ length: Math.min(BATCH, count - done) }, (_, i) => item(workspaceId, done + i));
     await db.insert(media).values(rows);
     // One in ten items is used by a publication; usage_count / last_used_at as lib/media/usage.ts keeps them.
-    const usages = rows.filter(() => rand() < 0.1).map((r) => ({ mediaId: r.id, workspaceId, ownerType: "publication" as const, ownerId: `pub_${Math.floor(rand() * 5000)}`, usedAt: new Date(r.createdAt.getTime() + Math.floor(rand() * 30 * 86_400_000)) }));
+    const usages = rows
+      .filter(() => rand() < 0.1)
+      .map((r) => ({
+        mediaId: r.id,
+        workspaceId,
+        ownerType: "publication" as const,
+        ownerId: `pub_${Math.floor(rand() * 5000)}`,
+        usedAt: new Date(r.createdAt.getTime() + Math.floor(rand() * 30 * 86_400_000)),
+      }));
     if (usages.length) {
       await db.insert(mediaUsages).values(usages).onConflictDoNothing();
       used += usages.length;
@@ -107,11 +158,17 @@ export function mediaStatements(db: Database, workspaceId: string, query: string
   const q = ListMediaQuery.parse(Object.fromEntries(new URLSearchParams(`workspace_id=${workspaceId}${query ? `&${query}` : ""}`)));
   const filters = filtersOf(q);
   const where = mediaListWhere(filters);
-  const page = db.select().from(media).where(where).orderBy(...mediaListOrder(filters.sort)).limit(q.limit).offset(q.offset ?? 0).toSQL();
+  const page = db
+    .select()
+    .from(media)
+    .where(where)
+    .orderBy(...mediaListOrder(filters.sort))
+    .limit(q.limit)
+    .offset(q.offset ?? 0)
+    .toSQL();
   const count = db.select({ total: sql<number>`count(*)::int` }).from(media).where(where).toSQL();
   return { page, count };
 }
-
 
 /**
  * `items` media in `workspaceId` and `otherItems` in each of `otherWorkspaces` new workspaces (so the indexes
@@ -119,7 +176,12 @@ export function mediaStatements(db: Database, workspaceId: string, query: string
  * the very same index definitions (pg_get_indexdef) built again, which is several times faster. Answers the
  * number of uses recorded.
  */
-export async function seedMediaLibrary(handle: DbHandle, userId: string, workspaceId: string, opts: { items: number; otherWorkspaces: number; otherItems: number }) {
+export async function seedMediaLibrary(
+  handle: DbHandle,
+  userId: string,
+  workspaceId: string,
+  opts: { items: number; otherWorkspaces: number; otherItems: number },
+) {
   const db = handle.db;
   const defs = await handle.pool.query<{ name: string; def: string }>(
     `select indexrelid::regclass::text as name, pg_get_indexdef(indexrelid) as def from pg_index

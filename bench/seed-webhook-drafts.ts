@@ -18,17 +18,28 @@ export async function seedWebhookDrafts(env: Env, url: string, secret: string, p
   await db.insert(workspaceMembers).values({ workspaceId, userId: user.id, role: "owner" });
   const accounts = Array.from({ length: perPublication }, () => newId("acc"));
   const credentials = await encryptJson(env.INSTANCE_SECRET_KEY!, { secret });
-  await db.insert(socialAccounts).values(accounts.map((id) => ({ id, workspaceId, platform: "webhook" as const, url, credentialsCiphertext: credentials, createdBy: user.id })));
+  await db
+    .insert(socialAccounts)
+    .values(accounts.map((id) => ({ id, workspaceId, platform: "webhook" as const, url, credentialsCiphertext: credentials, createdBy: user.id })));
   await close();
   const ids: string[] = [];
   for (let i = 0; i < publications; i += 10) {
     const batch = await Promise.all(
       Array.from({ length: Math.min(10, publications - i) }, async (_, j) => {
-        const res = await gateway.request("/publications", {
-          method: "POST",
-          headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-          body: JSON.stringify({ workspace_id: workspaceId, title: `Bench ${i + j}`, source_text: `Benchmark post ${i + j}`, destinations: accounts.map((social_account_id) => ({ social_account_id })) }),
-        }, env);
+        const res = await gateway.request(
+          "/publications",
+          {
+            method: "POST",
+            headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+            body: JSON.stringify({
+              workspace_id: workspaceId,
+              title: `Bench ${i + j}`,
+              source_text: `Benchmark post ${i + j}`,
+              destinations: accounts.map((social_account_id) => ({ social_account_id })),
+            }),
+          },
+          env,
+        );
         if (res.status !== 201) throw new Error(`create ${res.status} ${await res.text()}`);
         return ((await res.json()) as { id: string }).id;
       }),

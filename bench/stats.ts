@@ -29,7 +29,13 @@ export async function measure(fn: () => Promise<unknown>, opts: { n: number; war
   await Promise.all(Array.from({ length: opts.concurrency ?? 1 }, worker));
   const elapsed = performance.now() - started;
   times.sort((a, b) => a - b);
-  return { p50: percentile(times, 50), p99: percentile(times, 99), mean: times.reduce((a, b) => a + b, 0) / times.length, perSecond: (times.length / elapsed) * 1000, n: times.length };
+  return {
+    p50: percentile(times, 50),
+    p99: percentile(times, 99),
+    mean: times.reduce((a, b) => a + b, 0) / times.length,
+    perSecond: (times.length / elapsed) * 1000,
+    n: times.length,
+  };
 }
 
 export const fmt = (ms: number) => `${ms.toFixed(2)} ms`;

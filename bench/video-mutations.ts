@@ -65,7 +65,9 @@ function documentAt(revision: number): VideoDocument {
 async function seedProjects(db: Database, workspaceId: string, userId: string, count: number, history: number): Promise<string[]> {
   const ids = Array.from({ length: count }, () => newId("vpr"));
   const head = documentAt(history);
-  await db.insert(videoProjects).values(ids.map((id) => ({ id, workspaceId, name: `bench ${history}`, document: head, headRevision: history, createdBy: userId, updatedBy: userId })));
+  await db
+    .insert(videoProjects)
+    .values(ids.map((id) => ({ id, workspaceId, name: `bench ${history}`, document: head, headRevision: history, createdBy: userId, updatedBy: userId })));
   const revisions: (typeof videoProjectRevisions.$inferInsert)[] = [];
   const touches: (typeof videoRevisionTouches.$inferInsert)[] = [];
   const mutations: (typeof videoMutations.$inferInsert)[] = [];
@@ -116,7 +118,11 @@ async function main() {
     const post = async (projectId: string, base: number, operations: unknown[], expected: string) => {
       const res = await gateway.request(
         `/video-projects/${projectId}/mutations`,
-        { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: JSON.stringify({ workspace_id: workspaceId, base_revision: base, mutation_id: newId("mut"), operations }) },
+        {
+          method: "POST",
+          headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+          body: JSON.stringify({ workspace_id: workspaceId, base_revision: base, mutation_id: newId("mut"), operations }),
+        },
         env,
       );
       const body = (await res.json()) as { outcome?: string; revision?: number };
@@ -135,7 +141,8 @@ async function main() {
       // Short histories get one fresh project per mutation, so every measured batch sees exactly that history;
       // long ones get one project each, whose history grows by N + WARMUP while measuring.
       const appliedIds = history === 1 ? await seedProjects(db, workspaceId, user.id, total, 1) : await seedProjects(db, workspaceId, user.id, 1, history);
-      const rebasedIds = history === 1 ? await seedProjects(db, workspaceId, user.id, total, rebasedHistory) : await seedProjects(db, workspaceId, user.id, 1, history);
+      const rebasedIds =
+        history === 1 ? await seedProjects(db, workspaceId, user.id, total, rebasedHistory) : await seedProjects(db, workspaceId, user.id, 1, history);
       process.stderr.write(`seeded history ${history} in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
 
       const heads = new Map<string, number>();
@@ -201,7 +208,9 @@ async function main() {
       explain (analyze, costs off, timing off, summary off)
       select * from video_revision_touches
       where project_id = ${longest.id} and target in (${longest.target}) and revision > ${base}`);
-    console.log(`\nVideo mutation latency by history length (${N} per case after ${WARMUP} warm-up, one at a time, cases interleaved; in-process gateway, real Postgres)`);
+    console.log(
+      `\nVideo mutation latency by history length (${N} per case after ${WARMUP} warm-up, one at a time, cases interleaved; in-process gateway, real Postgres)`,
+    );
     printTable(rows);
     for (const kind of ["applied", "rebased"] as const) {
       const small = stats.get(`${kind}@${kind === "applied" ? 1 : 1 + GAP}`)!;

@@ -46,7 +46,9 @@ export async function bundleWorker(worker: DeployableWorker, outRoot: string): P
 }
 
 /** Bundle every Worker, `concurrency` at a time. */
-export async function dryRunDeploy(opts: { outRoot?: string; concurrency?: number } = {}): Promise<{ results: BundleResult[]; problems: string[]; outRoot: string }> {
+export async function dryRunDeploy(
+  opts: { outRoot?: string; concurrency?: number } = {},
+): Promise<{ results: BundleResult[]; problems: string[]; outRoot: string }> {
   const outRoot = opts.outRoot ?? fs.mkdtempSync(path.join(os.tmpdir(), "herald-dry-run-"));
   fs.mkdirSync(outRoot, { recursive: true });
   // wrangler.toml's `assets` folder (inherited by every environment) must exist to bundle any Worker.
@@ -70,13 +72,24 @@ const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
 
 /** The size table, plain or as Markdown (for the README). */
 export function sizeTable(results: BundleResult[], markdown = false): string {
-  const rows = results.map((r) => [r.env ? `${r.name}` : "gateway (router)", r.kind, r.main, r.ok ? kib(r.bytes) : "FAILED", r.ok ? kib(r.gzipBytes) : "", r.ok ? `${((r.gzipBytes / FREE_PLAN_GZIP_LIMIT) * 100).toFixed(1)} %` : ""]);
+  const rows = results.map((r) => [
+    r.env ? `${r.name}` : "gateway (router)",
+    r.kind,
+    r.main,
+    r.ok ? kib(r.bytes) : "FAILED",
+    r.ok ? kib(r.gzipBytes) : "",
+    r.ok ? `${((r.gzipBytes / FREE_PLAN_GZIP_LIMIT) * 100).toFixed(1)} %` : "",
+  ]);
   const head = ["worker", "kind", "entry", "size", "gzip", "of 3 MiB"];
   if (markdown) {
     return [`| ${head.join(" | ")} |`, `|${head.map((_, i) => (i >= 3 ? "---:" : "---")).join("|")}|`, ...rows.map((r) => `| ${r.join(" | ")} |`)].join("\n");
   }
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i >= 3 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join("  ").trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (i >= 3 ? c.padStart(widths[i]) : c.padEnd(widths[i])))
+      .join("  ")
+      .trimEnd();
   return [line(head), line(widths.map((w) => "-".repeat(w))), ...rows.map(line)].join("\n");
 }
 
@@ -98,7 +111,9 @@ async function main() {
   console.log(sizeTable(results, args.includes("--markdown")));
   const failed = results.filter((r) => !r.ok);
   const tooBig = results.filter((r) => r.ok && r.gzipBytes > FREE_PLAN_GZIP_LIMIT);
-  console.log(`\n${results.length} Workers, ${failed.length} failed, ${tooBig.length} over the 3 MiB gzip limit, in ${((Date.now() - started) / 1000).toFixed(1)} s; bundles in ${path.relative(REPO_ROOT, outRoot).startsWith("..") ? outRoot : path.relative(REPO_ROOT, outRoot)}`);
+  console.log(
+    `\n${results.length} Workers, ${failed.length} failed, ${tooBig.length} over the 3 MiB gzip limit, in ${((Date.now() - started) / 1000).toFixed(1)} s; bundles in ${path.relative(REPO_ROOT, outRoot).startsWith("..") ? outRoot : path.relative(REPO_ROOT, outRoot)}`,
+  );
   for (const p of problems) console.error(`✘ ${p}`);
   for (const r of tooBig) console.error(`✘ ${r.name}: ${kib(r.gzipBytes)} gzipped is over Cloudflare's 3 MiB free-plan limit`);
   process.exitCode = failed.length || tooBig.length || problems.length ? 1 : 0;

@@ -22,7 +22,24 @@ export interface SqlOverHttp {
 const MAX_BODY_BYTES = 32 * 1024 * 1024;
 /** Every value leaves as Postgres sent it (text); the driver parses it by type, as it does with Neon. */
 const RAW_TEXT = { getTypeParser: () => (value: string) => value };
-const ERROR_FIELDS = ["severity", "code", "detail", "hint", "position", "internalPosition", "internalQuery", "where", "schema", "table", "column", "dataType", "constraint", "file", "line", "routine"] as const;
+const ERROR_FIELDS = [
+  "severity",
+  "code",
+  "detail",
+  "hint",
+  "position",
+  "internalPosition",
+  "internalQuery",
+  "where",
+  "schema",
+  "table",
+  "column",
+  "dataType",
+  "constraint",
+  "file",
+  "line",
+  "routine",
+] as const;
 const ISOLATION: Record<string, string> = {
   Serializable: "SERIALIZABLE",
   RepeatableRead: "REPEATABLE READ",
@@ -76,14 +93,23 @@ export async function startSqlOverHttp(opts: { port: number; databaseUrl: string
   }
 
   const run = async (client: { query(config: QueryConfig): Promise<QueryResult> }, s: Statement, arrayMode: boolean) => {
-    if (typeof s?.query !== "string" || (s.params !== undefined && !Array.isArray(s.params))) throw new RequestError(400, "each statement needs a query string and a params array");
+    if (typeof s?.query !== "string" || (s.params !== undefined && !Array.isArray(s.params)))
+      throw new RequestError(400, "each statement needs a query string and a params array");
     const result = await client.query({ text: s.query, values: s.params ?? [], rowMode: "array", queryMode: "extended", types: RAW_TEXT });
     const names = result.fields.map((f) => f.name);
     return {
       command: result.command,
       rowCount: result.rowCount,
       rows: arrayMode ? result.rows : result.rows.map((row) => Object.fromEntries(row.map((v, i) => [names[i], v]))),
-      fields: result.fields.map(({ name, tableID, columnID, dataTypeID, dataTypeSize, dataTypeModifier }) => ({ name, tableID, columnID, dataTypeID, dataTypeSize, dataTypeModifier, format: "text" })),
+      fields: result.fields.map(({ name, tableID, columnID, dataTypeID, dataTypeSize, dataTypeModifier }) => ({
+        name,
+        tableID,
+        columnID,
+        dataTypeID,
+        dataTypeSize,
+        dataTypeModifier,
+        format: "text",
+      })),
       rowAsArray: arrayMode,
     };
   };

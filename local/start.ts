@@ -139,7 +139,11 @@ function shutdown(reason: string, code: number): Promise<void> {
 function forceStop(why: string, code: number): never {
   warn(`Forcing the stop: ${why}.`);
   phase(`forcing the stop: ${why}`);
-  for (const child of children) if (child.pid) try { process.kill(-child.pid, "SIGKILL"); } catch {}
+  for (const child of children)
+    if (child.pid)
+      try {
+        process.kill(-child.pid, "SIGKILL");
+      } catch {}
   if (postgresPidFile) {
     try {
       const pid = Number(fs.readFileSync(postgresPidFile, "utf8").split("\n")[0]);
@@ -195,7 +199,11 @@ function runWranglerDev(label: string, args: string[], logFile: string, stateDir
   return child;
 }
 
-async function waitForHttp(url: string, ok: (res: Response) => boolean, opts: { child: ChildProcess; label: string; slowAfterMs: number; headers?: Record<string, string> }): Promise<Response> {
+async function waitForHttp(
+  url: string,
+  ok: (res: Response) => boolean,
+  opts: { child: ChildProcess; label: string; slowAfterMs: number; headers?: Record<string, string> },
+): Promise<Response> {
   const started = Date.now();
   let warned = false;
   for (;;) {
@@ -303,7 +311,12 @@ async function main(): Promise<void> {
     );
     vars.NEON_WS_PROXY = `127.0.0.1:${relay.port}/v2`;
     // Single statements take Neon's HTTP path; locally this endpoint answers it over warm connections.
-    const sqlHttp = await track("SQL-over-HTTP endpoint", STOP.relay, await startSqlOverHttp({ port: await portFor("SQL_HTTP_PORT"), databaseUrl: vars.DATABASE_URL }), (s) => s.close());
+    const sqlHttp = await track(
+      "SQL-over-HTTP endpoint",
+      STOP.relay,
+      await startSqlOverHttp({ port: await portFor("SQL_HTTP_PORT"), databaseUrl: vars.DATABASE_URL }),
+      (s) => s.close(),
+    );
     vars.NEON_FETCH_ENDPOINT = sqlHttp.endpoint;
   }
   const dbEnv = { DATABASE_URL: vars.DATABASE_URL, NEON_WS_PROXY: vars.NEON_WS_PROXY, NEON_FETCH_ENDPOINT: vars.NEON_FETCH_ENDPOINT };
@@ -316,7 +329,10 @@ async function main(): Promise<void> {
   // The API nudges the consumers after a commit (lib/jobs/nudge.ts); the service bindings lead nowhere locally.
   vars.CONSUMERS_URL = `http://127.0.0.1:${consumersPort}`;
   const varsFile = path.join(wranglerDir, "vars.env");
-  const varsText = Object.entries(vars).map(([k, v]) => dotenvLine(k, v)).join("\n") + "\n";
+  const varsText =
+    Object.entries(vars)
+      .map(([k, v]) => dotenvLine(k, v))
+      .join("\n") + "\n";
   fs.writeFileSync(varsFile, varsText, { mode: 0o600 });
   fs.chmodSync(varsFile, 0o600);
   // The gateway is the primary Worker of its wrangler dev; the group Workers join it from configs of their
@@ -324,19 +340,24 @@ async function main(): Promise<void> {
   // By default every group is in one Worker behind all the bindings: a Worker per group (14 more bundles) made
   // the start about three times longer (20 s instead of 7 on 2 cores) and workerd about 370 MiB instead of 140.
   const groupWorkers = process.env.HERALD_GROUP_WORKERS || "one";
-  if (groupWorkers !== "one" && groupWorkers !== "each") throw new StartError(`HERALD_GROUP_WORKERS=${groupWorkers}: say one (every group in one Worker, the default) or each (a Worker per group)`);
+  if (groupWorkers !== "one" && groupWorkers !== "each")
+    throw new StartError(`HERALD_GROUP_WORKERS=${groupWorkers}: say one (every group in one Worker, the default) or each (a Worker per group)`);
   // The gateway serves /docs's script as a static asset (wrangler.toml's `assets`).
   writeDocsAssets();
   const configs = writeLocalConfigs(path.join(wranglerDir, "configs"), fs.readFileSync(WRANGLER_CONFIG, "utf8"), Object.keys(ROUTES), varsText, groupWorkers);
 
   const [apiInspector, consumersInspector] = [await portFor("INSPECTOR_PORT"), await freePort()];
   const common = (inspector: number) => [
-    "--ip", "127.0.0.1",
-    "--inspector-port", String(inspector),
+    "--ip",
+    "127.0.0.1",
+    "--inspector-port",
+    String(inspector),
     // One state folder for both: the consumers see the API's local R2 bucket (media) and whatever else
     // wrangler simulates.
-    "--persist-to", path.join(wranglerDir, "state"),
-    "--env-file", varsFile,
+    "--persist-to",
+    path.join(wranglerDir, "state"),
+    "--env-file",
+    varsFile,
     "--show-interactive-dev-session=false",
   ];
   const stateDir = path.join(wranglerDir, "config");
@@ -348,13 +369,20 @@ async function main(): Promise<void> {
   // cutting the requests in flight, whenever a source file changes (local/services/dev-bundles.ts).
   phase("queues ready; bundling the Workers, starting Postgres");
   const workers = (async () => {
-    await serveFromBundles([configs.gateway, ...configs.groups, configs.consumers], { outRoot: path.join(wranglerDir, "bundles"), stateDir }).catch((error: Error) => {
-      throw new StartError(error.message);
-    });
+    await serveFromBundles([configs.gateway, ...configs.groups, configs.consumers], { outRoot: path.join(wranglerDir, "bundles"), stateDir }).catch(
+      (error: Error) => {
+        throw new StartError(error.message);
+      },
+    );
     if (stopping) throw new StartError("stopping");
     phase("bundled; starting wrangler dev (API, consumers)");
     const apiConfigs = [configs.gateway, ...configs.groups].flatMap((c) => ["--config", c]);
-    const api = runWranglerDev("api", ["dev", ...apiConfigs, "--env=", "--port", String(port), ...common(apiInspector)], path.join(logsDir, "api.log"), stateDir);
+    const api = runWranglerDev(
+      "api",
+      ["dev", ...apiConfigs, "--env=", "--port", String(port), ...common(apiInspector)],
+      path.join(logsDir, "api.log"),
+      stateDir,
+    );
     await track("API (wrangler dev)", STOP.workers, api, (child) => stopProcessGroup(child.pid));
     const consumers = runWranglerDev(
       "consumers",
@@ -382,7 +410,12 @@ async function main(): Promise<void> {
       await track(
         "Postgres",
         STOP.postgres,
-        await startEmbeddedPostgres({ dir: pgDir, port: pgPort, password: pgPassword!.value, log: (line) => pgLog.write(line.endsWith("\n") ? line : line + "\n") }),
+        await startEmbeddedPostgres({
+          dir: pgDir,
+          port: pgPort,
+          password: pgPassword!.value,
+          log: (line) => pgLog.write(line.endsWith("\n") ? line : line + "\n"),
+        }),
         async (pg) => {
           await pg.stop();
           pgLog.end();
@@ -422,14 +455,25 @@ async function main(): Promise<void> {
     warn(`The bootstrap administrator's token was revoked and stays revoked; ${fix}.`);
   } else if (tokenFile) {
     const relToken = shown(tokenFile);
-    say(admin.createdToken ? `Created the administrator ${adminEmail}; its API token is in ${relToken} (readable by you only).` : `Administrator: ${adminEmail}, API token in ${relToken}.`);
+    say(
+      admin.createdToken
+        ? `Created the administrator ${adminEmail}; its API token is in ${relToken} (readable by you only).`
+        : `Administrator: ${adminEmail}, API token in ${relToken}.`,
+    );
     say(`  Try: curl -H "Authorization: Bearer $(cat ${/\s/.test(relToken) ? JSON.stringify(relToken) : relToken})" ${apiUrl}/auth/me`);
   } else if (admin.createdUser || admin.createdToken) {
     say(`Administrator ${adminEmail} can use the token given in BOOTSTRAP_ADMIN_TOKEN.`);
   }
-  say(`API reference: ${vars.PUBLIC_BASE_URL}/docs · data in ${relDataDir} · logs in ${shown(logsDir)} · started in ${((Date.now() - t0) / 1000).toFixed(1)} s · Ctrl-C stops`);
+  say(
+    `API reference: ${vars.PUBLIC_BASE_URL}/docs · data in ${relDataDir} · logs in ${shown(logsDir)} · started in ${((Date.now() - t0) / 1000).toFixed(1)} s · Ctrl-C stops`,
+  );
 
-  const listing = await waitForHttp(`http://127.0.0.1:${consumersPort}/`, (res) => res.ok, { child: consumers, label: "the consumers", slowAfterMs: 30_000, headers: drainHeaders(vars.DRAIN_SECRET) });
+  const listing = await waitForHttp(`http://127.0.0.1:${consumersPort}/`, (res) => res.ok, {
+    child: consumers,
+    label: "the consumers",
+    slowAfterMs: 30_000,
+    headers: drainHeaders(vars.DRAIN_SECRET),
+  });
   const { consumers: list } = (await listing.json()) as { consumers: { name: string; everySeconds?: number }[] };
   phase(`consumers ready: ${list.map((c) => c.name).join(", ")}`);
   if (!keepInspectorFree) {
@@ -448,7 +492,9 @@ async function ensureQueuesPatiently(env: Parameters<typeof ensureQueues>[0]): P
       if (stopping) throw new StartError("stopping");
       // SQS answered, and said no (credentials, a queue of that name with other settings, …): waiting will not help.
       if ((error as { $metadata?: { httpStatusCode?: number } })?.$metadata?.httpStatusCode) {
-        throw new StartError(`SQS at ${env.SQS_ENDPOINT || `AWS ${env.SQS_REGION}`} refused to set up the queues: ${(error as Error).name}: ${(error as Error).message}`);
+        throw new StartError(
+          `SQS at ${env.SQS_ENDPOINT || `AWS ${env.SQS_REGION}`} refused to set up the queues: ${(error as Error).name}: ${(error as Error).message}`,
+        );
       }
       const delay = Math.min(30, 2 ** attempt);
       warn(`SQS at ${env.SQS_ENDPOINT || `AWS ${env.SQS_REGION}`} does not answer (${(error as Error)?.name ?? error}); trying again in ${delay} s…`);

@@ -94,7 +94,8 @@ export async function deployableWorkers(): Promise<{ workers: DeployableWorker[]
     const entry = groupWorkerEntry(folder);
     if (!fs.existsSync(path.join(REPO_ROOT, entry))) problems.push(`group "${name}": ${entry} is missing (${fix})`);
     if (!toml.envs.has(name)) problems.push(`group "${name}": wrangler.toml has no [env.${name}] (${fix})`);
-    else if (toml.envs.get(name) !== entry) problems.push(`group "${name}": [env.${name}] main should be "${entry}", not ${JSON.stringify(toml.envs.get(name))}`);
+    else if (toml.envs.get(name) !== entry)
+      problems.push(`group "${name}": [env.${name}] main should be "${entry}", not ${JSON.stringify(toml.envs.get(name))}`);
     workers.push({ name, env: name, main: entry, kind: "group", configured: toml.envs.has(name) });
   }
 
@@ -102,8 +103,12 @@ export async function deployableWorkers(): Promise<{ workers: DeployableWorker[]
   for (const name of consumerNames()) {
     const entry = `queues/${name}.ts`;
     if (!toml.envs.has(name)) problems.push(`consumer "${name}": wrangler.toml has no [env.${name}] (${fix})`);
-    else if (toml.envs.get(name) !== entry) problems.push(`consumer "${name}": [env.${name}] main should be "${entry}", not ${JSON.stringify(toml.envs.get(name))}`);
-    if (!Object.hasOwn(CONSUMERS, name)) problems.push(`consumer "${name}": not in CONSUMERS of queues/local.ts, so \`npm start\` does not run it (add \`"${name}": () => import("./${name}"),\`)`);
+    else if (toml.envs.get(name) !== entry)
+      problems.push(`consumer "${name}": [env.${name}] main should be "${entry}", not ${JSON.stringify(toml.envs.get(name))}`);
+    if (!Object.hasOwn(CONSUMERS, name))
+      problems.push(
+        `consumer "${name}": not in CONSUMERS of queues/local.ts, so \`npm start\` does not run it (add \`"${name}": () => import("./${name}"),\`)`,
+      );
     workers.push({ name, env: name, main: entry, kind: "consumer", configured: toml.envs.has(name) });
   }
 
@@ -115,6 +120,7 @@ export async function deployableWorkers(): Promise<{ workers: DeployableWorker[]
   }
 
   const known = new Set(workers.map((w) => w.env));
-  for (const env of toml.envs.keys()) if (!known.has(env)) problems.push(`wrangler.toml: [env.${env}] is neither a group of functions/groups.ts nor a consumer under queues/`);
+  for (const env of toml.envs.keys())
+    if (!known.has(env)) problems.push(`wrangler.toml: [env.${env}] is neither a group of functions/groups.ts nor a consumer under queues/`);
   return { workers, problems };
 }

@@ -40,7 +40,11 @@ async function consumer(name: string): Promise<ConsumerWorker | undefined> {
 /** Runs a `scheduled` handler to completion, waiting for what it hands to `waitUntil`. */
 async function runScheduled(worker: ConsumerWorker, env: Env, ctx: ExecutionContext): Promise<Response> {
   const pending: Promise<unknown>[] = [];
-  const inner = { waitUntil: (p: Promise<unknown>) => void pending.push(p), passThroughOnException: () => ctx.passThroughOnException(), props: ctx.props } as ExecutionContext;
+  const inner = {
+    waitUntil: (p: Promise<unknown>) => void pending.push(p),
+    passThroughOnException: () => ctx.passThroughOnException(),
+    props: ctx.props,
+  } as ExecutionContext;
   const controller = { cron: "* * * * *", scheduledTime: Date.now(), type: "scheduled", noRetry() {} } as unknown as ScheduledController;
   await worker.scheduled!(controller, env, inner);
   await Promise.all(pending);

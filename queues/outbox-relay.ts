@@ -45,7 +45,8 @@ async function relay(env: Env, budgetMs: number) {
 
 export default {
   async fetch(request: Request, env: Env): Promise<Response> {
-    if (request.method === "POST" && new URL(request.url).pathname === "/drain") return (await drainRefusal(request, env)) ?? Response.json(await relay(env, 10_000));
+    if (request.method === "POST" && new URL(request.url).pathname === "/drain")
+      return (await drainRefusal(request, env)) ?? Response.json(await relay(env, 10_000));
     return new Response("Not found", { status: 404 });
   },
   async scheduled(_event: ScheduledController, env: Env, ctx: ExecutionContext): Promise<void> {

@@ -53,7 +53,11 @@ afterAll(async () => {
 async function call(method: string, path: string, user: User | undefined, json?: unknown, envOverride?: Record<string, string>): Promise<ApiResponse> {
   const res = envOverride
     ? await (async () => {
-        const r = await gateway.request(path, { method, headers: { authorization: `Bearer ${user!.token}`, "content-type": "application/json" }, body: JSON.stringify(json) }, { ...env, ...envOverride });
+        const r = await gateway.request(
+          path,
+          { method, headers: { authorization: `Bearer ${user!.token}`, "content-type": "application/json" }, body: JSON.stringify(json) },
+          { ...env, ...envOverride },
+        );
         const text = await r.text();
         return { status: r.status, headers: r.headers, body: text ? JSON.parse(text) : null, text };
       })()
@@ -62,8 +66,8 @@ async function call(method: string, path: string, user: User | undefined, json?:
   return res;
 }
 
-const connect = (body: Record<string, unknown>, user: User = admin, envOverride?: Record<string, string>) => call("POST", "/accounts", user, { workspace_id: ws, ...body }, envOverride);
-
+const connect = (body: Record<string, unknown>, user: User = admin, envOverride?: Record<string, string>) =>
+  call("POST", "/accounts", user, { workspace_id: ws, ...body }, envOverride);
 
 const storedRow = (id: string) => withDb(async (db) => (await db.select().from(socialAccounts).where(eq(socialAccounts.id, id)))[0]);
 
@@ -99,7 +103,16 @@ describe("POST /accounts", () => {
   it("connects a Bluesky account against a real PDS with an app password, reading handle and DID from it", async () => {
     const res = await connect({ platform: "bluesky", identifier: bsky.handle, app_password: bsky.appPassword, instance_url: pds.url });
     expect(res.status, res.text).toBe(201);
-    expect(res.body).toMatchObject({ platform: "bluesky", account_username: bsky.handle, account_id: bsky.did, instance_url: pds.url, messaging_supported: true, thread_replies_supported: true, account_kind: "personal", fediverse_software: null });
+    expect(res.body).toMatchObject({
+      platform: "bluesky",
+      account_username: bsky.handle,
+      account_id: bsky.did,
+      instance_url: pds.url,
+      messaging_supported: true,
+      thread_replies_supported: true,
+      account_kind: "personal",
+      fediverse_software: null,
+    });
     const row = await storedRow(res.body.id);
     expect(row.credentialsCiphertext).not.toContain(bsky.appPassword);
     expect(await decryptJson(env.INSTANCE_SECRET_KEY!, row.credentialsCiphertext!)).toEqual({ identifier: bsky.handle, app_password: bsky.appPassword });
@@ -111,7 +124,14 @@ describe("POST /accounts", () => {
     const me = mastodon.addAccount("herald");
     const res = await connect({ platform: "mastodon", instance_url: `${mastodon.url}/some/path/`, access_token: me.token });
     expect(res.status, res.text).toBe(201);
-    expect(res.body).toMatchObject({ platform: "mastodon", account_username: `herald@${new URL(mastodon.url).host}`, account_id: me.id, instance_url: mastodon.url, fediverse_software: "mastodon", account_avatar_url: `${mastodon.url}/avatars/${me.id}.png` });
+    expect(res.body).toMatchObject({
+      platform: "mastodon",
+      account_username: `herald@${new URL(mastodon.url).host}`,
+      account_id: me.id,
+      instance_url: mastodon.url,
+      fediverse_software: "mastodon",
+      account_avatar_url: `${mastodon.url}/avatars/${me.id}.png`,
+    });
     expect((await storedRow(res.body.id)).textLimit).toBe(500);
   });
 
@@ -205,7 +225,16 @@ describe("GET /accounts and DELETE /accounts/{id}", () => {
     const pubId = newId("pub");
     await withDb(async (db) => {
       await db.insert(publications).values({ id: pubId, workspaceId: ws, status: "publishing", sourceText: "x" });
-      await db.insert(renditions).values({ id: newId("rnd"), publicationId: pubId, workspaceId: ws, socialAccountId: created.body.id, platform: "webhook", position: 0, body: "x", deliveryKey: newId("dlv") });
+      await db.insert(renditions).values({
+        id: newId("rnd"),
+        publicationId: pubId,
+        workspaceId: ws,
+        socialAccountId: created.body.id,
+        platform: "webhook",
+        position: 0,
+        body: "x",
+        deliveryKey: newId("dlv"),
+      });
     });
     expectProblem(await call("DELETE", `/accounts/${created.body.id}`, admin), 409, "not-editable");
     await withDb((db) => db.update(publications).set({ status: "scheduled" }).where(eq(publications.id, pubId)));
@@ -225,10 +254,21 @@ describe("POST /accounts/{account_id}/refresh-metadata", () => {
   it("reads the profile again and stores it (Bluesky against the PDS, Mastodon against the double)", async () => {
     const me = mastodon.addAccount("refresher");
     const created = await connect({ platform: "mastodon", instance_url: mastodon.url, access_token: me.token });
-    await withDb((db) => db.update(socialAccounts).set({ username: "stale", fediverseSoftware: null, capabilityCheckedAt: new Date(0) }).where(eq(socialAccounts.id, created.body.id)));
+    await withDb((db) =>
+      db
+        .update(socialAccounts)
+        .set({ username: "stale", fediverseSoftware: null, capabilityCheckedAt: new Date(0) })
+        .where(eq(socialAccounts.id, created.body.id)),
+    );
     const res = await call("POST", `/accounts/${created.body.id}/refresh-metadata`, admin);
     expect(res.status, res.text).toBe(200);
-    expect(res.body).toMatchObject({ $schema: expect.stringMatching(/AccountResponse\.json$/), id: created.body.id, account_username: `refresher@${new URL(mastodon.url).host}`, fediverse_software: "mastodon", instance_url: mastodon.url });
+    expect(res.body).toMatchObject({
+      $schema: expect.stringMatching(/AccountResponse\.json$/),
+      id: created.body.id,
+      account_username: `refresher@${new URL(mastodon.url).host}`,
+      fediverse_software: "mastodon",
+      instance_url: mastodon.url,
+    });
     expect(Date.parse(res.body.capability_checked_at)).toBeGreaterThan(Date.now() - 60_000);
 
     const list = (await call("GET", `/accounts?workspace_id=${ws}`, viewer)).body;
@@ -257,7 +297,10 @@ describe("POST /accounts/{account_id}/refresh-metadata", () => {
     await point(mastodon.url);
     await withDb(async (db) => {
       const { encryptJson } = await import("../lib/secrets");
-      await db.update(socialAccounts).set({ credentialsCiphertext: await encryptJson(env.INSTANCE_SECRET_KEY!, { access_token: "revoked" }) }).where(eq(socialAccounts.id, id));
+      await db
+        .update(socialAccounts)
+        .set({ credentialsCiphertext: await encryptJson(env.INSTANCE_SECRET_KEY!, { access_token: "revoked" }) })
+        .where(eq(socialAccounts.id, id));
     });
     expectProblem(await call("POST", `/accounts/${id}/refresh-metadata`, admin), 422, "validation-error");
   });
@@ -268,13 +311,48 @@ describe("GET /accounts/providers", () => {
     const res = await call("GET", `/accounts/providers?workspace_id=${ws}`, viewer);
     expect(res.status, res.text).toBe(200);
     expect(res.body.map((p: { platform: string }) => p.platform)).toEqual(["webhook", "bluesky", "mastodon"]);
-    const fields = ["auth_mode", "description", "display_name", "installation_id", "instance_url", "name", "platform", "status", "capabilities", "configured_connection_modes", "connection_modes", "configured", "connection_readiness", "readiness"];
-    const readinessFields = ["advertisable", "analytics_ready", "connectable", "discoverable", "executable", "observable", "publishable", "blockers", "contract_digest", "state", "facts"];
+    const fields = [
+      "auth_mode",
+      "description",
+      "display_name",
+      "installation_id",
+      "instance_url",
+      "name",
+      "platform",
+      "status",
+      "capabilities",
+      "configured_connection_modes",
+      "connection_modes",
+      "configured",
+      "connection_readiness",
+      "readiness",
+    ];
+    const readinessFields = [
+      "advertisable",
+      "analytics_ready",
+      "connectable",
+      "discoverable",
+      "executable",
+      "observable",
+      "publishable",
+      "blockers",
+      "contract_digest",
+      "state",
+      "facts",
+    ];
     for (const p of res.body) {
       expect(p.$schema).toBe("http://localhost:8787/api/v1/schemas/Provider.json");
       for (const f of fields) expect(p, `${p.platform}.${f}`).toHaveProperty(f);
       for (const f of readinessFields) expect(p.readiness, `${p.platform}.readiness.${f}`).toHaveProperty(f);
-      expect(Object.keys(p.readiness.facts).sort()).toEqual(["approval", "authorization", "configuration", "control", "live_certification", "local_test", "policy"]);
+      expect(Object.keys(p.readiness.facts).sort()).toEqual([
+        "approval",
+        "authorization",
+        "configuration",
+        "control",
+        "live_certification",
+        "local_test",
+        "policy",
+      ]);
       expect(p.configured).toBe(true);
       expect(p.readiness).toMatchObject({ connectable: true, publishable: true, analytics_ready: false });
       expect(p.readiness.blockers.map((b: { code: string }) => b.code)).toContain("analytics_not_collected");

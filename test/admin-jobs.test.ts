@@ -80,7 +80,12 @@ describe("administrators' view of jobs", () => {
     await new Promise((r) => setTimeout(r, 1100));
     for (let i = 1; i < MAX_ATTEMPTS + 1 && (await row(id)).state !== "dead"; i++) await drain();
     const dead = await call("GET", "/admin/jobs?state=dead&limit=200", admin.token);
-    expect(dead.body.find((j: { id: string }) => j.id === id)).toMatchObject({ state: "dead", attempts: MAX_ATTEMPTS, last_error: "the provider is down", finished_at: expect.any(String) });
+    expect(dead.body.find((j: { id: string }) => j.id === id)).toMatchObject({
+      state: "dead",
+      attempts: MAX_ATTEMPTS,
+      last_error: "the provider is down",
+      finished_at: expect.any(String),
+    });
 
     // The cause is fixed; redrive. Same job id, fresh attempts, sent at once.
     fail = false;
@@ -98,7 +103,12 @@ describe("administrators' view of jobs", () => {
     expect(again.status).toBe(409);
     expect(again.body.type).toMatch(/not-editable$/);
     const sqs = sqsClient(e);
-    await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl(e, "analytics.refresh"), MessageBody: JSON.stringify({ job_id: id, kind: "analytics.refresh", workspace_id: null, payload: {} }) }));
+    await sqs.send(
+      new SendMessageCommand({
+        QueueUrl: queueUrl(e, "analytics.refresh"),
+        MessageBody: JSON.stringify({ job_id: id, kind: "analytics.refresh", workspace_id: null, payload: {} }),
+      }),
+    );
     sqs.destroy();
     expect((await drain()).duplicates).toBeGreaterThanOrEqual(1);
     expect(handled.filter((h) => h === id)).toHaveLength(1);
@@ -108,7 +118,17 @@ describe("administrators' view of jobs", () => {
     fail = false;
     const queued = await newJob();
     expect((await call("POST", `/admin/jobs/${queued}/redrive`, admin.token)).status).toBe(409);
-    const record = await withDb((db) => db.transaction((tx) => enqueueJob(tx, "publication.publish", null, { publication_id: "pub_x", rendition_id: "ren_x", error_code: null, terminal_reason: null }, { deadLetter: true })));
+    const record = await withDb((db) =>
+      db.transaction((tx) =>
+        enqueueJob(
+          tx,
+          "publication.publish",
+          null,
+          { publication_id: "pub_x", rendition_id: "ren_x", error_code: null, terminal_reason: null },
+          { deadLetter: true },
+        ),
+      ),
+    );
     await withDb((db) => db.update(outboxJobs).set({ state: "dead" }).where(eq(outboxJobs.id, record)));
     const refused = await call("POST", `/admin/jobs/${record}/redrive`, admin.token);
     expect(refused.status).toBe(409);
@@ -145,7 +165,11 @@ describe("job metrics (GET /admin/jobs/metrics)", () => {
   /** Rows in each state, written as the outbox holds them; none is due for a relay (so no other test sends one). */
   async function rowsInEveryState() {
     const at = (seconds: number) => sql`now() + make_interval(secs => ${seconds})`;
-    const row = (kind: JobKind, set: Partial<PgInsertValue<typeof outboxJobs>>) => ({ ...set, ...outboxRow(kind, null, {}), nextAttemptAt: set.nextAttemptAt ?? sql`now()` });
+    const row = (kind: JobKind, set: Partial<PgInsertValue<typeof outboxJobs>>) => ({
+      ...set,
+      ...outboxRow(kind, null, {}),
+      nextAttemptAt: set.nextAttemptAt ?? sql`now()`,
+    });
     const rows = [
       // Due 90 s ago, but under a send lease (its sender is busy), so it stays pending.
       row("analytics.refresh", { nextAttemptAt: at(-90), sendLeaseUntil: at(3600) }),
@@ -168,7 +192,14 @@ describe("job metrics (GET /admin/jobs/metrics)", () => {
       const metrics = await withDb((db) => jobMetrics(db, { onlyJobIds: ids }));
       expect(metrics.map((m) => m.kind)).toEqual(Object.keys(JOB_KINDS));
       const byKind = Object.fromEntries(metrics.map(({ kind, ...m }) => [kind, m]));
-      expect(byKind["analytics.refresh"]).toEqual({ pending: 2, in_flight: 1, retrying: 1, dead: 1, oldest_pending_age_seconds: expect.any(Number), done_last_hour: 1 });
+      expect(byKind["analytics.refresh"]).toEqual({
+        pending: 2,
+        in_flight: 1,
+        retrying: 1,
+        dead: 1,
+        oldest_pending_age_seconds: expect.any(Number),
+        done_last_hour: 1,
+      });
       expect(byKind["analytics.refresh"].oldest_pending_age_seconds).toBeGreaterThanOrEqual(90);
       expect(byKind["analytics.refresh"].oldest_pending_age_seconds).toBeLessThan(95);
       expect(byKind["build.generate"]).toEqual({ ...zeros, in_flight: 1 });

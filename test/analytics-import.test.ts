@@ -23,29 +23,47 @@ const item = (account_id: string, external_id: string, metrics: Record<string, u
 const itemsOf = (ws: string) =>
   withDb((db) => db.select().from(analyticsContentItems).where(eq(analyticsContentItems.workspaceId, ws)).orderBy(analyticsContentItems.externalId));
 const measurementCount = (ws: string) =>
-  withDb(async (db) => Number((await db.select({ n: sql<number>`count(*)` }).from(analyticsMeasurements).where(eq(analyticsMeasurements.workspaceId, ws)))[0].n));
+  withDb(async (db) =>
+    Number((await db.select({ n: sql<number>`count(*)` }).from(analyticsMeasurements).where(eq(analyticsMeasurements.workspaceId, ws)))[0].n),
+  );
 
 describe("POST /analytics/measurements", () => {
   it("imports external items with their measurements, and importing again updates instead of duplicating", async () => {
     const { owner, ws, mastodon, bluesky } = await setup();
-    const res = await api("POST", "/analytics/measurements", { token: owner.token, json: { workspace_id: ws, items: [item(mastodon, "m1"), item(bluesky, "b1", { views: 7 })] } });
+    const res = await api("POST", "/analytics/measurements", {
+      token: owner.token,
+      json: { workspace_id: ws, items: [item(mastodon, "m1"), item(bluesky, "b1", { views: 7 })] },
+    });
     expect(res.status, res.text).toBe(200);
     expect(res.body.$schema).toMatch(/ImportMeasurementsResponse\.json$/);
     expect(res.body).toMatchObject({ imported: 2, created: 2, updated: 0 });
-    expect(res.body.items.map((i: any) => [i.account_id, i.external_id, i.created])).toEqual([[mastodon, "m1", true], [bluesky, "b1", true]]);
+    expect(res.body.items.map((i: any) => [i.account_id, i.external_id, i.created])).toEqual([
+      [mastodon, "m1", true],
+      [bluesky, "b1", true],
+    ]);
 
     let rows = await itemsOf(ws);
-    expect(rows.map((r) => [r.externalId, r.source, r.engagement, r.views])).toEqual([["b1", "external", 0, 7], ["m1", "external", 6, 40]]);
+    expect(rows.map((r) => [r.externalId, r.source, r.engagement, r.views])).toEqual([
+      ["b1", "external", 0, 7],
+      ["m1", "external", 6, 40],
+    ]);
     expect(await measurementCount(ws)).toBe(5);
 
-    const again = await api("POST", "/analytics/measurements", { token: owner.token, json: { workspace_id: ws, items: [item(mastodon, "m1", { likes: 10 })] } });
+    const again = await api("POST", "/analytics/measurements", {
+      token: owner.token,
+      json: { workspace_id: ws, items: [item(mastodon, "m1", { likes: 10 })] },
+    });
     expect(again.status, again.text).toBe(200);
     expect(again.body).toMatchObject({ imported: 1, created: 0, updated: 1 });
     expect(again.body.items[0].id).toBe(res.body.items[0].id);
     rows = await itemsOf(ws);
     expect(rows).toHaveLength(2);
     // Latest likes (10) with the earlier reposts (2) and replies (1).
-    expect(rows.find((r) => r.externalId === "m1")).toMatchObject({ engagement: 13, views: 40, latestMetrics: { likes: 10, reposts: 2, replies: 1, views: 40 } });
+    expect(rows.find((r) => r.externalId === "m1")).toMatchObject({
+      engagement: 13,
+      views: 40,
+      latestMetrics: { likes: 10, reposts: 2, replies: 1, views: 40 },
+    });
     expect(await measurementCount(ws)).toBe(6);
   });
 
@@ -66,7 +84,10 @@ describe("POST /analytics/measurements", () => {
     for (const [items, location] of cases) {
       const res = await api("POST", "/analytics/measurements", { token: owner.token, json: { workspace_id: ws, items } });
       expectProblem(res, 422, "validation-error");
-      expect(res.body.errors.map((e: any) => e.location), JSON.stringify(items).slice(0, 200)).toContain(location);
+      expect(
+        res.body.errors.map((e: any) => e.location),
+        JSON.stringify(items).slice(0, 200),
+      ).toContain(location);
     }
     expect(await itemsOf(ws)).toHaveLength(0);
     expect(await measurementCount(ws)).toBe(0);
@@ -92,7 +113,11 @@ describe("POST /analytics/measurements", () => {
     expectProblem(await api("POST", "/analytics/measurements", { token: outsider.token, json }), 404, "not-found");
     expectProblem(await api("POST", "/analytics/measurements", { token: viewer.token, json }), 403, "forbidden");
     expectProblem(await api("POST", "/analytics/measurements", { json }), 401, "unauthorized");
-    expectProblem(await api("POST", "/analytics/measurements", { token: owner.token, body: "{not json", headers: { "content-type": "application/json" } }), 400, "bad-request");
+    expectProblem(
+      await api("POST", "/analytics/measurements", { token: owner.token, body: "{not json", headers: { "content-type": "application/json" } }),
+      400,
+      "bad-request",
+    );
     expect(await itemsOf(ws)).toHaveLength(0);
   });
 });

@@ -39,29 +39,60 @@ describe("analytics series (pure)", () => {
 
   it("sumSeries adds the accounts known on each day", () => {
     const days = dayList(NOW, 7);
-    expect(sumSeries([[{ date: days[5], value: 2 }, { date: days[6], value: 3 }], [{ date: days[6], value: 10 }]], days)).toEqual([
+    expect(
+      sumSeries(
+        [
+          [
+            { date: days[5], value: 2 },
+            { date: days[6], value: 3 },
+          ],
+          [{ date: days[6], value: 10 }],
+        ],
+        days,
+      ),
+    ).toEqual([
       { date: days[5], value: 2 },
       { date: days[6], value: 13 },
     ]);
   });
 
   it("summary deltas are current minus previous, whatever the totals", () => {
-    const totals = fc.record({ published: fc.nat(), engagement: fc.nat(), engagement_measured: fc.nat(), views: fc.nat(), views_measured: fc.nat(), impressions: fc.nat(), impressions_measured: fc.nat(), reach: fc.nat(), reach_measured: fc.nat(), accounts: fc.nat(), first_collected_ms: fc.constant(null), last_collected_ms: fc.constant(null) });
+    const totals = fc.record({
+      published: fc.nat(),
+      engagement: fc.nat(),
+      engagement_measured: fc.nat(),
+      views: fc.nat(),
+      views_measured: fc.nat(),
+      impressions: fc.nat(),
+      impressions_measured: fc.nat(),
+      reach: fc.nat(),
+      reach_measured: fc.nat(),
+      accounts: fc.nat(),
+      first_collected_ms: fc.constant(null),
+      last_collected_ms: fc.constant(null),
+    });
     fc.assert(
       fc.property(totals, totals, (cur, prev) => {
         const s = summary(cur, prev, { value: 0, delta: 0, measured: 0 });
-        for (const k of ["engagement", "views", "impressions", "reach"] as const) expect(s[k]).toEqual({ value: cur[k], delta: cur[k] - prev[k], measured: cur[`${k}_measured`] });
+        for (const k of ["engagement", "views", "impressions", "reach"] as const)
+          expect(s[k]).toEqual({ value: cur[k], delta: cur[k] - prev[k], measured: cur[`${k}_measured`] });
         expect(s.published).toBe(cur.published);
       }),
     );
   });
 
   it("followerSummary counts only measured accounts", () => {
-    expect(followerSummary([{ accountId: "a", series: [{ date: "d", value: 5 }], delta: 2 }, { accountId: "b", series: [], delta: null }])).toEqual({ value: 5, delta: 2, measured: 1 });
+    expect(
+      followerSummary([
+        { accountId: "a", series: [{ date: "d", value: 5 }], delta: 2 },
+        { accountId: "b", series: [], delta: null },
+      ]),
+    ).toEqual({ value: 5, delta: 2, measured: 1 });
   });
 
   it("publication roll-up sums metrics and counts measured renditions per metric", () => {
-    const r = (metrics: Record<string, number>, engagement: number) => ({ metrics, engagement, published_at: "2026-11-20T00:00:00.000Z", last_synced_at: null }) as any;
+    const r = (metrics: Record<string, number>, engagement: number) =>
+      ({ metrics, engagement, published_at: "2026-11-20T00:00:00.000Z", last_synced_at: null }) as any;
     const p = publicationAnalytics({ publication_id: "pub", title: "t", source_text: "x" }, [r({ likes: 2, views: 5 }, 2), r({ views: 1 }, 0)]);
     expect(p).toMatchObject({ engagement: 2, engagement_measured: 1, metrics: { likes: 2, views: 6 }, measured: { likes: 1, views: 2 } });
   });

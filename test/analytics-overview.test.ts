@@ -31,7 +31,9 @@ async function directOrder(ws: string, days: number, sort: "engagement" | "views
       views: sql`coalesce((select m.value from analytics_measurements m where m.content_item_id = i.id and m.metric = 'views' and m.availability = 'available' order by m.collected_at desc limit 1), -1)`,
       newest: sql`extract(epoch from i.published_at)`,
     }[sort];
-    const r = await db.execute(sql`select i.id from analytics_content_items i where i.workspace_id = ${ws} and i.published_at > now() - make_interval(days => ${days}) order by ${key} desc, i.id desc`);
+    const r = await db.execute(
+      sql`select i.id from analytics_content_items i where i.workspace_id = ${ws} and i.published_at > now() - make_interval(days => ${days}) order by ${key} desc, i.id desc`,
+    );
     return r.rows.map((x: any) => x.id as string);
   });
 }
@@ -49,19 +51,36 @@ const overview = (token: string, ws: string, q = "") => api("GET", `/analytics?w
 describe("GET /analytics", () => {
   it("computes summary, deltas, follower series, trends, content, insights and coverage matching direct SQL", async () => {
     const { owner, viewer, ws, mastodon, bluesky, hook } = await setup();
-    await seedItem(ws, mastodon, { externalId: "m1", publishedAt: daysAgo(1), metrics: { likes: 5, reposts: 2, replies: 1, views: 100 }, collectedAt: daysAgo(0.5) });
+    await seedItem(ws, mastodon, {
+      externalId: "m1",
+      publishedAt: daysAgo(1),
+      metrics: { likes: 5, reposts: 2, replies: 1, views: 100 },
+      collectedAt: daysAgo(0.5),
+    });
     const m2 = await seedItem(ws, mastodon, { externalId: "m2", publishedAt: daysAgo(3), metrics: { likes: 1, views: 900, impressions: 50 } });
     await seedItem(ws, bluesky, { externalId: "b1", publishedAt: daysAgo(2), metrics: { likes: 20, reposts: 4, views: null } });
     await seedItem(ws, bluesky, { externalId: "b2", publishedAt: daysAgo(6.9), source: "external", metrics: { likes: 3 }, measurementSource: "import" });
     await seedItem(ws, mastodon, { externalId: "old", publishedAt: daysAgo(10), metrics: { likes: 7, views: 70 } }); // previous 7-day period
     await seedItem(ws, mastodon, { externalId: "older", publishedAt: daysAgo(20), metrics: { likes: 100 } }); // outside both
     // A later measurement of m2 supersedes the first.
-    await withDb((db) => db.execute(sql`insert into analytics_measurements (id, workspace_id, account_id, content_item_id, metric, value, collected_at, source)
-      values ('ams_later', ${ws}, ${mastodon}, ${m2}, 'likes', 9, now(), 'mastodon_api')`));
+    await withDb((db) =>
+      db.execute(sql`insert into analytics_measurements (id, workspace_id, account_id, content_item_id, metric, value, collected_at, source)
+      values ('ams_later', ${ws}, ${mastodon}, ${m2}, 'likes', 9, now(), 'mastodon_api')`),
+    );
     await withDb(async (db) => (await import("../lib/analytics/store")).refreshRollups(db, [m2]));
-    await seedFollowers(ws, mastodon, [[daysAgo(9), 100], [daysAgo(3), 110], [daysAgo(1), 125]]);
+    await seedFollowers(ws, mastodon, [
+      [daysAgo(9), 100],
+      [daysAgo(3), 110],
+      [daysAgo(1), 125],
+    ]);
     await seedFollowers(ws, bluesky, [[daysAgo(2), 40]]);
-    await seedCoverage(ws, mastodon, { status: "complete", lastSuccessAt: new Date(), lastAttemptedAt: new Date(), nextEligibleAt: daysAgo(-1), initialItemsDiscovered: 4 });
+    await seedCoverage(ws, mastodon, {
+      status: "complete",
+      lastSuccessAt: new Date(),
+      lastAttemptedAt: new Date(),
+      nextEligibleAt: daysAgo(-1),
+      initialItemsDiscovered: 4,
+    });
     await seedCoverage(ws, bluesky, { status: "failed", failureCode: "rate_limited", failureMessage: "429 from the provider", lastAttemptedAt: new Date() });
 
     const res = await overview(viewer.token, ws, "&days=7");
@@ -83,7 +102,14 @@ describe("GET /analytics", () => {
     expect(o.summary.follower_scope).toBe("account_wide");
 
     const acc = Object.fromEntries(o.accounts.map((a: any) => [a.platform, a]));
-    expect(acc.mastodon).toMatchObject({ username: "masto", status: "ok", stale: false, follower_delta: 25, metrics: { followers: 125 }, account_supported: true });
+    expect(acc.mastodon).toMatchObject({
+      username: "masto",
+      status: "ok",
+      stale: false,
+      follower_delta: 25,
+      metrics: { followers: 125 },
+      account_supported: true,
+    });
     expect(acc.mastodon.follower_series).toHaveLength(8); // the range's first day to today
     expect(acc.mastodon.follower_series.at(-1).value).toBe(125);
     expect(acc.mastodon.follower_series[0].value).toBe(100);
@@ -94,13 +120,25 @@ describe("GET /analytics", () => {
 
     const sqlOrder = await directOrder(ws, 7, "engagement");
     expect(o.content.map((c: any) => c.reference.account_content_id)).toEqual(["b1", "m2", "m1", "b2"]); // 24, 9 (the later likes), 8, 3
-    const ids = await withDb(async (db) => (await db.execute(sql`select id, external_id from analytics_content_items where workspace_id = ${ws}`)).rows as any[]);
+    const ids = await withDb(
+      async (db) => (await db.execute(sql`select id, external_id from analytics_content_items where workspace_id = ${ws}`)).rows as any[],
+    );
     const idOf = Object.fromEntries(ids.map((r) => [r.external_id, r.id]));
     expect(o.content.map((c: any) => idOf[c.reference.account_content_id])).toEqual(sqlOrder);
     const b1 = o.content[0];
-    expect(b1).toMatchObject({ platform: "bluesky", username: "sky", source: "native", engagement: 24, metrics: { likes: 20, reposts: 4 }, metric_availability: "partial" });
+    expect(b1).toMatchObject({
+      platform: "bluesky",
+      username: "sky",
+      source: "native",
+      engagement: 24,
+      metrics: { likes: 20, reposts: 4 },
+      metric_availability: "partial",
+    });
     expect(b1.measurements.views).toMatchObject({ availability: "unavailable", value: null, reason: "not_offered" });
-    expect(o.content.find((c: any) => c.reference.account_content_id === "b2")).toMatchObject({ source: "external", reference: { type: "external", account_content_id: "b2" } });
+    expect(o.content.find((c: any) => c.reference.account_content_id === "b2")).toMatchObject({
+      source: "external",
+      reference: { type: "external", account_content_id: "b2" },
+    });
 
     // Trends: every day of the range; each day's value is the content published that day.
     expect(o.trends.engagement).toHaveLength(8);
@@ -109,7 +147,15 @@ describe("GET /analytics", () => {
     const b1Day = o.trends.engagement.find((p: any) => p.date === b1.published_at.slice(0, 10));
     expect(b1Day.items[0]).toMatchObject({ key: idOf.b1, platform: "bluesky", value: 24 });
 
-    expect(o.insights[0]).toMatchObject({ kind: "most_engagement_actions", status: "available", value: 24, account_id: bluesky, comparison_sample: 4, measured_count: 4, caveat: "filtered_content_lifetime_totals" });
+    expect(o.insights[0]).toMatchObject({
+      kind: "most_engagement_actions",
+      status: "available",
+      value: 24,
+      account_id: bluesky,
+      comparison_sample: 4,
+      measured_count: 4,
+      caveat: "filtered_content_lifetime_totals",
+    });
     expect(o.insights[0].content.reference.account_content_id).toBe("b1");
 
     const cov = Object.fromEntries(o.coverage.map((c: any) => [c.platform, c]));
@@ -186,21 +232,48 @@ describe("GET /analytics", () => {
 
   it("rolls renditions up into their publication", async () => {
     const { owner, ws, mastodon, bluesky } = await setup();
-    const pub = await api("POST", "/publications", { token: owner.token, json: { workspace_id: ws, title: "Launch", source_text: "We launched", destinations: [{ social_account_id: mastodon }, { social_account_id: bluesky }] } });
+    const pub = await api("POST", "/publications", {
+      token: owner.token,
+      json: { workspace_id: ws, title: "Launch", source_text: "We launched", destinations: [{ social_account_id: mastodon }, { social_account_id: bluesky }] },
+    });
     expect(pub.status, pub.text).toBe(201);
     const [rm, rb] = pub.body.renditions;
-    await seedItem(ws, mastodon, { externalId: "s1", publishedAt: daysAgo(1), publicationId: pub.body.id, renditionId: rm.id, metrics: { likes: 4, replies: 1, views: 10 } });
+    await seedItem(ws, mastodon, {
+      externalId: "s1",
+      publishedAt: daysAgo(1),
+      publicationId: pub.body.id,
+      renditionId: rm.id,
+      metrics: { likes: 4, replies: 1, views: 10 },
+    });
     await seedItem(ws, bluesky, { externalId: "at://x/1", publishedAt: daysAgo(1), publicationId: pub.body.id, renditionId: rb.id, metrics: { likes: 6 } });
     const o = (await overview(owner.token, ws)).body;
     expect(o.publication_total).toBe(1);
-    expect(o.publications[0]).toMatchObject({ publication_id: pub.body.id, title: "Launch", excerpt: "We launched", engagement: 11, engagement_measured: 2, metrics: { likes: 10, replies: 1, views: 10 }, measured: { likes: 2, replies: 1, views: 1 } });
+    expect(o.publications[0]).toMatchObject({
+      publication_id: pub.body.id,
+      title: "Launch",
+      excerpt: "We launched",
+      engagement: 11,
+      engagement_measured: 2,
+      metrics: { likes: 10, replies: 1, views: 10 },
+      measured: { likes: 2, replies: 1, views: 1 },
+    });
     expect(o.publications[0].renditions.map((r: any) => r.rendition_id).sort()).toEqual([rm.id, rb.id].sort());
   });
 
   it("validates its query exactly and never shows another workspace", async () => {
     const { owner, outsider, ws } = await setup();
     const other = await setup();
-    for (const [q, location] of [["&days=14", "query.days"], ["&days=abc", "query.days"], ["&source=mixed", "query.source"], ["&sort=likes", "query.sort"], ["&limit=0", "query.limit"], ["&limit=101", "query.limit"], ["&limit=1.5", "query.limit"], [`&account_id=${other.mastodon}`, "query.account_id"], ["&cursor=!!!", "query.cursor"]]) {
+    for (const [q, location] of [
+      ["&days=14", "query.days"],
+      ["&days=abc", "query.days"],
+      ["&source=mixed", "query.source"],
+      ["&sort=likes", "query.sort"],
+      ["&limit=0", "query.limit"],
+      ["&limit=101", "query.limit"],
+      ["&limit=1.5", "query.limit"],
+      [`&account_id=${other.mastodon}`, "query.account_id"],
+      ["&cursor=!!!", "query.cursor"],
+    ]) {
       const res = await overview(owner.token, ws, q);
       expectProblem(res, 422, "validation-error");
       expect(res.body.errors.map((e: any) => e.location)).toContain(location);

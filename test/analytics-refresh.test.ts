@@ -1,7 +1,15 @@
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import gateway from "../functions/all-groups";
-import { analyticsCollectionRuns, analyticsContentItems, analyticsCoverage, analyticsMeasurements, outboxJobs, renditions, workspaceMembers } from "../db/schema";
+import {
+  analyticsCollectionRuns,
+  analyticsContentItems,
+  analyticsCoverage,
+  analyticsMeasurements,
+  outboxJobs,
+  renditions,
+  workspaceMembers,
+} from "../db/schema";
 import { queueDueAccounts } from "../lib/analytics/schedule";
 import { drainQueue } from "../lib/jobs/consumer";
 import { relayOutbox } from "../lib/jobs/outbox";
@@ -35,7 +43,11 @@ afterAll(async () => {
 });
 
 async function call(method: string, path: string, json?: unknown, token = owner.token) {
-  const res = await gateway.request(path, { method, headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: json === undefined ? undefined : JSON.stringify(json) }, e);
+  const res = await gateway.request(
+    path,
+    { method, headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: json === undefined ? undefined : JSON.stringify(json) },
+    e,
+  );
   const text = await res.text();
   return { status: res.status, headers: res.headers, text, body: text ? JSON.parse(text) : null };
 }
@@ -52,18 +64,38 @@ async function connectMastodon(ws: string, followers: number) {
 async function collect(ws: string) {
   const deadline = Date.now() + 30_000;
   for (;;) {
-    const pending = await withDb((db) => db.select({ id: outboxJobs.id }).from(outboxJobs).where(and(eq(outboxJobs.workspaceId, ws), eq(outboxJobs.kind, "analytics.refresh"))));
+    const pending = await withDb((db) =>
+      db
+        .select({ id: outboxJobs.id })
+        .from(outboxJobs)
+        .where(and(eq(outboxJobs.workspaceId, ws), eq(outboxJobs.kind, "analytics.refresh"))),
+    );
     await withDb((db) => relayOutbox(db, e, { ids: pending.map((p) => p.id) }));
     await drainQueue(e, analyticsRefresh, { waitSeconds: 1, budgetMs: 3000 });
-    const done = await withDb(async (db) => Number((await db.execute(sql`select count(*) as n from job_receipts where job_id in (select id from outbox_jobs where workspace_id = ${ws} and kind = 'analytics.refresh')`)).rows[0].n));
+    const done = await withDb(async (db) =>
+      Number(
+        (
+          await db.execute(
+            sql`select count(*) as n from job_receipts where job_id in (select id from outbox_jobs where workspace_id = ${ws} and kind = 'analytics.refresh')`,
+          )
+        ).rows[0].n,
+      ),
+    );
     if (done >= pending.length) return;
     if (Date.now() > deadline) throw new Error("analytics jobs not consumed in time");
   }
 }
 
-const coverageOf = (accountId: string) => withDb(async (db) => (await db.select().from(analyticsCoverage).where(eq(analyticsCoverage.accountId, accountId)))[0]);
+const coverageOf = (accountId: string) =>
+  withDb(async (db) => (await db.select().from(analyticsCoverage).where(eq(analyticsCoverage.accountId, accountId)))[0]);
 const itemsOf = (accountId: string) => withDb((db) => db.select().from(analyticsContentItems).where(eq(analyticsContentItems.accountId, accountId)));
-const makeEligible = (accountId: string) => withDb((db) => db.update(analyticsCoverage).set({ nextEligibleAt: new Date(Date.now() - 1000) }).where(eq(analyticsCoverage.accountId, accountId)));
+const makeEligible = (accountId: string) =>
+  withDb((db) =>
+    db
+      .update(analyticsCoverage)
+      .set({ nextEligibleAt: new Date(Date.now() - 1000) })
+      .where(eq(analyticsCoverage.accountId, accountId)),
+  );
 
 describe("analytics collection", () => {
   it("queues one job per collectable account with the run, and collects Mastodon followers and status counts", async () => {
@@ -71,9 +103,19 @@ describe("analytics collection", () => {
     const { me, accountId } = await connectMastodon(ws, 42);
     await call("POST", "/accounts", { workspace_id: ws, platform: "webhook", url: "http://127.0.0.1:9/hook" });
     // A status Herald published (its rendition names it) and two made outside Herald.
-    const pub = await call("POST", "/publications", { workspace_id: ws, title: "Ours", source_text: "Posted by Herald", destinations: [{ social_account_id: accountId }] });
+    const pub = await call("POST", "/publications", {
+      workspace_id: ws,
+      title: "Ours",
+      source_text: "Posted by Herald",
+      destinations: [{ social_account_id: accountId }],
+    });
     const ours = mastodon.addStatus(me.id, "Posted by Herald");
-    await withDb((db) => db.update(renditions).set({ status: "published", externalId: ours.id, externalUrl: ours.url, publishedAt: new Date() }).where(eq(renditions.id, pub.body.renditions[0].id)));
+    await withDb((db) =>
+      db
+        .update(renditions)
+        .set({ status: "published", externalId: ours.id, externalUrl: ours.url, publishedAt: new Date() })
+        .where(eq(renditions.id, pub.body.renditions[0].id)),
+    );
     const theirs = mastodon.addStatus(me.id, "Made elsewhere & shared");
     mastodon.addStatus(me.id, "Another one");
     mastodon.setCounts(ours.id, { favourites: 7, reblogs: 2 });
@@ -95,13 +137,26 @@ describe("analytics collection", () => {
     expect(o.summary.followers).toEqual({ value: 42, delta: 0, measured: 1 });
     expect(o.content_total).toBe(3);
     const byText = Object.fromEntries(o.content.map((c: any) => [c.reference.account_content_id, c]));
-    expect(byText[ours.id]).toMatchObject({ source: "native", publication_id: pub.body.id, rendition_id: pub.body.renditions[0].id, engagement: 10, metrics: { likes: 7, reposts: 2, replies: 1 }, external_url: ours.url });
+    expect(byText[ours.id]).toMatchObject({
+      source: "native",
+      publication_id: pub.body.id,
+      rendition_id: pub.body.renditions[0].id,
+      engagement: 10,
+      metrics: { likes: 7, reposts: 2, replies: 1 },
+      external_url: ours.url,
+    });
     expect(byText[ours.id].measurements.views).toMatchObject({ availability: "unavailable", value: null, reason: "not_offered_by_mastodon" });
     expect(byText[ours.id].metric_metadata.likes).toMatchObject({ source: "mastodon_api", aggregation: "current_snapshot", unit: "count" });
     expect(byText[theirs.id]).toMatchObject({ source: "external", excerpt: "Made elsewhere & shared", engagement: 1 });
     expect(o.publications[0]).toMatchObject({ publication_id: pub.body.id, engagement: 10 });
     const cov = Object.fromEntries(o.coverage.map((c: any) => [c.platform, c]));
-    expect(cov.mastodon).toMatchObject({ status: "complete", initial_items_discovered: 3, failure_code: null, last_success_at: expect.any(String), initial_completed_at: expect.any(String) });
+    expect(cov.mastodon).toMatchObject({
+      status: "complete",
+      initial_items_discovered: 3,
+      failure_code: null,
+      last_success_at: expect.any(String),
+      initial_completed_at: expect.any(String),
+    });
     expect(cov.webhook).toMatchObject({ status: "unsupported" });
     expect(o.accounts.find((a: any) => a.platform === "webhook")).toMatchObject({ account_supported: false, content_supported: false });
 
@@ -118,7 +173,12 @@ describe("analytics collection", () => {
     await withDb((db) => queueDueAccounts(db, new Date(), { workspaceId: ws }));
     await collect(ws);
     const scoped = (await call("GET", `/analytics?workspace_id=${ws}`)).body.accounts.find((a: any) => a.platform === "mastodon");
-    expect(scoped).toMatchObject({ status: "error", error_code: "missing_scope", missing_account_scopes: ["read:accounts"], missing_content_scopes: ["read:statuses"] });
+    expect(scoped).toMatchObject({
+      status: "error",
+      error_code: "missing_scope",
+      missing_account_scopes: ["read:accounts"],
+      missing_content_scopes: ["read:statuses"],
+    });
 
     // Strangers do not see the workspace; viewers may not queue collection.
     const stranger = await newUser();
@@ -133,10 +193,20 @@ describe("analytics collection", () => {
     const { accountId: mastodonId } = await connectMastodon(ws, 5);
     const who = await pds.createAccount("stats");
     for (const text of ["first post", "second post"]) {
-      const made = await pds.post("com.atproto.repo.createRecord", { repo: who.did, collection: "app.bsky.feed.post", record: { $type: "app.bsky.feed.post", text, createdAt: new Date().toISOString() } }, who.accessJwt);
+      const made = await pds.post(
+        "com.atproto.repo.createRecord",
+        { repo: who.did, collection: "app.bsky.feed.post", record: { $type: "app.bsky.feed.post", text, createdAt: new Date().toISOString() } },
+        who.accessJwt,
+      );
       expect(made.status).toBe(200);
     }
-    const sky = await call("POST", "/accounts", { workspace_id: ws, platform: "bluesky", instance_url: pds.url, identifier: who.handle, app_password: who.appPassword });
+    const sky = await call("POST", "/accounts", {
+      workspace_id: ws,
+      platform: "bluesky",
+      instance_url: pds.url,
+      identifier: who.handle,
+      app_password: who.appPassword,
+    });
     expect(sky.status, sky.text).toBe(201);
     const reset = new Date(Date.now() + 5 * 60_000);
     reset.setMilliseconds(0);

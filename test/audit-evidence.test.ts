@@ -35,9 +35,14 @@ async function adminSession(name = "Admin key") {
   const admin = await newUser({ isAdmin: true });
   const device = new SoftAuthenticator(ORIGIN);
   const start = await api("POST", "/auth/security/passkeys/start", { token: admin.token, json: { name } });
-  await api("POST", "/auth/security/passkeys/finish", { token: admin.token, json: { challenge_id: start.body.challenge_id, credential: device.register(start.body.options) } });
+  await api("POST", "/auth/security/passkeys/finish", {
+    token: admin.token,
+    json: { challenge_id: start.body.challenge_id, credential: device.register(start.body.options) },
+  });
   const signIn = await api("POST", "/auth/sessions/passkey/start");
-  const done = await api("POST", "/auth/sessions/passkey/finish", { json: { challenge_id: signIn.body.challenge_id, credential: device.assert(signIn.body.options) } });
+  const done = await api("POST", "/auth/sessions/passkey/finish", {
+    json: { challenge_id: signIn.body.challenge_id, credential: device.assert(signIn.body.options) },
+  });
   expect(done.status, done.text).toBe(200);
   return { ...admin, cookie: done.headers.get("set-cookie")!.split(";")[0] };
 }
@@ -55,9 +60,14 @@ describe("GET /admin/audit-evidence", () => {
     const member = await newUser();
     const device = new SoftAuthenticator(ORIGIN);
     const s = await api("POST", "/auth/security/passkeys/start", { token: member.token, json: {} });
-    await api("POST", "/auth/security/passkeys/finish", { token: member.token, json: { challenge_id: s.body.challenge_id, credential: device.register(s.body.options) } });
+    await api("POST", "/auth/security/passkeys/finish", {
+      token: member.token,
+      json: { challenge_id: s.body.challenge_id, credential: device.register(s.body.options) },
+    });
     const si = await api("POST", "/auth/sessions/passkey/start");
-    const session = await api("POST", "/auth/sessions/passkey/finish", { json: { challenge_id: si.body.challenge_id, credential: device.assert(si.body.options) } });
+    const session = await api("POST", "/auth/sessions/passkey/finish", {
+      json: { challenge_id: si.body.challenge_id, credential: device.assert(si.body.options) },
+    });
     expectProblem(await list(session.headers.get("set-cookie")!.split(";")[0]), 403, "forbidden");
   });
 
@@ -74,7 +84,13 @@ describe("GET /admin/audit-evidence", () => {
     expect(ws.status, ws.text).toBe(201);
     const account = await api("POST", "/accounts", {
       token: owner.token,
-      json: { workspace_id: ws.body.id, platform: "webhook", url: `${receiver.url}/${PLANTED.webhookPath}`, secret: PLANTED.webhookSecret, username: PLANTED.accountName },
+      json: {
+        workspace_id: ws.body.id,
+        platform: "webhook",
+        url: `${receiver.url}/${PLANTED.webhookPath}`,
+        secret: PLANTED.webhookSecret,
+        username: PLANTED.accountName,
+      },
     });
     expect(account.status, account.text).toBe(201);
     const publication = await api("POST", "/publications", {
@@ -82,7 +98,9 @@ describe("GET /admin/audit-evidence", () => {
       json: { workspace_id: ws.body.id, title: PLANTED.title, source_text: PLANTED.body, destinations: [{ social_account_id: account.body.id }] },
     });
     expect(publication.status, publication.text).toBe(201);
-    expect((await api("DELETE", `/publications/${publication.body.id}?confirm=true&expected_revision=${publication.body.revision}`, { token: owner.token })).status).toBe(200);
+    expect(
+      (await api("DELETE", `/publications/${publication.body.id}?confirm=true&expected_revision=${publication.body.revision}`, { token: owner.token })).status,
+    ).toBe(200);
     expect((await api("DELETE", `/auth/tokens/${token.body.id}`, { token: owner.token })).status).toBe(204);
 
     // Everything since this test began, page by page.
@@ -99,14 +117,40 @@ describe("GET /admin/audit-evidence", () => {
 
     const mine = items.filter((e) => [admin.id, owner.id].includes(e.actor_id));
     const actions = mine.map((e) => e.action);
-    for (const action of ["passkey.add", "session.sign_in", "user.create", "token.create", "workspace.create", "account.connect", "publication.create", "publication.delete", "token.revoke"]) {
+    for (const action of [
+      "passkey.add",
+      "session.sign_in",
+      "user.create",
+      "token.create",
+      "workspace.create",
+      "account.connect",
+      "publication.create",
+      "publication.delete",
+      "token.revoke",
+    ]) {
       expect(actions, action).toContain(action);
     }
-    expect(mine.find((e) => e.action === "passkey.add")).toMatchObject({ actor_kind: "token", outcome: "success", target_type: "passkey", request_id: expect.any(String) });
+    expect(mine.find((e) => e.action === "passkey.add")).toMatchObject({
+      actor_kind: "token",
+      outcome: "success",
+      target_type: "passkey",
+      request_id: expect.any(String),
+    });
     expect(mine.find((e) => e.action === "session.sign_in")).toMatchObject({ actor_kind: "session", target_type: "session" });
     expect(mine.find((e) => e.action === "publication.create")).toMatchObject({ workspace_id: ws.body.id, target_id: publication.body.id });
     for (const item of items) {
-      expect(Object.keys(item).sort()).toEqual(["action", "actor_id", "actor_kind", "id", "occurred_at", "outcome", "request_id", "target_id", "target_type", "workspace_id"]);
+      expect(Object.keys(item).sort()).toEqual([
+        "action",
+        "actor_id",
+        "actor_kind",
+        "id",
+        "occurred_at",
+        "outcome",
+        "request_id",
+        "target_id",
+        "target_type",
+        "workspace_id",
+      ]);
     }
     const occurred = items.map((e) => Date.parse(e.occurred_at));
     expect(occurred).toEqual([...occurred].sort((a, b) => b - a));
@@ -142,7 +186,14 @@ describe("GET /admin/audit-evidence", () => {
     const past = await list(admin.cookie, `?actor_id=${owner.id}&until=${encodeURIComponent("2020-01-01T00:00:00Z")}`);
     expect(past.body.items).toEqual([]);
 
-    for (const query of ["?cursor=bm90LW91cnM", "?limit=0", "?limit=201", "?since=yesterday", "?action=DROP%20TABLE", `?since=2026-01-02T00:00:00Z&until=2026-01-01T00:00:00Z`]) {
+    for (const query of [
+      "?cursor=bm90LW91cnM",
+      "?limit=0",
+      "?limit=201",
+      "?since=yesterday",
+      "?action=DROP%20TABLE",
+      `?since=2026-01-02T00:00:00Z&until=2026-01-01T00:00:00Z`,
+    ]) {
       expectProblem(await list(admin.cookie, query), 422, "validation-error");
     }
   });

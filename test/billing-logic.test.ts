@@ -75,7 +75,11 @@ describe("usage against limits", () => {
   it("an addition that would pass the limit is refused, naming it with the usage now", () => {
     expect(checkAddition(limits, { workspaces: 0 }, "workspaces", 1)).toBeNull();
     expect(checkAddition(limits, { workspaces: 1 }, "workspaces", 1)).toEqual({ limit: "workspaces", allowed: 1, usage: 1 });
-    expect(checkAddition({ ai_budget_microusd: 100 }, { ai_budget_microusd: 100 }, "ai_budget_microusd", 0)).toEqual({ limit: "ai_budget_microusd", allowed: 100, usage: 100 });
+    expect(checkAddition({ ai_budget_microusd: 100 }, { ai_budget_microusd: 100 }, "ai_budget_microusd", 0)).toEqual({
+      limit: "ai_budget_microusd",
+      allowed: 100,
+      usage: 100,
+    });
     expect(checkAddition({}, { workspaces: 99 }, "workspaces", 1)).toBeNull();
   });
 
@@ -177,7 +181,9 @@ describe("Stripe signatures and form encoding", () => {
   });
 
   it("encodes nested parameters as Stripe's API expects", () => {
-    expect(formEncode({ mode: "subscription", line_items: [{ quantity: 1, price_data: { recurring: { interval: "month" } } }], metadata: { a: "b c" } })).toEqual([
+    expect(
+      formEncode({ mode: "subscription", line_items: [{ quantity: 1, price_data: { recurring: { interval: "month" } } }], metadata: { a: "b c" } }),
+    ).toEqual([
       "mode=subscription",
       "line_items%5B0%5D%5Bquantity%5D=1",
       "line_items%5B0%5D%5Bprice_data%5D%5Brecurring%5D%5Binterval%5D=month",

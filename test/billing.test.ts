@@ -38,13 +38,33 @@ const on = (method: string, path: string, user: User | null, json?: unknown, hea
   call(billingEnv, method, path, { token: user?.token, json, headers });
 
 const SPEC_FIELDS = [
-  "access_restricted", "can_manage_billing", "cancel_at_period_end",
-  "billing_contact_email", "current_period_end", "organization_id", "past_due_since", "period_start", "plan_id", "provider", "status", "workspace_id",
-  "limits", "usage", "provider_costs",
+  "access_restricted",
+  "can_manage_billing",
+  "cancel_at_period_end",
+  "billing_contact_email",
+  "current_period_end",
+  "organization_id",
+  "past_due_since",
+  "period_start",
+  "plan_id",
+  "provider",
+  "status",
+  "workspace_id",
+  "limits",
+  "usage",
+  "provider_costs",
 ];
 
 const personalOrg = (userId: string) =>
-  withDb(async (db) => (await db.select({ id: organizations.id }).from(organizations).where(and(eq(organizations.ownerUserId, userId), eq(organizations.kind, "personal"))))[0]?.id);
+  withDb(
+    async (db) =>
+      (
+        await db
+          .select({ id: organizations.id })
+          .from(organizations)
+          .where(and(eq(organizations.ownerUserId, userId), eq(organizations.kind, "personal")))
+      )[0]?.id,
+  );
 
 /** Usage of an organization counted here with plain SQL, independently of lib/billing. */
 async function sqlUsage(orgId: string, since: string) {
@@ -58,7 +78,9 @@ async function sqlUsage(orgId: string, since: string) {
       members: await n(sql`select count(distinct user_id) n from workspace_members where workspace_id in (${ws})`),
       storage_bytes: await n(sql`select coalesce(sum(size), 0) n from media where workspace_id in (${ws})`),
       builds_per_month: await n(sql`select count(*) n from publication_builds where workspace_id in (${ws}) and created_at >= ${since}::timestamptz`),
-      ai_budget_microusd: await n(sql`select coalesce(sum(cost_microusd), 0) n from provider_cost_events where workspace_id in (${ws}) and status <> 'released' and created_at >= ${since}::timestamptz`),
+      ai_budget_microusd: await n(
+        sql`select coalesce(sum(cost_microusd), 0) n from provider_cost_events where workspace_id in (${ws}) and status <> 'released' and created_at >= ${since}::timestamptz`,
+      ),
     };
   });
 }
@@ -66,10 +88,14 @@ async function sqlUsage(orgId: string, since: string) {
 const insertBuilds = (ws: string, count: number) =>
   withDb((db) => db.insert(publicationBuilds).values(Array.from({ length: count }, () => ({ id: newId("bld"), workspaceId: ws, input: {} }))));
 const insertPublications = (ws: string, count: number) =>
-  withDb((db) => db.insert(publications).values(Array.from({ length: count }, () => ({ id: newId("pub"), workspaceId: ws, status: "draft" as const, sourceText: "x" }))));
+  withDb((db) =>
+    db.insert(publications).values(Array.from({ length: count }, () => ({ id: newId("pub"), workspaceId: ws, status: "draft" as const, sourceText: "x" }))),
+  );
 /** Rows of a workspace-scoped table in one workspace. */
 const countWhere = (table: "publications" | "social_accounts" | "publication_builds" | "media", ws: string) =>
-  withDb(async (db) => Number(((await db.execute(sql`select count(*) n from ${sql.identifier(table)} where workspace_id = ${ws}`)).rows[0] as { n: string }).n));
+  withDb(async (db) =>
+    Number(((await db.execute(sql`select count(*) n from ${sql.identifier(table)} where workspace_id = ${ws}`)).rows[0] as { n: string }).n),
+  );
 
 describe("organizations", () => {
   it("every new user has a personal organization it owns; workspaces default to it", async () => {
@@ -106,7 +132,10 @@ describe("GET /billing/status with billing off (the default)", () => {
     const hook = await newAccount(ws, owner.id, "webhook", { url: "http://127.0.0.1:9/hook" });
     await newAccount(ws, owner.id, "webhook", { url: "http://127.0.0.1:9/other" });
     for (const text of ["One", "Two", "Three"]) {
-      const res = await api("POST", "/publications", { token: editor.token, json: { workspace_id: ws, source_text: text, destinations: [{ social_account_id: hook }] } });
+      const res = await api("POST", "/publications", {
+        token: editor.token,
+        json: { workspace_id: ws, source_text: text, destinations: [{ social_account_id: hook }] },
+      });
       expect(res.status, res.text).toBe(201);
     }
     await insertMediaRows(ws, [{ size: 1000 }, { size: 2345 }]);
@@ -144,7 +173,15 @@ describe("GET /billing/status with billing off (the default)", () => {
     expect(Date.parse(res.body.current_period_end)).toBeGreaterThan(now.getTime());
     const counted = await sqlUsage(org!, monthStart);
     expect(res.body.usage).toEqual(counted);
-    expect(counted).toMatchObject({ publications_per_month: 3, social_accounts: 2, workspaces: 1, members: 2, storage_bytes: 3345, builds_per_month: 2, ai_budget_microusd: 750 });
+    expect(counted).toMatchObject({
+      publications_per_month: 3,
+      social_accounts: 2,
+      workspaces: 1,
+      members: 2,
+      storage_bytes: 3345,
+      builds_per_month: 2,
+      ai_budget_microusd: 750,
+    });
     expect(res.body.provider_costs).toEqual([
       expect.objectContaining({
         provider: "openai-compatible",
@@ -155,7 +192,10 @@ describe("GET /billing/status with billing off (the default)", () => {
         event_count: 2,
         units: 1500,
         reserved_event_count: 1,
-        operations: [expect.objectContaining({ operation: "build", cost_microusd: 750, event_count: 2 }), expect.objectContaining({ operation: "discover", reserved_event_count: 1 })],
+        operations: [
+          expect.objectContaining({ operation: "build", cost_microusd: 750, event_count: 2 }),
+          expect.objectContaining({ operation: "discover", reserved_event_count: 1 }),
+        ],
       }),
     ]);
 
@@ -172,7 +212,11 @@ describe("GET /billing/status with billing off (the default)", () => {
     // Another team's workspace or organization: 404, never revealed.
     expectProblem(await api("GET", `/billing/status?workspace_id=${ws}`, { token: outsider.token }), 404, "not-found");
     expectProblem(await api("GET", `/billing/status?organization_id=${org}`, { token: outsider.token }), 404, "not-found");
-    expectProblem(await api("GET", `/billing/status?workspace_id=${ws}&organization_id=${await personalOrg(outsider.id)}`, { token: owner.token }), 404, "not-found");
+    expectProblem(
+      await api("GET", `/billing/status?workspace_id=${ws}&organization_id=${await personalOrg(outsider.id)}`, { token: owner.token }),
+      404,
+      "not-found",
+    );
     expectProblem(await api("GET", "/billing/status"), 401, "unauthorized");
   });
 
@@ -224,12 +268,25 @@ describe("billing on: plans and limits", () => {
     // publications_per_month: 30
     await insertPublications(ws, 30);
     const [account] = await withDb((db) => db.select({ id: socialAccounts.id }).from(socialAccounts).where(eq(socialAccounts.workspaceId, ws)).limit(1));
-    expectLimit(await on("POST", "/publications", owner, { workspace_id: ws, source_text: "One more", destinations: [{ social_account_id: account.id }] }), "publications_per_month", 30);
+    expectLimit(
+      await on("POST", "/publications", owner, { workspace_id: ws, source_text: "One more", destinations: [{ social_account_id: account.id }] }),
+      "publications_per_month",
+      30,
+    );
     expect(await countWhere("publications", ws)).toBe(30);
 
     // builds_per_month: 10
     await insertBuilds(ws, 10);
-    expectLimit(await on("POST", "/publication-builds", owner, { workspace_id: ws, idea: "x", sources: [{ kind: "text", text: "y" }], destination_account_ids: [account.id] }), "builds_per_month", 10);
+    expectLimit(
+      await on("POST", "/publication-builds", owner, {
+        workspace_id: ws,
+        idea: "x",
+        sources: [{ kind: "text", text: "y" }],
+        destination_account_ids: [account.id],
+      }),
+      "builds_per_month",
+      10,
+    );
     expect(await countWhere("publication_builds", ws)).toBe(10);
 
     // storage_bytes: 1 GiB
@@ -252,7 +309,9 @@ describe("billing on: plans and limits", () => {
     const ws = (await on("POST", "/workspaces", owner, { name: "Builds" })).body.id as string;
     await insertPublications(ws, planOrThrow("free").limits.publications_per_month!);
     const build = newId("bld");
-    await withDb((db) => db.insert(publicationBuilds).values({ id: build, workspaceId: ws, input: {}, state: "completed", result: { canonical_text: "x", destinations: [] } }));
+    await withDb((db) =>
+      db.insert(publicationBuilds).values({ id: build, workspaceId: ws, input: {}, state: "completed", result: { canonical_text: "x", destinations: [] } }),
+    );
     const res = await on("POST", `/publication-builds/${build}/commit`, owner);
     expectProblem(res, 403, "plan-limit-reached");
     expect(res.body.limit).toBe("publications_per_month");
@@ -264,7 +323,8 @@ describe("billing on: plans and limits", () => {
     expect((await api("PUT", `/admin/users/${owner.id}/plan-override`, { token: admin.token, json: { plan_id: "pro" } })).status).toBe(200);
     const allowed = planOrThrow("pro").limits.members!;
     const ws1 = (await on("POST", "/workspaces", owner, { name: "One" })).body.id as string;
-    for (const p of people.slice(0, allowed - 1)) expect((await on("POST", `/workspaces/${ws1}/members`, owner, { user_id: p.id, role: "editor" })).status).toBe(201);
+    for (const p of people.slice(0, allowed - 1))
+      expect((await on("POST", `/workspaces/${ws1}/members`, owner, { user_id: p.id, role: "editor" })).status).toBe(201);
     const ws2 = await on("POST", "/workspaces", owner, { name: "Two" });
     expect(ws2.status, ws2.text).toBe(201);
     const again = await on("POST", `/workspaces/${ws2.body.id}/members`, owner, { user_id: people[0].id, role: "viewer" });
@@ -284,7 +344,7 @@ describe("billing on: plans and limits", () => {
 });
 
 describe("PUT /admin/users/{id}/plan-override", () => {
-  it("an administrator puts a user's organization on a plan (provider admin), audited by id only; \"\" removes it", async () => {
+  it('an administrator puts a user\'s organization on a plan (provider admin), audited by id only; "" removes it', async () => {
     const [admin, user] = await Promise.all([newUser({ isAdmin: true }), newUser()]);
     const org = (await personalOrg(user.id))!;
     const set = await api("PUT", `/admin/users/${user.id}/plan-override`, { token: admin.token, json: { plan_id: "team", reason: "partner" } });
@@ -313,7 +373,12 @@ describe("PUT /admin/users/{id}/plan-override", () => {
     expect(removed.body).toMatchObject({ plan_id: "", subscription: { id: set.body.subscription.id, status: "canceled", provider: "admin" } });
     expect((await on("GET", "/billing/status", user)).body.plan_id).toBe("free");
 
-    const events = await withDb((db) => db.select().from(auditEvents).where(and(eq(auditEvents.actorUserId, admin.id), eq(auditEvents.targetId, org))));
+    const events = await withDb((db) =>
+      db
+        .select()
+        .from(auditEvents)
+        .where(and(eq(auditEvents.actorUserId, admin.id), eq(auditEvents.targetId, org))),
+    );
     expect(events.map((e) => e.action)).toEqual(["billing.plan_override.set", "billing.plan_override.remove"]);
     expect(JSON.stringify(events)).not.toContain(user.email);
   });
@@ -325,7 +390,12 @@ describe("PUT /admin/users/{id}/plan-override", () => {
     expect(bad.body.errors[0].location).toBe("body.plan_id");
     expectProblem(await api("PUT", `/admin/users/usr_nobody/plan-override`, { token: admin.token, json: { plan_id: "pro" } }), 404, "not-found");
     expectProblem(await api("PUT", `/admin/users/${user.id}/plan-override`, { token: user.token, json: { plan_id: "pro" } }), 403, "forbidden");
-    const subs = await withDb(async (db) => db.select().from(subscriptions).where(eq(subscriptions.organizationId, (await personalOrg(user.id))!)));
+    const subs = await withDb(async (db) =>
+      db
+        .select()
+        .from(subscriptions)
+        .where(eq(subscriptions.organizationId, (await personalOrg(user.id))!)),
+    );
     expect(subs).toEqual([]);
   });
 });
@@ -405,7 +475,12 @@ describe("POST /onboarding/first-workspace", () => {
 
     expectProblem(await confirm(user, { workspace_name: "Other name", continuation_token: token }), 409, "conflict");
     expectProblem(await confirm(user, { workspace_name: "Launch", continuation_token: await choose(user, "free") }), 409, "conflict");
-    const owned = await withDb((db) => db.select().from(workspaceMembers).where(and(eq(workspaceMembers.userId, user.id), eq(workspaceMembers.role, "owner"))));
+    const owned = await withDb((db) =>
+      db
+        .select()
+        .from(workspaceMembers)
+        .where(and(eq(workspaceMembers.userId, user.id), eq(workspaceMembers.role, "owner"))),
+    );
     expect(owned).toHaveLength(1);
     expect(await withDb((db) => db.select().from(checkoutAttempts).where(eq(checkoutAttempts.userId, user.id)))).toHaveLength(1);
     const actions = await withDb((db) => db.select({ action: auditEvents.action }).from(auditEvents).where(eq(auditEvents.actorUserId, user.id)));
@@ -456,7 +531,8 @@ function startStripeStandIn() {
         control.failNext--;
         return reply(500, { error: { type: "api_error", message: "Something went wrong on Stripe's end." } });
       }
-      if (req.headers.authorization !== `Bearer ${STRIPE_KEY}`) return reply(401, { error: { type: "invalid_request_error", message: "Invalid API Key provided" } });
+      if (req.headers.authorization !== `Bearer ${STRIPE_KEY}`)
+        return reply(401, { error: { type: "invalid_request_error", message: "Invalid API Key provided" } });
       if (req.method !== "POST" || req.url !== "/v1/checkout/sessions") return reply(404, { error: { type: "invalid_request_error" } });
       const key = String(req.headers["idempotency-key"] ?? newId("idem"));
       if (!sessions.has(key)) {
@@ -486,26 +562,43 @@ describe("Stripe checkout and webhooks (against a local stand-in for Stripe's AP
   beforeAll(async () => {
     await new Promise<void>((resolve) => standIn.server.listen(0, "127.0.0.1", resolve));
     const port = (standIn.server.address() as AddressInfo).port;
-    stripeEnv = { ...env, BILLING_ENABLED: "true", STRIPE_SECRET_KEY: STRIPE_KEY, STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_BASE: `http://127.0.0.1:${port}` } as Env;
+    stripeEnv = {
+      ...env,
+      BILLING_ENABLED: "true",
+      STRIPE_SECRET_KEY: STRIPE_KEY,
+      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      STRIPE_API_BASE: `http://127.0.0.1:${port}`,
+    } as Env;
   });
   afterAll(() => new Promise<void>((resolve) => standIn.server.close(() => resolve())));
 
   const hook = async (event: object, opts: { secret?: string; at?: number } = {}) => {
     const payload = JSON.stringify(event);
     const signature = await stripeSignatureHeader(opts.secret ?? WEBHOOK_SECRET, payload, opts.at ?? Math.floor(Date.now() / 1000));
-    return call(stripeEnv, "POST", "/billing/webhooks/stripe", { body: payload, headers: { "content-type": "application/json", "stripe-signature": signature } });
+    return call(stripeEnv, "POST", "/billing/webhooks/stripe", {
+      body: payload,
+      headers: { "content-type": "application/json", "stripe-signature": signature },
+    });
   };
 
   it("a paid plan opens a hosted Checkout Session; the signed webhook completes it; replays and forgeries change nothing", async () => {
     const user = await newUser();
     const choice = await call(stripeEnv, "POST", "/billing/purchase-choices", { token: user.token, json: { plan_id: "team", interval: "month" } });
     expect(choice.status, choice.text).toBe(201);
-    expect(choice.body).toMatchObject({ price: { amount_minor: 4900, currency: "usd" }, trial: { days: 0, eligible: false }, payment: { provider: "stripe", required_now: true } });
+    expect(choice.body).toMatchObject({
+      price: { amount_minor: 4900, currency: "usd" },
+      trial: { days: 0, eligible: false },
+      payment: { provider: "stripe", required_now: true },
+    });
 
     const body = { workspace_name: "Paid", continuation_token: choice.body.continuation_token };
     const first = await call(stripeEnv, "POST", "/onboarding/first-workspace", { token: user.token, json: body });
     expect(first.status, first.text).toBe(201);
-    expect(first.body.checkout).toMatchObject({ status: "open", plan_id: "team", checkout_url: expect.stringMatching(/^https:\/\/checkout\.stripe\.com\/c\/pay\/cs_test_/) });
+    expect(first.body.checkout).toMatchObject({
+      status: "open",
+      plan_id: "team",
+      checkout_url: expect.stringMatching(/^https:\/\/checkout\.stripe\.com\/c\/pay\/cs_test_/),
+    });
     expect(standIn.requests).toHaveLength(1);
     const sent = standIn.requests[0];
     expect(sent.headers["content-type"]).toBe("application/x-www-form-urlencoded");
@@ -531,7 +624,20 @@ describe("Stripe checkout and webhooks (against a local stand-in for Stripe's AP
 
     const [attempt] = await withDb((db) => db.select().from(checkoutAttempts).where(eq(checkoutAttempts.id, first.body.checkout.id)));
     const eventId = `evt_${newId("e").slice(2)}`;
-    const completed = { id: eventId, object: "event", type: "checkout.session.completed", data: { object: { id: attempt.providerSessionId, object: "checkout.session", subscription: "sub_standin1", customer: "cus_standin1", client_reference_id: attempt.id } } };
+    const completed = {
+      id: eventId,
+      object: "event",
+      type: "checkout.session.completed",
+      data: {
+        object: {
+          id: attempt.providerSessionId,
+          object: "checkout.session",
+          subscription: "sub_standin1",
+          customer: "cus_standin1",
+          client_reference_id: attempt.id,
+        },
+      },
+    };
 
     // Forged (another secret) and stale (older than 5 minutes): 400 and nothing recorded.
     expectProblem(await hook(completed, { secret: "whsec_forged" }), 400, "bad-request");
@@ -547,15 +653,34 @@ describe("Stripe checkout and webhooks (against a local stand-in for Stripe's AP
     const [done] = await withDb((db) => db.select().from(checkoutAttempts).where(eq(checkoutAttempts.id, attempt.id)));
     expect(done.status).toBe("completed");
     const [sub] = await withDb((db) => db.select().from(subscriptions).where(eq(subscriptions.id, attempt.subscriptionId!)));
-    expect(sub).toMatchObject({ status: "active", provider: "stripe", planId: "team", providerSubscriptionId: "sub_standin1", providerCustomerId: "cus_standin1" });
+    expect(sub).toMatchObject({
+      status: "active",
+      provider: "stripe",
+      planId: "team",
+      providerSubscriptionId: "sub_standin1",
+      providerCustomerId: "cus_standin1",
+    });
     const active = await call(stripeEnv, "GET", "/billing/status", { token: user.token });
     expect(active.body).toMatchObject({ plan_id: "team", status: "active", provider: "stripe", limits: planOrThrow("team").limits });
     expect((await call(stripeEnv, "GET", `/billing/status?workspace_id=${first.body.workspace.id}`, { token: user.token })).body.plan_id).toBe("team");
 
     // A replay of the same event id: acknowledged, nothing changes (no second audit entry).
-    const auditCount = async () => (await withDb((db) => db.select().from(auditEvents).where(and(eq(auditEvents.targetId, attempt.id), eq(auditEvents.action, "billing.checkout.complete"))))).length;
+    const auditCount = async () =>
+      (
+        await withDb((db) =>
+          db
+            .select()
+            .from(auditEvents)
+            .where(and(eq(auditEvents.targetId, attempt.id), eq(auditEvents.action, "billing.checkout.complete"))),
+        )
+      ).length;
     expect(await auditCount()).toBe(1);
-    const [completion] = await withDb((db) => db.select().from(auditEvents).where(and(eq(auditEvents.targetId, attempt.id), eq(auditEvents.action, "billing.checkout.complete"))));
+    const [completion] = await withDb((db) =>
+      db
+        .select()
+        .from(auditEvents)
+        .where(and(eq(auditEvents.targetId, attempt.id), eq(auditEvents.action, "billing.checkout.complete"))),
+    );
     expect(completion).toMatchObject({ actorUserId: null, actorKind: "system", workspaceId: first.body.workspace.id });
     const replay = await hook(completed);
     expect(replay.status, replay.text).toBe(200);
@@ -563,11 +688,20 @@ describe("Stripe checkout and webhooks (against a local stand-in for Stripe's AP
     expect(await auditCount()).toBe(1);
 
     // The subscription falls past due: not restricted for 7 days, restricted after.
-    const pastDue = await hook({ id: `evt_${newId("e").slice(2)}`, type: "customer.subscription.updated", data: { object: { id: "sub_standin1", object: "subscription", status: "past_due", cancel_at_period_end: true } } });
+    const pastDue = await hook({
+      id: `evt_${newId("e").slice(2)}`,
+      type: "customer.subscription.updated",
+      data: { object: { id: "sub_standin1", object: "subscription", status: "past_due", cancel_at_period_end: true } },
+    });
     expect(pastDue.status, pastDue.text).toBe(200);
     const grace = await call(stripeEnv, "GET", "/billing/status", { token: user.token });
     expect(grace.body).toMatchObject({ status: "past_due", cancel_at_period_end: true, access_restricted: false, past_due_since: expect.any(String) });
-    await withDb((db) => db.update(subscriptions).set({ pastDueSince: new Date(Date.now() - 8 * 24 * 3600 * 1000) }).where(eq(subscriptions.id, sub.id)));
+    await withDb((db) =>
+      db
+        .update(subscriptions)
+        .set({ pastDueSince: new Date(Date.now() - 8 * 24 * 3600 * 1000) })
+        .where(eq(subscriptions.id, sub.id)),
+    );
     expect((await call(stripeEnv, "GET", "/billing/status", { token: user.token })).body.access_restricted).toBe(true);
   });
 
@@ -587,7 +721,10 @@ describe("Stripe checkout and webhooks (against a local stand-in for Stripe's AP
   it("an unpaid completion waits; an expired session expires the attempt and leaves the organization on free", async () => {
     const user = await newUser();
     const choice = await call(stripeEnv, "POST", "/billing/purchase-choices", { token: user.token, json: { plan_id: "team", interval: "year" } });
-    const first = await call(stripeEnv, "POST", "/onboarding/first-workspace", { token: user.token, json: { workspace_name: "Later", continuation_token: choice.body.continuation_token } });
+    const first = await call(stripeEnv, "POST", "/onboarding/first-workspace", {
+      token: user.token,
+      json: { workspace_name: "Later", continuation_token: choice.body.continuation_token },
+    });
     expect(first.status, first.text).toBe(201);
     const [attempt] = await withDb((db) => db.select().from(checkoutAttempts).where(eq(checkoutAttempts.id, first.body.checkout.id)));
     const session = { id: attempt.providerSessionId, object: "checkout.session", payment_status: "unpaid", subscription: "sub_later" };
@@ -605,5 +742,4 @@ describe("Stripe checkout and webhooks (against a local stand-in for Stripe's AP
     const anon = await hook({ id: `evt_${newId("e").slice(2)}`, type: "invoice.created", data: { object: {} } });
     expect(anon.status, anon.text).toBe(200);
   });
-
 });

@@ -19,7 +19,12 @@ describe("the bootstrap administrator (local/services/bootstrap.ts)", () => {
     expect(await ensureBootstrapAdmin(env, email, token)).toEqual({ createdUser: false, createdToken: false, revoked: false });
 
     // The token leaked: its owner revokes it, the way any token is revoked.
-    const [row] = await withDb(async (db) => db.select().from(apiTokens).where(eq(apiTokens.tokenHash, await hashToken(token))));
+    const [row] = await withDb(async (db) =>
+      db
+        .select()
+        .from(apiTokens)
+        .where(eq(apiTokens.tokenHash, await hashToken(token))),
+    );
     expect((await api("DELETE", `/auth/tokens/${row.id}`, { token })).status).toBe(204);
     expect((await api("GET", "/auth/me", { token })).status).toBe(401);
 

@@ -16,9 +16,20 @@ import { startHerald } from "../local/services/herald-process";
 const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 const hasChromium = fs.existsSync(CHROMIUM);
 if (!hasChromium) {
-  console.warn(`browser-passkey: skipped, no Chromium at ${CHROMIUM}. Install it with \`apt-get install -y chromium\` (or set CHROMIUM_PATH), then run npm test again.`);
+  console.warn(
+    `browser-passkey: skipped, no Chromium at ${CHROMIUM}. Install it with \`apt-get install -y chromium\` (or set CHROMIUM_PATH), then run npm test again.`,
+  );
 }
-const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const FLAGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 const ARTIFACTS = path.join(REPO_ROOT, "test-artifacts");
 
 describe.skipIf(!hasChromium)("the /account/security page in Chromium with a virtual authenticator", () => {
@@ -38,7 +49,14 @@ describe.skipIf(!hasChromium)("the /account/security page in Chromium with a vir
     const cdp = await context.newCDPSession(page);
     await cdp.send("WebAuthn.enable");
     await cdp.send("WebAuthn.addVirtualAuthenticator", {
-      options: { protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+      options: {
+        protocol: "ctap2",
+        transport: "internal",
+        hasResidentKey: true,
+        hasUserVerification: true,
+        isUserVerified: true,
+        automaticPresenceSimulation: true,
+      },
     });
     page.on("dialog", (dialog) => void dialog.accept());
   }, 150_000);

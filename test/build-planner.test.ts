@@ -13,7 +13,12 @@ import { segmentLimit } from "../lib/publishing/limits";
 const noContext: PlanContext = { inactive_account_ids: [], media: {}, unreadable: {} };
 const direction = { angle: null, audience: null, media_preference: null, outcome: null, tone_adjustment: null };
 
-function destination(accountId: string, platform: "bluesky" | "mastodon" | "webhook", voice: InputDestination["voice"] = null, limit: number | null = null): InputDestination {
+function destination(
+  accountId: string,
+  platform: "bluesky" | "mastodon" | "webhook",
+  voice: InputDestination["voice"] = null,
+  limit: number | null = null,
+): InputDestination {
   return { account_id: accountId, label: `${platform} account`, platform, allowed_output_profiles: outputProfiles(platform, limit), voice };
 }
 
@@ -41,7 +46,10 @@ describe("sentences", () => {
 describe("planning a build", () => {
   it("builds canonical text from the idea and the sources, with claims naming their sources", () => {
     const { result } = planBuild(
-      input({ idea: "Herald plans every destination at once.", sources: [{ id: "src_1", kind: "text", label: "Launch notes", mime_type: "text/plain", text: ARTICLE, publishable: true }] }),
+      input({
+        idea: "Herald plans every destination at once.",
+        sources: [{ id: "src_1", kind: "text", label: "Launch notes", mime_type: "text/plain", text: ARTICLE, publishable: true }],
+      }),
       noContext,
     );
     expect(result.canonical_text.startsWith("Herald plans every destination at once.")).toBe(true);
@@ -55,14 +63,25 @@ describe("planning a build", () => {
   });
 
   it("flags a sentence no source supports instead of silently keeping it", () => {
-    const { result } = planBuild(input({ idea: "Our competitors are all bankrupt.", sources: [{ id: "src_1", kind: "text", label: "Notes", mime_type: null, text: ARTICLE, publishable: true }] }), noContext);
+    const { result } = planBuild(
+      input({
+        idea: "Our competitors are all bankrupt.",
+        sources: [{ id: "src_1", kind: "text", label: "Notes", mime_type: null, text: ARTICLE, publishable: true }],
+      }),
+      noContext,
+    );
     expect(result.direction.claims[0]).toEqual({ text: "Our competitors are all bankrupt.", status: "unsupported", source_refs: [] });
-    expect(result.review_flags).toContainEqual(expect.objectContaining({ field: "canonical_text", severity: "warning", message: expect.stringContaining("No source supports") }));
+    expect(result.review_flags).toContainEqual(
+      expect.objectContaining({ field: "canonical_text", severity: "warning", message: expect.stringContaining("No source supports") }),
+    );
   });
 
   it("quotes only publishable sources; an unpublishable one still supports claims", () => {
     const { result } = planBuild(
-      input({ idea: "Teams halved their drafting time in the trial.", sources: [{ id: "src_private", kind: "text", label: "Internal memo", mime_type: null, text: ARTICLE, publishable: false }] }),
+      input({
+        idea: "Teams halved their drafting time in the trial.",
+        sources: [{ id: "src_private", kind: "text", label: "Internal memo", mime_type: null, text: ARTICLE, publishable: false }],
+      }),
       noContext,
     );
     expect(result.canonical_text).toBe("Teams halved their drafting time in the trial.");
@@ -91,22 +110,41 @@ describe("planning a build", () => {
       expect(d.preview.length).toBeGreaterThan(0);
     }
     // Bluesky holds ten posts of 300: the 40 sentences do not all fit, and the plan says so.
-    expect(result.review_flags).toContainEqual(expect.objectContaining({ account_id: "acc_b", field: "segments", message: expect.stringContaining("Text shortened to fit") }));
+    expect(result.review_flags).toContainEqual(
+      expect.objectContaining({ account_id: "acc_b", field: "segments", message: expect.stringContaining("Text shortened to fit") }),
+    );
     expect(byId.acc_b.follow_up_notes.join(" ")).toContain("not in this version");
   });
 
   it("says a sentence once however often the sources repeat it", () => {
-    const { result } = planBuild(input({ idea: "Herald keeps going.", sources: [{ id: "src_1", kind: "text", label: "Loop", mime_type: null, text: "Herald keeps going. ".repeat(500) + "Teams like it.", publishable: true }] }), noContext);
+    const { result } = planBuild(
+      input({
+        idea: "Herald keeps going.",
+        sources: [
+          { id: "src_1", kind: "text", label: "Loop", mime_type: null, text: "Herald keeps going. ".repeat(500) + "Teams like it.", publishable: true },
+        ],
+      }),
+      noContext,
+    );
     expect(result.canonical_text).toBe("Herald keeps going.\n\nTeams like it.");
   });
 
   it("a short text is a single post", () => {
     const { result } = planBuild(input({ idea: "Short and sweet." }), noContext);
-    expect(result.destinations[0]).toMatchObject({ output_profile: "bluesky.post", archetype: "single_post", segments: [{ title: null, body: "Short and sweet.", description: null }] });
+    expect(result.destinations[0]).toMatchObject({
+      output_profile: "bluesky.post",
+      archetype: "single_post",
+      segments: [{ title: null, body: "Short and sweet.", description: null }],
+    });
   });
 
   it("flags a voice avoidance the text uses", () => {
-    const voice = { id: "vop_1", name: "Calm", revision: 3, definition: { avoidances: ["game-changer"], examples: [], guidance: "", identity: "", language: "en" } };
+    const voice = {
+      id: "vop_1",
+      name: "Calm",
+      revision: 3,
+      definition: { avoidances: ["game-changer"], examples: [], guidance: "", identity: "", language: "en" },
+    };
     const { result } = planBuild(input({ idea: "This is a game-changer for teams.", destinations: [destination("acc_b", "bluesky", voice)] }), noContext);
     expect(result.review_flags).toContainEqual(expect.objectContaining({ account_id: "acc_b", message: expect.stringContaining('avoids "game-changer"') }));
   });
@@ -126,7 +164,10 @@ describe("planning a build", () => {
       { id: "src_vid", kind: "media" as const, label: "clip.mp4", mime_type: "video/mp4", text: null, publishable: true },
       { id: "src_img2", kind: "media" as const, label: "private.jpg", mime_type: "image/jpeg", text: null, publishable: false },
     ];
-    const outcome = planBuild(input({ idea: "Look at this.", sources, destinations: [destination("acc_b", "bluesky"), destination("acc_m", "mastodon")] }), context);
+    const outcome = planBuild(
+      input({ idea: "Look at this.", sources, destinations: [destination("acc_b", "bluesky"), destination("acc_m", "mastodon")] }),
+      context,
+    );
     const bluesky = outcome.result.destinations.find((d) => d.account_id === "acc_b")!;
     expect(bluesky.media).toEqual([{ brief: "A chart of drafting time", role: "lead", source_ref: "src_img", treatment: "attach as is" }]);
     expect(bluesky.warnings.join(" ")).toContain("video/mp4");
@@ -139,13 +180,27 @@ describe("planning a build", () => {
   });
 
   it("flags media without alt text", () => {
-    const context: PlanContext = { ...noContext, media: { src_v: { media_id: "med_9", media_type: "video", mime_type: "video/mp4", size: 10, alt_text: null } } };
-    const { result } = planBuild(input({ idea: "Clip.", destinations: [destination("acc_m", "mastodon")], sources: [{ id: "src_v", kind: "media", label: "clip.mp4", mime_type: "video/mp4", text: null, publishable: true }] }), context);
+    const context: PlanContext = {
+      ...noContext,
+      media: { src_v: { media_id: "med_9", media_type: "video", mime_type: "video/mp4", size: 10, alt_text: null } },
+    };
+    const { result } = planBuild(
+      input({
+        idea: "Clip.",
+        destinations: [destination("acc_m", "mastodon")],
+        sources: [{ id: "src_v", kind: "media", label: "clip.mp4", mime_type: "video/mp4", text: null, publishable: true }],
+      }),
+      context,
+    );
     expect(result.review_flags).toContainEqual(expect.objectContaining({ account_id: "acc_m", field: "media.src_v.alt_text" }));
   });
 
   it("skips inactive accounts and destinations that can take nothing, with reasons", () => {
-    const context: PlanContext = { inactive_account_ids: ["acc_off"], unreadable: {}, media: { src_v: { media_id: "med_2", media_type: "video", mime_type: "video/mp4", size: 10, alt_text: "clip" } } };
+    const context: PlanContext = {
+      inactive_account_ids: ["acc_off"],
+      unreadable: {},
+      media: { src_v: { media_id: "med_2", media_type: "video", mime_type: "video/mp4", size: 10, alt_text: "clip" } },
+    };
     const outcome = planBuild(
       input({
         idea: null,
@@ -164,7 +219,10 @@ describe("planning a build", () => {
   });
 
   it("turns unreadable sources into review flags, and reports an empty plan", () => {
-    const outcome = planBuild(input({ sources: [{ id: "src_u", kind: "url", label: "https://example.com", mime_type: null, text: null, publishable: true }] }), { ...noContext, unreadable: { src_u: "The page answered 404." } });
+    const outcome = planBuild(
+      input({ sources: [{ id: "src_u", kind: "url", label: "https://example.com", mime_type: null, text: null, publishable: true }] }),
+      { ...noContext, unreadable: { src_u: "The page answered 404." } },
+    );
     expect(outcome.result.review_flags).toContainEqual({ account_id: "", field: "sources.src_u", message: "The page answered 404.", severity: "warning" });
     expect(outcome.empty).toBe(true);
   });
@@ -173,9 +231,16 @@ describe("planning a build", () => {
     const draft = {
       model: "stand-in",
       canonical_text: "Herald plans every destination. It also makes coffee.",
-      destinations: [{ account_id: "acc_b", text: "x".repeat(50) + " " + "Drafting time fell by half in the trial with 42 teams. ".repeat(20) }, { account_id: "acc_ghost", text: "Hi" }],
+      destinations: [
+        { account_id: "acc_b", text: "x".repeat(50) + " " + "Drafting time fell by half in the trial with 42 teams. ".repeat(20) },
+        { account_id: "acc_ghost", text: "Hi" },
+      ],
     };
-    const { result } = planBuild(input({ sources: [{ id: "src_1", kind: "text", label: "Notes", mime_type: null, text: ARTICLE, publishable: true }] }), noContext, draft);
+    const { result } = planBuild(
+      input({ sources: [{ id: "src_1", kind: "text", label: "Notes", mime_type: null, text: ARTICLE, publishable: true }] }),
+      noContext,
+      draft,
+    );
     expect(result.direction.route).toBe("model:stand-in");
     expect(result.direction.claims.find((c) => c.text === "It also makes coffee.")).toMatchObject({ status: "unsupported" });
     const d = result.destinations[0];
@@ -216,21 +281,27 @@ describe("properties", () => {
 
   it("fitSegments: every segment fits, at most max_segments, nothing lost or reordered, deterministic", () => {
     fc.assert(
-      fc.property(text, fc.integer({ min: 1, max: 400 }), fc.integer({ min: 1, max: 12 }), fc.constantFrom("bluesky", "mastodon", "webhook"), (t, limit, max, platform) => {
-        const measure = measureFor(platform);
-        const fit = fitSegments(t, limit, max, measure);
-        expect(fitSegments(t, limit, max, measure)).toEqual(fit);
-        if (!fit.ok) {
-          // Only a URL longer than a whole segment can stop it.
-          expect(fit.reason).toMatch(/URL/);
-          return;
-        }
-        expect(fit.segments.length).toBeLessThanOrEqual(max);
-        for (const s of fit.segments) expect(measure(s)).toBeLessThanOrEqual(limit);
-        const joined = noSpace(fit.segments.join(""));
-        if (fit.shortened) expect(noSpace(t).startsWith(joined)).toBe(true);
-        else expect(joined).toBe(noSpace(t));
-      }),
+      fc.property(
+        text,
+        fc.integer({ min: 1, max: 400 }),
+        fc.integer({ min: 1, max: 12 }),
+        fc.constantFrom("bluesky", "mastodon", "webhook"),
+        (t, limit, max, platform) => {
+          const measure = measureFor(platform);
+          const fit = fitSegments(t, limit, max, measure);
+          expect(fitSegments(t, limit, max, measure)).toEqual(fit);
+          if (!fit.ok) {
+            // Only a URL longer than a whole segment can stop it.
+            expect(fit.reason).toMatch(/URL/);
+            return;
+          }
+          expect(fit.segments.length).toBeLessThanOrEqual(max);
+          for (const s of fit.segments) expect(measure(s)).toBeLessThanOrEqual(limit);
+          const joined = noSpace(fit.segments.join(""));
+          if (fit.shortened) expect(noSpace(t).startsWith(joined)).toBe(true);
+          else expect(joined).toBe(noSpace(t));
+        },
+      ),
       { numRuns: 300 },
     );
   });

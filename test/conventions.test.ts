@@ -4,7 +4,6 @@ import { idempotencyKeys, workspaces } from "../db/schema";
 import { canonicalJson, sha256Hex } from "../lib/crypto";
 import { api, newUser, newWorkspace, withDb, type ApiResponse, expectProblem } from "./helpers/harness";
 
-
 describe("authentication", () => {
   it("401 for a missing, malformed, unknown or revoked token", async () => {
     expectProblem(await api("GET", "/auth/me"), 401, "unauthorized");
@@ -27,9 +26,13 @@ describe("authentication", () => {
 describe("bad input", () => {
   it("400 for malformed JSON and for a body that is not JSON", async () => {
     const { token } = await newUser();
-    expectProblem(await api("POST", "/workspaces", { token, body: "{\"name\": ", headers: { "content-type": "application/json" } }), 400, "bad-request");
-    expectProblem(await api("POST", "/workspaces", { token, body: "name=x", headers: { "content-type": "application/x-www-form-urlencoded" } }), 400, "bad-request");
-    expectProblem(await api("POST", "/workspaces", { token, body: "{\"name\":\"x\"}", headers: { "content-type": "text/plain" } }), 400, "bad-request");
+    expectProblem(await api("POST", "/workspaces", { token, body: '{"name": ', headers: { "content-type": "application/json" } }), 400, "bad-request");
+    expectProblem(
+      await api("POST", "/workspaces", { token, body: "name=x", headers: { "content-type": "application/x-www-form-urlencoded" } }),
+      400,
+      "bad-request",
+    );
+    expectProblem(await api("POST", "/workspaces", { token, body: '{"name":"x"}', headers: { "content-type": "text/plain" } }), 400, "bad-request");
   });
 
   it("422 with errors[].location for wrong types, missing fields, unknown enums and huge strings", async () => {
@@ -111,8 +114,7 @@ describe("workspace isolation", () => {
 });
 
 describe("Idempotency-Key", () => {
-  const create = (token: string, key: string, name: string) =>
-    api("POST", "/workspaces", { token, json: { name }, headers: { "idempotency-key": key } });
+  const create = (token: string, key: string, name: string) => api("POST", "/workspaces", { token, json: { name }, headers: { "idempotency-key": key } });
 
   it("replays the first response for the same key and body, with no second effect", async () => {
     const user = await newUser();
@@ -147,7 +149,10 @@ describe("Idempotency-Key", () => {
     expect(res.headers.get("retry-after")).toBe("1");
 
     await withDb((db) =>
-      db.update(idempotencyKeys).set({ lockedUntil: new Date(Date.now() - 1000) }).where(and(eq(idempotencyKeys.userId, user.id), eq(idempotencyKeys.key, "key-inflight"))),
+      db
+        .update(idempotencyKeys)
+        .set({ lockedUntil: new Date(Date.now() - 1000) })
+        .where(and(eq(idempotencyKeys.userId, user.id), eq(idempotencyKeys.key, "key-inflight"))),
     );
     expect((await create(user.token, "key-inflight", "Held")).status).toBe(201);
   });

@@ -16,7 +16,9 @@ import { consumerNames, deployableWorkers } from "../local/workers";
 describe("cron triggers", () => {
   it("wrangler.toml has at most five, all of them on the outbox relay, which binds every other consumer", async () => {
     const { workers } = await deployableWorkers();
-    const crons = workers.flatMap((w) => ((unstable_readConfig({ config: WRANGLER_CONFIG, env: w.env || undefined }).triggers.crons ?? []) as string[]).map((cron) => `${w.name}: ${cron}`));
+    const crons = workers.flatMap((w) =>
+      ((unstable_readConfig({ config: WRANGLER_CONFIG, env: w.env || undefined }).triggers.crons ?? []) as string[]).map((cron) => `${w.name}: ${cron}`),
+    );
     expect(crons.length).toBeLessThanOrEqual(5);
     expect(crons).toEqual([`${CLOCK_WORKER}: * * * * *`]);
     const relay = unstable_readConfig({ config: WRANGLER_CONFIG, env: CLOCK_WORKER });

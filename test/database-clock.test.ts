@@ -29,7 +29,9 @@ describe("the database's clock", () => {
     vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 5 * 60_000 });
     expect(await withDb((db) => queueDueAccounts(db, undefined, { workspaceId: ws }))).toEqual([]);
     vi.useRealTimers();
-    await withDb((db) => db.update(analyticsCoverage).set({ nextEligibleAt: sql`now() - interval '1 second'` }).where(eq(analyticsCoverage.accountId, account)));
+    await withDb((db) =>
+      db.update(analyticsCoverage).set({ nextEligibleAt: sql`now() - interval '1 second'` }).where(eq(analyticsCoverage.accountId, account)),
+    );
     expect(await withDb((db) => queueDueAccounts(db, undefined, { workspaceId: ws }))).toHaveLength(1);
   });
 });

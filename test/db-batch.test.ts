@@ -37,7 +37,11 @@ describe.each([
     const a = key("order");
     const [inserted, updated, read, [first], [second]] = await inOneTransaction(handle.db, (q) => [
       q.insert(probe).values({ id: a, n: 1 }).returning(),
-      q.update(probe).set({ n: sql`${probe.n} + 1` }).where(eq(probe.id, a)).returning({ n: probe.n }),
+      q
+        .update(probe)
+        .set({ n: sql`${probe.n} + 1` })
+        .where(eq(probe.id, a))
+        .returning({ n: probe.n }),
       // A later statement sees what an earlier one wrote.
       q.select({ n: probe.n }).from(probe).where(eq(probe.id, a)),
       q.select({ tx: sql<string>`txid_current()::text` }).from(probe).where(eq(probe.id, a)),
@@ -82,11 +86,30 @@ describe.each([
 
   it("takes compiled statements beside builders, in order, their rows mapped as drizzle maps them", async () => {
     const a = key("compiled");
-    const insert = compileStatement<{ id: string; at: Date }>(statementBuilder.insert(probe).values({ id: sql.placeholder("id") as never, n: sql.placeholder("n") as never }).returning({ id: probe.id, at: probe.at }), { id: probe.id, at: probe.at });
+    const insert = compileStatement<{ id: string; at: Date }>(
+      statementBuilder
+        .insert(probe)
+        .values({ id: sql.placeholder("id") as never, n: sql.placeholder("n") as never })
+        .returning({ id: probe.id, at: probe.at }),
+      { id: probe.id, at: probe.at },
+    );
     const [[inserted], updated, read] = await inOneTransaction(handle.db, (q) => [
       new BoundStatement(insert, { id: a, n: 4 }),
-      q.update(probe).set({ n: sql`${probe.n} + 1` }).where(eq(probe.id, a)).returning({ n: probe.n }),
-      new BoundStatement(compileStatement<{ n: number }>(statementBuilder.select({ n: probe.n }).from(probe).where(eq(probe.id, sql.placeholder("id"))), { n: probe.n }), { id: a }),
+      q
+        .update(probe)
+        .set({ n: sql`${probe.n} + 1` })
+        .where(eq(probe.id, a))
+        .returning({ n: probe.n }),
+      new BoundStatement(
+        compileStatement<{ n: number }>(
+          statementBuilder
+            .select({ n: probe.n })
+            .from(probe)
+            .where(eq(probe.id, sql.placeholder("id"))),
+          { n: probe.n },
+        ),
+        { id: a },
+      ),
     ]);
     expect(inserted.id).toBe(a);
     expect(inserted.at).toBeInstanceOf(Date);
@@ -110,7 +133,9 @@ describe.each([
 describe("inOneTransaction over HTTP", () => {
   it("refuses something that is not one statement, sending nothing", async () => {
     const a = key("refused");
-    await expect(inOneTransaction(viaHttp.db, (q) => [q.insert(probe).values({ id: a, n: 1 }), Promise.resolve("not a statement")])).rejects.toThrow(/one drizzle statement/);
+    await expect(inOneTransaction(viaHttp.db, (q) => [q.insert(probe).values({ id: a, n: 1 }), Promise.resolve("not a statement")])).rejects.toThrow(
+      /one drizzle statement/,
+    );
     expect(await viaHttp.db.select().from(probe).where(eq(probe.id, a))).toEqual([]);
   });
 });

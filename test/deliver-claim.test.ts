@@ -8,7 +8,8 @@ import { claimRenditions } from "../lib/delivery/store";
 import type { Database } from "../lib/db/client";
 
 /** Claim one rendition and deliver it, as a job's lane does. */
-const deliverRendition = async (db: Database, e: typeof env, renditionId: string, jobId: string) => deliverClaimed(db, e, (await claimRenditions(db, [renditionId], jobId))[0]);
+const deliverRendition = async (db: Database, e: typeof env, renditionId: string, jobId: string) =>
+  deliverClaimed(db, e, (await claimRenditions(db, [renditionId], jobId))[0]);
 import { api, env, newUser, newWorkspace, withDb } from "./helpers/harness";
 import { newAccount } from "./helpers/publishing";
 import { startWebhookReceiver, type WebhookPeer } from "./peers/webhook-receiver";
@@ -29,7 +30,10 @@ async function queuedPublication(title: string, destinations = 1) {
   const ws = await newWorkspace(owner);
   const hooks = [];
   for (let i = 0; i < destinations; i++) hooks.push(await newAccount(ws, owner.id, "webhook", { url: receiver.url, credentials: { secret: SECRET } }));
-  const created = await api("POST", "/publications", { token: owner.token, json: { workspace_id: ws, title, source_text: "Once", destinations: hooks.map((h) => ({ social_account_id: h })) } });
+  const created = await api("POST", "/publications", {
+    token: owner.token,
+    json: { workspace_id: ws, title, source_text: "Once", destinations: hooks.map((h) => ({ social_account_id: h })) },
+  });
   expect((await api("POST", `/publications/${created.body.id}/publish-now`, { token: owner.token, json: { expected_revision: 1 } })).status).toBe(202);
   const rows = await withDb((db) => db.select().from(renditions).where(eq(renditions.publicationId, created.body.id)).orderBy(renditions.position));
   return { id: created.body.id as string, renditions: rows };
@@ -94,7 +98,8 @@ async function expectPublishedOnce(pub: Queued) {
 
 /** Until the receiver has every rendition of the publication. */
 async function allPosted(pub: Queued) {
-  while (receiver.deliveries.filter((d) => pub.renditions.some((r) => r.id === d.body?.rendition_id)).length < pub.renditions.length) await new Promise((r) => setTimeout(r, 10));
+  while (receiver.deliveries.filter((d) => pub.renditions.some((r) => r.id === d.body?.rendition_id)).length < pub.renditions.length)
+    await new Promise((r) => setTimeout(r, 10));
 }
 
 describe("claiming a rendition", () => {
@@ -166,23 +171,32 @@ describe("a job's outcomes", () => {
   it("outcomes ready while another's request is in flight go together in the next; the last request also reads what settling needs", async () => {
     const pub = await queuedPublication("Together", 4);
     const groups: { n: number; settleRead: boolean }[] = [];
-    await withOutcomeRequests(async (n, body) => {
-      groups.push({ n, settleRead: body.includes('from \\"renditions\\" where \\"renditions\\".\\"publication_id\\"') });
-      // Hold the first outcome until the other three deliveries have posted and are waiting.
-      if (groups.length === 1) await allPosted(pub);
-    }, () => runJob(pub.id, "job_together"));
-    expect(groups).toEqual([{ n: 1, settleRead: false }, { n: 3, settleRead: true }]);
+    await withOutcomeRequests(
+      async (n, body) => {
+        groups.push({ n, settleRead: body.includes('from \\"renditions\\" where \\"renditions\\".\\"publication_id\\"') });
+        // Hold the first outcome until the other three deliveries have posted and are waiting.
+        if (groups.length === 1) await allPosted(pub);
+      },
+      () => runJob(pub.id, "job_together"),
+    );
+    expect(groups).toEqual([
+      { n: 1, settleRead: false },
+      { n: 3, settleRead: true },
+    ]);
     await expectPublishedOnce(pub);
   });
 
   it("a group whose request commits but whose answer is lost: each of its renditions stays published, and the job still settles", async () => {
     const pub = await queuedPublication("Lost group", 4);
     let requests = 0;
-    await withOutcomeRequests(async () => {
-      requests++;
-      if (requests === 1) await allPosted(pub);
-      if (requests === 2) return "lose";
-    }, () => runJob(pub.id, "job_lost_group"));
+    await withOutcomeRequests(
+      async () => {
+        requests++;
+        if (requests === 1) await allPosted(pub);
+        if (requests === 2) return "lose";
+      },
+      () => runJob(pub.id, "job_lost_group"),
+    );
     expect(requests).toBe(2);
     const [after] = await withDb((db) => db.select().from(publications).where(eq(publications.id, pub.id)));
     expect(after.status).toBe("published");

@@ -29,7 +29,10 @@ async function queued(title: string) {
   const owner = await newUser();
   const ws = await newWorkspace(owner);
   const hook = await newAccount(ws, owner.id, "webhook", { url: receiver.url, credentials: { secret: SECRET } });
-  const created = await api("POST", "/publications", { token: owner.token, json: { workspace_id: ws, title, source_text: "Once only", destinations: [{ social_account_id: hook }] } });
+  const created = await api("POST", "/publications", {
+    token: owner.token,
+    json: { workspace_id: ws, title, source_text: "Once only", destinations: [{ social_account_id: hook }] },
+  });
   expect(created.status, created.text).toBe(201);
   const started = await api("POST", `/publications/${created.body.id}/publish-now`, { token: owner.token, json: { expected_revision: 1 } });
   expect(started.status, started.text).toBe(202);
@@ -38,7 +41,8 @@ async function queued(title: string) {
 }
 
 const renditionRow = async (id: string) => (await withDb((db) => db.select().from(renditions).where(eq(renditions.id, id))))[0];
-const publicationStatus = async (id: string) => (await withDb((db) => db.select({ s: publications.status }).from(publications).where(eq(publications.id, id))))[0].s;
+const publicationStatus = async (id: string) =>
+  (await withDb((db) => db.select({ s: publications.status }).from(publications).where(eq(publications.id, id))))[0].s;
 /** As if `seconds` had passed for this rendition: its lease and its due time move into the past. */
 const timePasses = (id: string, seconds: number) =>
   withDb((db) =>
@@ -70,7 +74,14 @@ describe("a write holds only while its delivery holds the rendition", () => {
       expect(await recordPosted(db, firstIds, 0, { id: "late", url: null })).toBe(false);
       const [late] = await inOneTransactionNamed(db, () => [publishedGroup({ ...firstIds, workspaceId: rendition.workspaceId }, { id: "late", url: null })]);
       expect(late.published).toHaveLength(0);
-      const decision = { status: "failed", recoveryAction: "retry_later", errorAction: "x", errorCode: "http_500", terminalReason: "late", retryInSeconds: null } as const;
+      const decision = {
+        status: "failed",
+        recoveryAction: "retry_later",
+        errorAction: "x",
+        errorCode: "http_500",
+        terminalReason: "late",
+        retryInSeconds: null,
+      } as const;
       expect(await recordFailure(db, firstIds, { decision, info: { kind: "unavailable", retryable: false }, message: "late" })).toBe("lost");
       expect(await renditionRow(rendition.id)).toMatchObject({ status: "publishing", currentAttemptId: second.attemptId, externalId: null, errorCode: null });
       const [segment] = await db.select().from(renditionSegments).where(eq(renditionSegments.renditionId, rendition.id));
@@ -87,11 +98,13 @@ describe("a write holds only while its delivery holds the rendition", () => {
     vi.spyOn(Date, "now").mockReturnValue(skewed);
     await withDb(async (db) => {
       const [claim] = await claimRenditions(db, [rendition.id], "job_clock");
-      const [{ lease }] = (await db.execute(sql`select extract(epoch from (lease_until - now())) as lease from renditions where id = ${rendition.id}`)).rows as { lease: string }[];
+      const [{ lease }] = (await db.execute(sql`select extract(epoch from (lease_until - now())) as lease from renditions where id = ${rendition.id}`))
+        .rows as { lease: string }[];
       expect(Number(lease)).toBeGreaterThan(100);
       expect(Number(lease)).toBeLessThanOrEqual(120);
       expect(await deliverClaimed(db, env, claim)).toBe("retrying");
-      const [{ wait }] = (await db.execute(sql`select extract(epoch from (next_attempt_at - now())) as wait from renditions where id = ${rendition.id}`)).rows as { wait: string }[];
+      const [{ wait }] = (await db.execute(sql`select extract(epoch from (next_attempt_at - now())) as wait from renditions where id = ${rendition.id}`))
+        .rows as { wait: string }[];
       // 5 s ±20 % after the first failure: by the database's clock, not 5 minutes off.
       expect(Number(wait)).toBeGreaterThan(2);
       expect(Number(wait)).toBeLessThanOrEqual(6);
@@ -126,12 +139,18 @@ describe("a delivery holds its rendition while a provider call runs", () => {
     const owner = await newUser();
     const ws = await newWorkspace(owner);
     const hook = await newAccount(ws, owner.id, "webhook", { url });
-    const created = await api("POST", "/publications", { token: owner.token, json: { workspace_id: ws, source_text: "Slow", destinations: [{ social_account_id: hook }] } });
+    const created = await api("POST", "/publications", {
+      token: owner.token,
+      json: { workspace_id: ws, source_text: "Slow", destinations: [{ social_account_id: hook }] },
+    });
     expect((await api("POST", `/publications/${created.body.id}/publish-now`, { token: owner.token, json: { expected_revision: 1 } })).status).toBe(202);
     return (await withDb((db) => db.select().from(renditions).where(eq(renditions.publicationId, created.body.id))))[0];
   }
   const leaseLeft = async (id: string) =>
-    Number(((await withDb((db) => db.execute(sql`select extract(epoch from (lease_until - now())) as s from renditions where id = ${id}`))).rows[0] as { s: string }).s);
+    Number(
+      ((await withDb((db) => db.execute(sql`select extract(epoch from (lease_until - now())) as s from renditions where id = ${id}`))).rows[0] as { s: string })
+        .s,
+    );
 
   it("renews its lease while the call runs, so no second delivery takes it", async () => {
     const endpoint = await holdingEndpoint();
@@ -190,7 +209,13 @@ describe("an unknown outcome is reconciled at most 8 times", () => {
     const sent = webhookAttemptsFor(rendition.id);
     expect(sent).toHaveLength(MAX_DELIVERY_ATTEMPTS);
     expect(new Set(sent.map((a) => a.webhookId))).toEqual(new Set([rendition.deliveryKey]));
-    expect(await renditionRow(rendition.id)).toMatchObject({ status: "failed", errorCode: "outcome-unknown", recoveryAction: "verify_on_platform", nextAttemptAt: null, leaseUntil: null });
+    expect(await renditionRow(rendition.id)).toMatchObject({
+      status: "failed",
+      errorCode: "outcome-unknown",
+      recoveryAction: "verify_on_platform",
+      nextAttemptAt: null,
+      leaseUntil: null,
+    });
     expect((await renditionRow(rendition.id)).errorAction).toMatch(/look at the account/);
     await withDb(async (db) => commitFinish(db, await processPublication(db, env, publicationId, "job_504_settle")));
     expect(await publicationStatus(publicationId)).toBe("failed");
@@ -201,7 +226,9 @@ describe("an unknown outcome is reconciled at most 8 times", () => {
   it("a claim past the last attempt ends the rendition without contacting the platform", async () => {
     const { rendition } = await queued("Crash loop");
     // Eight attempts that each died mid-call (a consumer crashing on it every time).
-    await withDb((db) => db.update(renditions).set({ status: "publishing", attemptCount: MAX_DELIVERY_ATTEMPTS, leaseUntil: null }).where(eq(renditions.id, rendition.id)));
+    await withDb((db) =>
+      db.update(renditions).set({ status: "publishing", attemptCount: MAX_DELIVERY_ATTEMPTS, leaseUntil: null }).where(eq(renditions.id, rendition.id)),
+    );
     const before = webhookAttemptsFor(rendition.id).length;
     expect(await withDb((db) => deliverOnce(db, rendition.id, "job_crash_9"))).toBe("failed");
     expect(webhookAttemptsFor(rendition.id)).toHaveLength(before);
@@ -212,7 +239,10 @@ describe("an unknown outcome is reconciled at most 8 times", () => {
     const owner = await newUser();
     const ws = await newWorkspace(owner);
     const hook = await newAccount(ws, owner.id, "webhook", { url: receiver.url, credentials: { secret: SECRET } });
-    const created = await api("POST", "/publications", { token: owner.token, json: { workspace_id: ws, source_text: "Again", destinations: [{ social_account_id: hook }] } });
+    const created = await api("POST", "/publications", {
+      token: owner.token,
+      json: { workspace_id: ws, source_text: "Again", destinations: [{ social_account_id: hook }] },
+    });
     const id = created.body.id as string;
     await withDb((db) => db.update(publications).set({ status: "failed" }).where(eq(publications.id, id)));
     await withDb((db) => db.update(renditions).set({ status: "failed", attemptCount: MAX_DELIVERY_ATTEMPTS }).where(eq(renditions.publicationId, id)));
@@ -255,17 +285,31 @@ describe("nothing stays publishing", () => {
 
     const live = await queued("Held");
     await withDb((db) => claimRenditions(db, [live.rendition.id], "job_live"));
-    await withDb((db) => db.update(renditions).set({ nextAttemptAt: sql`now() - interval '1 hour'`, updatedAt: sql`now() - interval '1 hour'` }).where(eq(renditions.id, live.rendition.id)));
+    await withDb((db) =>
+      db
+        .update(renditions)
+        .set({ nextAttemptAt: sql`now() - interval '1 hour'`, updatedAt: sql`now() - interval '1 hour'` })
+        .where(eq(renditions.id, live.rendition.id)),
+    );
     await withDb((db) => sweepStalledDeliveries(db));
     expect((await renditionRow(live.rendition.id)).status).toBe("publishing");
   });
 
   it("a publish job given up after its last attempt ends the renditions nobody holds", async () => {
     const { publicationId, rendition } = await queued("Given up");
-    await withDb((db) => publish.onGiveUp!({ db, env, job: { job_id: "job_gone", kind: "publication.publish", workspace_id: null, payload: { publication_id: publicationId } }, error: new Error("boom") }));
+    await withDb((db) =>
+      publish.onGiveUp!({
+        db,
+        env,
+        job: { job_id: "job_gone", kind: "publication.publish", workspace_id: null, payload: { publication_id: publicationId } },
+        error: new Error("boom"),
+      }),
+    );
     expect(await renditionRow(rendition.id)).toMatchObject({ status: "failed", recoveryAction: "retry" });
     expect(await publicationStatus(publicationId)).toBe("failed");
-    const [attempts] = await withDb((db) => db.select({ n: sql<number>`count(*)::int` }).from(deliveryAttempts).where(eq(deliveryAttempts.renditionId, rendition.id)));
+    const [attempts] = await withDb((db) =>
+      db.select({ n: sql<number>`count(*)::int` }).from(deliveryAttempts).where(eq(deliveryAttempts.renditionId, rendition.id)),
+    );
     expect(attempts.n).toBe(0);
   });
 });
@@ -273,6 +317,11 @@ describe("nothing stays publishing", () => {
 /** Whether the sweep queued a job for this publication. */
 async function sweptFor(db: Database, jobIds: string[], publicationId: string) {
   if (jobIds.length === 0) return false;
-  const rows = await db.execute(sql`select 1 from outbox_jobs where id in (${sql.join(jobIds.map((j) => sql`${j}`), sql`, `)}) and payload->>'publication_id' = ${publicationId}`);
+  const rows = await db.execute(
+    sql`select 1 from outbox_jobs where id in (${sql.join(
+      jobIds.map((j) => sql`${j}`),
+      sql`, `,
+    )}) and payload->>'publication_id' = ${publicationId}`,
+  );
   return rows.rows.length > 0;
 }

@@ -1,6 +1,14 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { attemptOfRound, decideAfterFailure, decideBeforeAttempt, decideStalled, isTerminal, MAX_DELIVERY_ATTEMPTS, retryDelaySeconds } from "../lib/delivery/rules";
+import {
+  attemptOfRound,
+  decideAfterFailure,
+  decideBeforeAttempt,
+  decideStalled,
+  isTerminal,
+  MAX_DELIVERY_ATTEMPTS,
+  retryDelaySeconds,
+} from "../lib/delivery/rules";
 import { convergedStatus } from "../lib/publishing/status";
 import type { RenditionStatus } from "../db/schema/publications";
 
@@ -26,16 +34,29 @@ describe("after a failed attempt", () => {
   it("retries what is retryable until the last attempt, then says what to do", () => {
     expect(decideAfterFailure({ kind: "unavailable", code: "http_500", retryable: true }, 1).status).toBe("retrying");
     const last = decideAfterFailure({ kind: "unavailable", code: "http_500", retryable: true }, MAX_DELIVERY_ATTEMPTS);
-    expect(last).toMatchObject({ status: "failed", recoveryAction: "retry_later", terminalReason: `gave_up_after_${MAX_DELIVERY_ATTEMPTS}_attempts`, retryInSeconds: null });
+    expect(last).toMatchObject({
+      status: "failed",
+      recoveryAction: "retry_later",
+      terminalReason: `gave_up_after_${MAX_DELIVERY_ATTEMPTS}_attempts`,
+      retryInSeconds: null,
+    });
   });
   it("stops at once on a refusal and tells the user to edit", () => {
-    expect(decideAfterFailure({ kind: "validation", code: "InvalidRequest", retryable: false }, 1)).toMatchObject({ status: "failed", recoveryAction: "edit_content" });
+    expect(decideAfterFailure({ kind: "validation", code: "InvalidRequest", retryable: false }, 1)).toMatchObject({
+      status: "failed",
+      recoveryAction: "edit_content",
+    });
     expect(decideAfterFailure({ kind: "authentication", code: "http_401", retryable: false }, 1).recoveryAction).toBe("reconnect_account");
   });
   it("reconciles an unknown outcome, but not beyond the last attempt: then outcome-unknown, verify on the platform", () => {
     const unknown = { kind: "network" as const, code: "timeout", retryable: true, outcomeUnknown: true };
     expect(decideAfterFailure(unknown, 3).status).toBe("reconciling");
-    expect(decideAfterFailure(unknown, MAX_DELIVERY_ATTEMPTS)).toMatchObject({ status: "failed", errorCode: "outcome-unknown", recoveryAction: "verify_on_platform", retryInSeconds: null });
+    expect(decideAfterFailure(unknown, MAX_DELIVERY_ATTEMPTS)).toMatchObject({
+      status: "failed",
+      errorCode: "outcome-unknown",
+      recoveryAction: "verify_on_platform",
+      retryInSeconds: null,
+    });
   });
   it("waits at least as long as the platform asked", () => {
     expect(decideAfterFailure({ kind: "rate_limited", code: "http_429", retryable: true, retryAfterSeconds: 600 }, 1, 0.5).retryInSeconds).toBe(600);
@@ -74,7 +95,10 @@ describe("before an attempt", () => {
   });
   it("ends a rendition whose attempts are used up: retry, or verify on the platform when the last may have gone out", () => {
     expect(decideBeforeAttempt({ status: "retrying", attemptCount: 8, attemptsBeforeRound: 0 })).toMatchObject({ status: "failed", recoveryAction: "retry" });
-    expect(decideBeforeAttempt({ status: "publishing", attemptCount: 8, attemptsBeforeRound: 0 })).toMatchObject({ status: "failed", errorCode: "outcome-unknown" });
+    expect(decideBeforeAttempt({ status: "publishing", attemptCount: 8, attemptsBeforeRound: 0 })).toMatchObject({
+      status: "failed",
+      errorCode: "outcome-unknown",
+    });
   });
   it("a stalled delivery ends with retry, or outcome-unknown when in doubt", () => {
     expect(decideStalled({ status: "queued" })).toMatchObject({ status: "failed", recoveryAction: "retry" });
@@ -84,7 +108,13 @@ describe("before an attempt", () => {
 
 describe("backoff", () => {
   it("puts the first three attempts within 90 s of the first failure and caps at 15 minutes", () => {
-    fc.assert(fc.property(fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true }), (a, b) => retryDelaySeconds(1, a) + retryDelaySeconds(2, b) <= 90));
+    fc.assert(
+      fc.property(
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        (a, b) => retryDelaySeconds(1, a) + retryDelaySeconds(2, b) <= 90,
+      ),
+    );
     expect(retryDelaySeconds(20, 1)).toBeLessThanOrEqual(900 * 1.2);
   });
   it("knows the terminal states", () => {

@@ -8,7 +8,10 @@ import type { Signal } from "../lib/discovery/types";
 const signal = fc.record({
   kind: fc.constantFrom("publication" as const, "content" as const, "media" as const, "build" as const, "expertise" as const, "opinion" as const),
   id: fc.stringMatching(/^[a-z0-9]{1,12}$/),
-  date: fc.option(fc.date({ min: new Date("2020-01-01"), max: new Date("2030-01-01"), noInvalidDate: true }).map((d) => d.toISOString()), { nil: null }),
+  date: fc.option(
+    fc.date({ min: new Date("2020-01-01"), max: new Date("2030-01-01"), noInvalidDate: true }).map((d) => d.toISOString()),
+    { nil: null },
+  ),
   title: fc.string({ unit: "grapheme", maxLength: 60 }),
   text: fc.string({ unit: "grapheme", maxLength: 300 }),
   engagement: fc.option(fc.integer({ min: 0, max: 1_000_000 }), { nil: null }),
@@ -40,7 +43,14 @@ describe("rankOpportunities", () => {
     const cards = rankOpportunities(
       [
         { kind: "publication", id: "p1", date: "2026-01-01T00:00:00.000Z", title: "Gardening basics", text: "Gardening in winter is hard.", engagement: 0 },
-        { kind: "content", id: "c1", date: "2026-11-01T00:00:00.000Z", title: "Sourdough troubleshooting", text: "Sourdough starters need care.", engagement: 500 },
+        {
+          kind: "content",
+          id: "c1",
+          date: "2026-11-01T00:00:00.000Z",
+          title: "Sourdough troubleshooting",
+          text: "Sourdough starters need care.",
+          engagement: 500,
+        },
         { kind: "publication", id: "p2", date: "2026-10-30T00:00:00.000Z", title: "Sourdough hydration", text: "Sourdough at 75% hydration.", engagement: 40 },
       ],
       ["bluesky"],

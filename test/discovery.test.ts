@@ -16,7 +16,10 @@ afterAll(() => chat?.stop());
 
 async function setup() {
   const [owner, editor, viewer, outsider] = await Promise.all([newUser(), newUser(), newUser(), newUser()]);
-  const ws = await newWorkspace(owner, [{ id: editor.id, role: "editor" }, { id: viewer.id, role: "viewer" }]);
+  const ws = await newWorkspace(owner, [
+    { id: editor.id, role: "editor" },
+    { id: viewer.id, role: "viewer" },
+  ]);
   return { owner, editor, viewer, outsider, ws };
 }
 
@@ -24,16 +27,37 @@ async function withSignals() {
   const t = await setup();
   const bluesky = await newAccount(t.ws, t.owner.id, "bluesky");
   const mastodon = await newAccount(t.ws, t.owner.id, "mastodon");
-  for (const text of ["Sourdough starters need feeding twice a day in summer.", "Our rye loaf sold out by nine this morning.", "Sourdough hydration explained: why 75% works for us."]) {
-    const res = await api("POST", "/publications", { token: t.editor.token, json: { workspace_id: t.ws, source_text: text, destinations: [{ social_account_id: bluesky }] } });
+  for (const text of [
+    "Sourdough starters need feeding twice a day in summer.",
+    "Our rye loaf sold out by nine this morning.",
+    "Sourdough hydration explained: why 75% works for us.",
+  ]) {
+    const res = await api("POST", "/publications", {
+      token: t.editor.token,
+      json: { workspace_id: t.ws, source_text: text, destinations: [{ social_account_id: bluesky }] },
+    });
     expect(res.status, res.text).toBe(201);
   }
   const imported = await api("POST", "/analytics/measurements", {
     token: t.owner.token,
-    json: { workspace_id: t.ws, items: [{ account_id: mastodon, external_id: "m1", published_at: "2026-11-01T10:00:00Z", title: "Sourdough troubleshooting thread", metrics: { likes: 40, reposts: 12, replies: 9 } }] },
+    json: {
+      workspace_id: t.ws,
+      items: [
+        {
+          account_id: mastodon,
+          external_id: "m1",
+          published_at: "2026-11-01T10:00:00Z",
+          title: "Sourdough troubleshooting thread",
+          metrics: { likes: 40, reposts: 12, replies: 9 },
+        },
+      ],
+    },
   });
   expect(imported.status, imported.text).toBeLessThan(300);
-  const voice = await api("POST", "/voice-profiles", { token: t.owner.token, json: { workspace_id: t.ws, name: "Bakery", definition: { expertise: ["sourdough fermentation"], opinions: ["Commercial yeast shortcuts flavour."] } } });
+  const voice = await api("POST", "/voice-profiles", {
+    token: t.owner.token,
+    json: { workspace_id: t.ws, name: "Bakery", definition: { expertise: ["sourdough fermentation"], opinions: ["Commercial yeast shortcuts flavour."] } },
+  });
   expect(voice.status, voice.text).toBe(201);
   return { ...t, bluesky, mastodon };
 }
@@ -43,12 +67,26 @@ const footprint = (ws: string) =>
   withDb(async (db) => {
     const n = async (table: typeof publications | typeof publicationBuilds | typeof outboxJobs | typeof renditions | typeof providerCostEvents) =>
       (await db.select({ n: count() }).from(table).where(eq(table.workspaceId, ws)))[0].n;
-    return { publications: await n(publications), builds: await n(publicationBuilds), outbox: await n(outboxJobs), renditions: await n(renditions), costs: await n(providerCostEvents) };
+    return {
+      publications: await n(publications),
+      builds: await n(publicationBuilds),
+      outbox: await n(outboxJobs),
+      renditions: await n(renditions),
+      costs: await n(providerCostEvents),
+    };
   });
 
 const discover = (token: string, json: unknown, e = env) =>
   Promise.resolve(
-    gateway.request("/publication-opportunities/discover", { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: typeof json === "string" ? json : JSON.stringify(json) }, e),
+    gateway.request(
+      "/publication-opportunities/discover",
+      {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: typeof json === "string" ? json : JSON.stringify(json),
+      },
+      e,
+    ),
   ).then(async (res) => ({ status: res.status, headers: res.headers, text: await res.clone().text(), body: (await res.json().catch(() => null)) as any }));
 
 describe("discovery without a model", () => {
@@ -57,7 +95,11 @@ describe("discovery without a model", () => {
     const before = await footprint(t.ws);
     const res = await discover(t.editor.token, { workspace_id: t.ws, platforms: ["bluesky", "mastodon"] });
     expect(res.status, res.text).toBe(200);
-    expect(res.body).toMatchObject({ $schema: "http://localhost:8787/api/v1/schemas/DiscoveryResult.json", model: "herald-signal-ranker", generated_at: expect.stringMatching(/Z$/) });
+    expect(res.body).toMatchObject({
+      $schema: "http://localhost:8787/api/v1/schemas/DiscoveryResult.json",
+      model: "herald-signal-ranker",
+      generated_at: expect.stringMatching(/Z$/),
+    });
     const cards = res.body.opportunities;
     expect(cards.length).toBeGreaterThan(0);
     expect(cards.length).toBeLessThanOrEqual(5);
@@ -93,7 +135,10 @@ describe("discovery without a model", () => {
     expect(unknown.body.errors.map((e: { location: string }) => e.location)).toEqual(["body.platforms[1]", "body.platforms[2]"]);
     // Nothing to learn from yet.
     expectProblem(await discover(t.editor.token, { workspace_id: t.ws, platforms: ["bluesky"] }), 409, "conflict");
-    await api("POST", "/publications", { token: t.editor.token, json: { workspace_id: t.ws, source_text: "Hello bakers.", destinations: [{ social_account_id: bluesky }] } });
+    await api("POST", "/publications", {
+      token: t.editor.token,
+      json: { workspace_id: t.ws, source_text: "Hello bakers.", destinations: [{ social_account_id: bluesky }] },
+    });
     expect((await discover(t.editor.token, { workspace_id: t.ws, platforms: ["bluesky"] })).status).toBe(200);
     // An inactive account does not count as connected.
     await withDb((db) => db.update(socialAccounts).set({ isActive: false }).where(eq(socialAccounts.id, bluesky)));
@@ -107,7 +152,8 @@ describe("discovery without a model", () => {
 });
 
 describe("discovery with a language model (a stand-in for an OpenAI-compatible API)", () => {
-  const withModel = () => ({ ...env, AI_API_KEY: chat.key, AI_BASE_URL: chat.url, AI_MODEL: "stand-in-model", AI_COST_MICROUSD_PER_1K_TOKENS: "150" }) as typeof env;
+  const withModel = () =>
+    ({ ...env, AI_API_KEY: chat.key, AI_BASE_URL: chat.url, AI_MODEL: "stand-in-model", AI_COST_MICROUSD_PER_1K_TOKENS: "150" }) as typeof env;
 
   it("asks the model, holds its answer to the same shape, records the call in the cost ledger, and creates nothing else", async () => {
     const t = await withSignals();
@@ -121,7 +167,10 @@ describe("discovery with a language model (a stand-in for an OpenAI-compatible A
             why_now: "Summer heat speeds fermentation.",
             signal_date: "1999-01-01",
             angles: [{ label: "How-to", approach: "Steps", thesis: "Feed twice a day." }],
-            platform_treatments: [{ platform: "mastodon", format: "post", media: "photo of the starter", objective: "help", rationale: "Mastodon likes how-tos." }, { platform: "myspace", format: "x", media: "x", objective: "x", rationale: "x" }],
+            platform_treatments: [
+              { platform: "mastodon", format: "post", media: "photo of the starter", objective: "help", rationale: "Mastodon likes how-tos." },
+              { platform: "myspace", format: "x", media: "x", objective: "x", rationale: "x" },
+            ],
           },
         ],
       }),

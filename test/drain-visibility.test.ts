@@ -20,12 +20,19 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function send(e: Env, jobIds: string[]) {
   for (const id of jobIds) {
-    await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl(e, "analytics.refresh"), MessageBody: JSON.stringify({ job_id: id, kind: "analytics.refresh", workspace_id: null, payload: {} }) }));
+    await sqs.send(
+      new SendMessageCommand({
+        QueueUrl: queueUrl(e, "analytics.refresh"),
+        MessageBody: JSON.stringify({ job_id: id, kind: "analytics.refresh", workspace_id: null, payload: {} }),
+      }),
+    );
   }
 }
 
 async function inQueue(e: Env, url = queueUrl(e, "analytics.refresh")) {
-  const { Attributes } = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ["ApproximateNumberOfMessages", "ApproximateNumberOfMessagesNotVisible"] }));
+  const { Attributes } = await sqs.send(
+    new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ["ApproximateNumberOfMessages", "ApproximateNumberOfMessagesNotVisible"] }),
+  );
   return { visible: Number(Attributes?.ApproximateNumberOfMessages), hidden: Number(Attributes?.ApproximateNumberOfMessagesNotVisible) };
 }
 
@@ -70,7 +77,9 @@ describe("a job that outlives its message's visibility", () => {
     const got: string[] = [];
     const until = Date.now() + forMs;
     while (Date.now() < until) {
-      const { Messages = [] } = await sqs.send(new ReceiveMessageCommand({ QueueUrl: queueUrl(e, "analytics.refresh"), WaitTimeSeconds: 1, VisibilityTimeout: 30 }));
+      const { Messages = [] } = await sqs.send(
+        new ReceiveMessageCommand({ QueueUrl: queueUrl(e, "analytics.refresh"), WaitTimeSeconds: 1, VisibilityTimeout: 30 }),
+      );
       got.push(...Messages.map((m) => JSON.parse(m.Body!).job_id));
     }
     return got;

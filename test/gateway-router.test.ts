@@ -66,13 +66,18 @@ describe("the gateway routes to the group Workers", () => {
   it("sends every operation of every group's OpenAPI document to that group's Worker", async () => {
     let operations = 0;
     for (const [group, worker] of Object.entries(workers)) {
-      const doc = (await (await worker.fetch(new Request(`${storage.env.PUBLIC_BASE_URL}/openapi.json`), storage.env)).json()) as { paths: Record<string, Record<string, unknown>> };
+      const doc = (await (await worker.fetch(new Request(`${storage.env.PUBLIC_BASE_URL}/openapi.json`), storage.env)).json()) as {
+        paths: Record<string, Record<string, unknown>>;
+      };
       for (const [template, item] of Object.entries(doc.paths)) {
         for (const method of Object.keys(item).filter((m) => ["get", "post", "put", "patch", "delete"].includes(m))) {
           received = [];
           // No token: each Worker answers 401 (or serves a public operation); which Worker answered is what counts.
           await viaRouter(filled(template), { method: method.toUpperCase() });
-          expect(received.map((r) => r.group), `${method.toUpperCase()} ${template}`).toEqual([group]);
+          expect(
+            received.map((r) => r.group),
+            `${method.toUpperCase()} ${template}`,
+          ).toEqual([group]);
           operations++;
         }
       }
@@ -86,7 +91,10 @@ describe("the gateway routes to the group Workers", () => {
         const [method, template] = route.split(" ");
         received = [];
         await viaRouter(template.replace(/:[A-Za-z_]+/g, "x_1"), { method });
-        expect(received.map((r) => r.group), route).toEqual([group]);
+        expect(
+          received.map((r) => r.group),
+          route,
+        ).toEqual([group]);
       }
     }
   });
@@ -94,7 +102,12 @@ describe("the gateway routes to the group Workers", () => {
   it("answers an unknown path or method exactly as the whole API does: 404 problem+json naming its schema (401 first without a token)", async () => {
     const user = await newUser();
     for (const token of [user.token, undefined]) {
-      for (const [method, p] of [["GET", "/nowhere"], ["POST", "/auth/me"], ["GET", "/workspaces/x_1/nowhere"], ["DELETE", "/openapi.json"]]) {
+      for (const [method, p] of [
+        ["GET", "/nowhere"],
+        ["POST", "/auth/me"],
+        ["GET", "/workspaces/x_1/nowhere"],
+        ["DELETE", "/openapi.json"],
+      ]) {
         const init: RequestInit = { method, headers: token ? { authorization: `Bearer ${token}` } : {} };
         const [routed, whole] = await Promise.all([viaRouter(p, init), direct(p, init)]);
         expect(routed.status, `${method} ${p}`).toBe(token ? 404 : whole.status);
@@ -118,7 +131,14 @@ describe("the gateway routes to the group Workers", () => {
   });
 
   it("serves /docs and the JSON Schemas `$schema` names as the whole API does; /healthz and /problems/… from a group", async () => {
-    for (const p of ["/docs", "/api/v1/schemas/UserProfile.json", "/api/v1/schemas/MediaItem.json", "/api/v1/schemas/Nope.json", "/problems/not-found", "/healthz"]) {
+    for (const p of [
+      "/docs",
+      "/api/v1/schemas/UserProfile.json",
+      "/api/v1/schemas/MediaItem.json",
+      "/api/v1/schemas/Nope.json",
+      "/problems/not-found",
+      "/healthz",
+    ]) {
       const [routed, whole] = await Promise.all([viaRouter(p), direct(p)]);
       expect(routed.status, p).toBe(whole.status);
       expect(routed.headers.get("content-type"), p).toBe(whole.headers.get("content-type"));
@@ -147,7 +167,10 @@ describe("the gateway routes to the group Workers", () => {
       await db.insert(passkeys).values({ id: passkeyId, userId: user.id, name: "test", credentialId: newId("cred"), publicKey: "x" });
       return openSession(db, user.id, passkeyId);
     });
-    const res = await viaRouter("/auth/sessions/current", { method: "DELETE", headers: { cookie: `herald_session=${session.token}`, origin: storage.env.PUBLIC_BASE_URL! } });
+    const res = await viaRouter("/auth/sessions/current", {
+      method: "DELETE",
+      headers: { cookie: `herald_session=${session.token}`, origin: storage.env.PUBLIC_BASE_URL! },
+    });
     expect(res.status, await res.clone().text()).toBe(204);
     expect(res.headers.get("set-cookie")).toMatch(/^herald_session=; .*Max-Age=0/i);
   });
@@ -175,7 +198,12 @@ describe("the gateway routes to the group Workers", () => {
       },
     });
     try {
-      const res = await viaRouter("/media", { method: "POST", body, duplex: "half", headers: { authorization: `Bearer ${owner.token}`, "content-type": form.headers.get("content-type")! } } as RequestInit);
+      const res = await viaRouter("/media", {
+        method: "POST",
+        body,
+        duplex: "half",
+        headers: { authorization: `Bearer ${owner.token}`, "content-type": form.headers.get("content-type")! },
+      } as RequestInit);
       expect(res.status, await res.clone().text()).toBe(201);
       const item = await res.json();
       expect(item).toMatchObject({ workspace_id: workspaceId, size: fixture("image-40x30.png").length });

@@ -36,7 +36,12 @@ describe("lists read beside authentication", () => {
 
     const revoked = await newUser();
     await withDb((db) => db.update(apiTokens).set({ revokedAt: sql`now()` }).where(eq(apiTokens.userId, revoked.id)));
-    for (const path of [`/publications?workspace_id=${ws}&limit=1`, `/publications?workspace_id=${ws}&cursor=forged`, `/media?workspace_id=${ws}`, `/media?workspace_id=${ws}&limit=0`]) {
+    for (const path of [
+      `/publications?workspace_id=${ws}&limit=1`,
+      `/publications?workspace_id=${ws}&cursor=forged`,
+      `/media?workspace_id=${ws}`,
+      `/media?workspace_id=${ws}&limit=0`,
+    ]) {
       for (const token of [unknownToken, revoked.token, undefined]) {
         const res = await api("GET", path, { token });
         expectProblem(res, 401, "unauthorized");

@@ -14,8 +14,12 @@ const put = (user: User, id: string, expected_revision: number, document: unknow
   api("PUT", `/image-editor/designs/${id}`, { token: user.token, json: { expected_revision, document } });
 const revisionsOf = (user: User, id: string, query = "") => api("GET", `/image-editor/designs/${id}/revisions${query}`, { token: user.token });
 const usagesOf = (designId: string) =>
-  withDb((db) => db.select({ mediaId: mediaUsages.mediaId }).from(mediaUsages).where(and(eq(mediaUsages.ownerType, "design"), eq(mediaUsages.ownerId, designId))))
-    .then((rows) => rows.map((r) => r.mediaId).sort());
+  withDb((db) =>
+    db
+      .select({ mediaId: mediaUsages.mediaId })
+      .from(mediaUsages)
+      .where(and(eq(mediaUsages.ownerType, "design"), eq(mediaUsages.ownerId, designId))),
+  ).then((rows) => rows.map((r) => r.mediaId).sort());
 
 describe("designs", () => {
   it("creates, reads and saves new revisions; can_edit follows the caller's role", async () => {
@@ -65,7 +69,12 @@ describe("designs", () => {
     expect(again.headers.get("idempotent-replayed")).toBe("true");
     expect(again.body).toEqual(first.body);
     expectProblem(await send({ ...sampleDocument(), title: "Other" }), 422, "idempotency-key-reused");
-    const created = await withDb((db) => db.select().from(auditEvents).where(and(eq(auditEvents.workspaceId, ws), eq(auditEvents.action, "design.create"))));
+    const created = await withDb((db) =>
+      db
+        .select()
+        .from(auditEvents)
+        .where(and(eq(auditEvents.workspaceId, ws), eq(auditEvents.action, "design.create"))),
+    );
     expect(created).toHaveLength(1);
   });
 
@@ -76,7 +85,11 @@ describe("designs", () => {
     expectProblem(await api("GET", `/image-editor/designs/${id}`, { token: outsider.token }), 404, "not-found");
     expectProblem(await put(outsider, id, 1, sampleDocument()), 404, "not-found");
     expectProblem(await revisionsOf(outsider, id), 404, "not-found");
-    expectProblem(await api("POST", `/image-editor/designs/${id}/revisions/drv_x/restore`, { token: outsider.token, json: { expected_revision: 1 } }), 404, "not-found");
+    expectProblem(
+      await api("POST", `/image-editor/designs/${id}/revisions/drv_x/restore`, { token: outsider.token, json: { expected_revision: 1 } }),
+      404,
+      "not-found",
+    );
     expectProblem(await api("GET", "/image-editor/designs/dsn_missing", { token: editor.token }), 404, "not-found");
     expectProblem(await api("GET", `/image-editor/designs/${id}`), 401, "unauthorized");
   });
@@ -152,23 +165,39 @@ describe("design revisions and restore", () => {
   it("lists revisions newest first and restores one as a new head, leaving history intact", async () => {
     const { editor, viewer, ws } = await team();
     const id = (await createDesign(editor, ws)).body.id;
-    for (const [rev, title] of [[1, "Second"], [2, "Third"]] as const) expect((await put(editor, id, rev, { ...sampleDocument(), title })).status).toBe(200);
+    for (const [rev, title] of [
+      [1, "Second"],
+      [2, "Third"],
+    ] as const)
+      expect((await put(editor, id, rev, { ...sampleDocument(), title })).status).toBe(200);
 
     const listed = await revisionsOf(viewer, id);
     expect(listed.status).toBe(200);
     expect(listed.body.$schema).toMatch(/DesignRevisionList\.json$/);
-    expect(listed.body.revisions).toEqual([3, 2, 1].map((revision) => ({ id: expect.stringMatching(/^drv_/), revision, created_at: expect.stringMatching(/Z$/), created_by_id: editor.id })));
+    expect(listed.body.revisions).toEqual(
+      [3, 2, 1].map((revision) => ({ id: expect.stringMatching(/^drv_/), revision, created_at: expect.stringMatching(/Z$/), created_by_id: editor.id })),
+    );
     const first = listed.body.revisions[2];
     const before = await withDb((db) => db.select().from(designRevisions).where(eq(designRevisions.designId, id)));
 
-    expectProblem(await api("POST", `/image-editor/designs/${id}/revisions/${first.id}/restore`, { token: viewer.token, json: { expected_revision: 3 } }), 403, "forbidden");
+    expectProblem(
+      await api("POST", `/image-editor/designs/${id}/revisions/${first.id}/restore`, { token: viewer.token, json: { expected_revision: 3 } }),
+      403,
+      "forbidden",
+    );
     const stale = await api("POST", `/image-editor/designs/${id}/revisions/${first.id}/restore`, { token: editor.token, json: { expected_revision: 2 } });
     expectProblem(stale, 409, "revision-conflict");
     expect(stale.body.current_revision).toBe(3);
 
     const restored = await api("POST", `/image-editor/designs/${id}/revisions/${first.id}/restore`, { token: editor.token, json: { expected_revision: 3 } });
     expect(restored.status, restored.text).toBe(200);
-    expect(restored.body).toMatchObject({ $schema: expect.stringMatching(/DesignResponse\.json$/), id, revision: 4, can_edit: true, document: sampleDocument() });
+    expect(restored.body).toMatchObject({
+      $schema: expect.stringMatching(/DesignResponse\.json$/),
+      id,
+      revision: 4,
+      can_edit: true,
+      document: sampleDocument(),
+    });
     expect((await api("GET", `/image-editor/designs/${id}`, { token: viewer.token })).body).toMatchObject({ revision: 4, document: { title: "Launch card" } });
 
     // Earlier revisions are untouched; the restore is one more row that remembers its source.
@@ -177,7 +206,12 @@ describe("design revisions and restore", () => {
     for (const row of before) expect(after.find((r) => r.id === row.id)).toEqual(row);
     expect(after.find((r) => r.revision === 4)).toMatchObject({ restoredFromId: first.id, document: sampleDocument() });
     expect((await revisionsOf(viewer, id)).body.revisions.map((r: { revision: number }) => r.revision)).toEqual([4, 3, 2, 1]);
-    const trail = await withDb((db) => db.select({ action: auditEvents.action }).from(auditEvents).where(and(eq(auditEvents.targetId, id), eq(auditEvents.action, "design.restore"))));
+    const trail = await withDb((db) =>
+      db
+        .select({ action: auditEvents.action })
+        .from(auditEvents)
+        .where(and(eq(auditEvents.targetId, id), eq(auditEvents.action, "design.restore"))),
+    );
     expect(trail).toHaveLength(1);
   });
 
@@ -186,8 +220,16 @@ describe("design revisions and restore", () => {
     const a = (await createDesign(editor, ws)).body.id;
     const b = (await createDesign(editor, ws)).body.id;
     const revOfB = (await revisionsOf(editor, b)).body.revisions[0].id;
-    expectProblem(await api("POST", `/image-editor/designs/${a}/revisions/${revOfB}/restore`, { token: editor.token, json: { expected_revision: 1 } }), 404, "not-found");
-    expectProblem(await api("POST", `/image-editor/designs/${a}/revisions/drv_missing/restore`, { token: editor.token, json: { expected_revision: 1 } }), 404, "not-found");
+    expectProblem(
+      await api("POST", `/image-editor/designs/${a}/revisions/${revOfB}/restore`, { token: editor.token, json: { expected_revision: 1 } }),
+      404,
+      "not-found",
+    );
+    expectProblem(
+      await api("POST", `/image-editor/designs/${a}/revisions/drv_missing/restore`, { token: editor.token, json: { expected_revision: 1 } }),
+      404,
+      "not-found",
+    );
     const bad = await api("POST", `/image-editor/designs/${a}/revisions/${revOfB}/restore`, { token: editor.token, json: { expected_revision: 1.5 } });
     expectProblem(bad, 422, "validation-error");
     expect(bad.body.errors[0].location).toBe("body.expected_revision");

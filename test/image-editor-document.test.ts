@@ -8,7 +8,12 @@ import { sampleDocument } from "./image-editor-fixtures";
 const locations = (value: unknown) => {
   const result = ImageDocument.safeParse(value);
   if (result.success) return [];
-  return result.error.issues.map((i) => i.path.map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`)).join("").replace(/^\./, ""));
+  return result.error.issues.map((i) =>
+    i.path
+      .map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`))
+      .join("")
+      .replace(/^\./, ""),
+  );
 };
 
 describe("ImageDocument schema", () => {
@@ -67,11 +72,37 @@ describe("document rules", () => {
   const layer = (id: string, type = "text", parent_id?: string | null) => ({ id, type, parent_id });
 
   it("page ids unique, layer ids unique per page, parents are groups on the same page without cycles", () => {
-    expect(documentIssues({ pages: [{ id: "a", layers: [layer("g", "group"), layer("t", "text", "g")] }, { id: "b", layers: [layer("g", "group")] }] })).toEqual([]);
-    expect(documentIssues({ pages: [{ id: "a", layers: [] }, { id: "a", layers: [] }] })).toEqual([{ path: ["pages", 1, "id"], message: expect.any(String) }]);
+    expect(
+      documentIssues({
+        pages: [
+          { id: "a", layers: [layer("g", "group"), layer("t", "text", "g")] },
+          { id: "b", layers: [layer("g", "group")] },
+        ],
+      }),
+    ).toEqual([]);
+    expect(
+      documentIssues({
+        pages: [
+          { id: "a", layers: [] },
+          { id: "a", layers: [] },
+        ],
+      }),
+    ).toEqual([{ path: ["pages", 1, "id"], message: expect.any(String) }]);
     expect(documentIssues({ pages: [{ id: "a", layers: [layer("x"), layer("x")] }] }).map((i) => i.path)).toEqual([["pages", 0, "layers", 1, "id"]]);
     const parents = documentIssues({
-      pages: [{ id: "a", layers: [layer("t1", "text", "missing"), layer("t2", "text", "t3"), layer("t3"), layer("self", "group", "self"), layer("g1", "group", "g2"), layer("g2", "group", "g1")] }],
+      pages: [
+        {
+          id: "a",
+          layers: [
+            layer("t1", "text", "missing"),
+            layer("t2", "text", "t3"),
+            layer("t3"),
+            layer("self", "group", "self"),
+            layer("g1", "group", "g2"),
+            layer("g2", "group", "g1"),
+          ],
+        },
+      ],
     });
     expect(parents.map((i) => i.path[3])).toEqual([0, 1, 3, 4, 5]);
     expect(parents.map((i) => i.message)).toEqual([

@@ -10,7 +10,10 @@ import { expectProblem, newTeam, type User } from "./helpers/team";
 const team = newTeam;
 
 const createTemplate = (user: User, ws: string, extra: Record<string, unknown> = {}) =>
-  api("POST", "/image-editor/templates", { token: user.token, json: { workspace_id: ws, name: "Event promo", category: "social_post", document: sampleDocument(), ...extra } });
+  api("POST", "/image-editor/templates", {
+    token: user.token,
+    json: { workspace_id: ws, name: "Event promo", category: "social_post", document: sampleDocument(), ...extra },
+  });
 const list = (user: User, ws: string) => api("GET", `/image-editor/templates?workspace_id=${ws}`, { token: user.token });
 const patch = (user: User, id: string, json: unknown) => api("PATCH", `/image-editor/templates/${id}`, { token: user.token, json });
 
@@ -26,7 +29,13 @@ describe("templates", () => {
     expect(builtIns.map((t: { id: string }) => t.id)).toEqual(BUILT_IN_TEMPLATES.map((t) => t.id));
     expect(builtIns.length).toBeGreaterThanOrEqual(3);
     for (const t of builtIns) {
-      expect(t).toMatchObject({ $schema: expect.stringMatching(/TemplateResponse\.json$/), workspace_id: null, built_in: true, preview_media_id: null, preset_key: expect.any(String) });
+      expect(t).toMatchObject({
+        $schema: expect.stringMatching(/TemplateResponse\.json$/),
+        workspace_id: null,
+        built_in: true,
+        preview_media_id: null,
+        preset_key: expect.any(String),
+      });
       expect(t.document.pages[0].layers.length).toBeGreaterThan(0);
     }
     const sizes = builtIns.map((t: { document: { width_px: number; height_px: number } }) => `${t.document.width_px}x${t.document.height_px}`);
@@ -82,7 +91,12 @@ describe("templates", () => {
     const listed = (await list(viewer, ws)).body.templates.find((t: { id: string }) => t.id === id);
     expect(listed).toMatchObject({ name: "Webinar promo", category: "story", document: doc });
 
-    const usages = await withDb((db) => db.select({ mediaId: mediaUsages.mediaId }).from(mediaUsages).where(and(eq(mediaUsages.ownerType, "template"), eq(mediaUsages.ownerId, id))));
+    const usages = await withDb((db) =>
+      db
+        .select({ mediaId: mediaUsages.mediaId })
+        .from(mediaUsages)
+        .where(and(eq(mediaUsages.ownerType, "template"), eq(mediaUsages.ownerId, id))),
+    );
     expect(usages).toEqual([{ mediaId: logo }]);
     const trail = await withDb((db) => db.select({ action: auditEvents.action }).from(auditEvents).where(eq(auditEvents.targetId, id)));
     expect(trail.map((t) => t.action)).toEqual(["template.create", "template.update", "template.update"]);

@@ -58,7 +58,10 @@ describe("import graph", () => {
       .map((e) => ({ ...e, fromFolder: libFolder(e.from), toFolder: libFolder(e.to) }))
       .filter((e) => e.fromFolder && e.toFolder && e.fromFolder !== e.toFolder);
     const folders = [...new Set(arrows.flatMap((e) => [e.fromFolder!, e.toFolder!]))];
-    const loops = cycles(folders, arrows.map((e) => ({ from: e.fromFolder!, to: e.toFolder! }))).map((members) => ({
+    const loops = cycles(
+      folders,
+      arrows.map((e) => ({ from: e.fromFolder!, to: e.toFolder! })),
+    ).map((members) => ({
       folders: members.join(" ↔ "),
       through: arrows
         .filter((e) => members.includes(e.fromFolder!) && members.includes(e.toFolder!))

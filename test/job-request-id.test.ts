@@ -14,7 +14,8 @@ import { api, env, newUser, newWorkspace, withDb } from "./helpers/harness";
 let captured: string[] = [];
 beforeEach(() => {
   captured = [];
-  for (const method of ["info", "warn", "error"] as const) vi.spyOn(console, method).mockImplementation((...args: unknown[]) => void captured.push(args.map(String).join(" ")));
+  for (const method of ["info", "warn", "error"] as const)
+    vi.spyOn(console, method).mockImplementation((...args: unknown[]) => void captured.push(args.map(String).join(" ")));
 });
 afterEach(() => vi.restoreAllMocks());
 

@@ -22,7 +22,8 @@ async function until<T>(probe: () => Promise<T | undefined | null | false>, ms =
 }
 
 const outboxRow = (jobId: string) => withDb(async (db) => (await db.select().from(outboxJobs).where(eq(outboxJobs.id, jobId)))[0]);
-const runForWorkspace = (ws: string) => withDb(async (db) => (await db.select().from(analyticsCollectionRuns).where(eq(analyticsCollectionRuns.workspaceId, ws)))[0]);
+const runForWorkspace = (ws: string) =>
+  withDb(async (db) => (await db.select().from(analyticsCollectionRuns).where(eq(analyticsCollectionRuns.workspaceId, ws)))[0]);
 
 /** Drain until the consumer has handled the given run (other tests' jobs share the queue). */
 async function drainUntilCompleted(ws: string, e: Env = env) {
@@ -62,7 +63,12 @@ describe("outbox → SQS → consumer", () => {
     const job = await outboxRow(done.jobId);
     // Simulate SQS delivering the same job again (at-least-once delivery).
     const sqs = sqsClient(env);
-    await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl(env, "analytics.refresh"), MessageBody: JSON.stringify({ job_id: job.id, kind: job.kind, workspace_id: ws, payload: job.payload }) }));
+    await sqs.send(
+      new SendMessageCommand({
+        QueueUrl: queueUrl(env, "analytics.refresh"),
+        MessageBody: JSON.stringify({ job_id: job.id, kind: job.kind, workspace_id: ws, payload: job.payload }),
+      }),
+    );
     sqs.destroy();
     let duplicates = 0;
     await until(async () => {
@@ -76,11 +82,27 @@ describe("outbox → SQS → consumer", () => {
   it("a received batch is deleted once handled: nothing is left in the queue, in flight or not", async () => {
     const e = { ...env, ...(await ensureQueues(env, `batch-${Date.now()}-`)) } as Env;
     const handled: string[] = [];
-    const probe: ConsumerDefinition<"analytics.refresh"> = { kind: "analytics.refresh", async handle({ job }) { handled.push(job.job_id); } };
+    const probe: ConsumerDefinition<"analytics.refresh"> = {
+      kind: "analytics.refresh",
+      async handle({ job }) {
+        handled.push(job.job_id);
+      },
+    };
     const sqs = sqsClient(e);
-    for (let i = 0; i < 7; i++) await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl(e, "analytics.refresh"), MessageBody: JSON.stringify({ job_id: `job_batch_${Date.now()}_${i}`, kind: "analytics.refresh", workspace_id: null, payload: {} }) }));
+    for (let i = 0; i < 7; i++)
+      await sqs.send(
+        new SendMessageCommand({
+          QueueUrl: queueUrl(e, "analytics.refresh"),
+          MessageBody: JSON.stringify({ job_id: `job_batch_${Date.now()}_${i}`, kind: "analytics.refresh", workspace_id: null, payload: {} }),
+        }),
+      );
     while (handled.length < 7) await drainQueue(e, probe, { waitSeconds: 1, budgetMs: 3000 });
-    const { Attributes } = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: queueUrl(e, "analytics.refresh"), AttributeNames: ["ApproximateNumberOfMessages", "ApproximateNumberOfMessagesNotVisible"] }));
+    const { Attributes } = await sqs.send(
+      new GetQueueAttributesCommand({
+        QueueUrl: queueUrl(e, "analytics.refresh"),
+        AttributeNames: ["ApproximateNumberOfMessages", "ApproximateNumberOfMessagesNotVisible"],
+      }),
+    );
     sqs.destroy();
     expect(Number(Attributes?.ApproximateNumberOfMessages) + Number(Attributes?.ApproximateNumberOfMessagesNotVisible)).toBe(0);
     expect(new Set(handled).size).toBe(7);
@@ -104,7 +126,12 @@ describe("outbox → SQS → consumer", () => {
     };
     const sqs = sqsClient(e);
     for (const id of [ids.holds, ids.fails]) {
-      await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl(e, "analytics.refresh"), MessageBody: JSON.stringify({ job_id: id, kind: "analytics.refresh", workspace_id: null, payload: {} }) }));
+      await sqs.send(
+        new SendMessageCommand({
+          QueueUrl: queueUrl(e, "analytics.refresh"),
+          MessageBody: JSON.stringify({ job_id: id, kind: "analytics.refresh", workspace_id: null, payload: {} }),
+        }),
+      );
     }
     sqs.destroy();
     const realFetch = globalThis.fetch;
@@ -121,8 +148,18 @@ describe("outbox → SQS → consumer", () => {
       globalThis.fetch = realFetch;
     }
     expect(fallbacks).toEqual([ids.fails]);
-    const receipts = await withDb((db) => db.select().from(jobReceipts).where(inArray(jobReceipts.jobId, [ids.holds, ids.fails])));
-    expect(receipts.map((r) => [r.jobId, r.state]).sort()).toEqual([[ids.fails, "done"], [ids.holds, "done"]].sort());
+    const receipts = await withDb((db) =>
+      db
+        .select()
+        .from(jobReceipts)
+        .where(inArray(jobReceipts.jobId, [ids.holds, ids.fails])),
+    );
+    expect(receipts.map((r) => [r.jobId, r.state]).sort()).toEqual(
+      [
+        [ids.fails, "done"],
+        [ids.holds, "done"],
+      ].sort(),
+    );
     // One request for the job whose condition held; for the other, the failed try and then the receipt on its own.
     expect(receiptRequests.filter((b) => b.includes(ids.holds)).map((b) => b.includes("set_config"))).toEqual([true]);
     expect(receiptRequests.filter((b) => b.includes(ids.fails)).map((b) => b.includes("set_config"))).toEqual([true, false]);
@@ -132,11 +169,15 @@ describe("outbox → SQS → consumer", () => {
     const owner = await newUser();
     const ws = await newWorkspace(owner);
     const down = { ...env, SQS_ENDPOINT: "http://127.0.0.1:9" } as Env; // nothing listens on the discard port
-    const res = await gateway.request("/analytics/refresh", {
-      method: "POST",
-      headers: { authorization: `Bearer ${owner.token}`, "content-type": "application/json" },
-      body: JSON.stringify({ workspace_id: ws }),
-    }, down);
+    const res = await gateway.request(
+      "/analytics/refresh",
+      {
+        method: "POST",
+        headers: { authorization: `Bearer ${owner.token}`, "content-type": "application/json" },
+        body: JSON.stringify({ workspace_id: ws }),
+      },
+      down,
+    );
     expect(res.status).toBe(202); // the change is accepted; only delivery is deferred
     const run = await runForWorkspace(ws);
     const waiting = await until(async () => {
@@ -148,7 +189,12 @@ describe("outbox → SQS → consumer", () => {
     expect(waiting.nextAttemptAt.getTime()).toBeGreaterThan(Date.now() - 1000);
 
     // The relay keeps failing while SQS is down, and reschedules with backoff.
-    await withDb((db) => db.update(outboxJobs).set({ nextAttemptAt: new Date(0) }).where(eq(outboxJobs.id, run.jobId)));
+    await withDb((db) =>
+      db
+        .update(outboxJobs)
+        .set({ nextAttemptAt: new Date(0) })
+        .where(eq(outboxJobs.id, run.jobId)),
+    );
     await withDb((db) => relayOutbox(db, down, { ids: [run.jobId] }));
     expect((await outboxRow(run.jobId)).sendAttempts).toBe(waiting.sendAttempts + 1);
 
@@ -175,7 +221,12 @@ describe("outbox → SQS → consumer", () => {
       },
     };
     const sqs = sqsClient(e);
-    await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl(e, "analytics.refresh"), MessageBody: JSON.stringify({ job_id: "job_poison", kind: "analytics.refresh", workspace_id: null, payload: { n: 1 } }) }));
+    await sqs.send(
+      new SendMessageCommand({
+        QueueUrl: queueUrl(e, "analytics.refresh"),
+        MessageBody: JSON.stringify({ job_id: "job_poison", kind: "analytics.refresh", workspace_id: null, payload: { n: 1 } }),
+      }),
+    );
     for (let i = 0; i < MAX_ATTEMPTS + 2; i++) await drainQueue(e, failing, { waitSeconds: 0, budgetMs: 2000, retryDelay: () => 0 });
     expect(attempts).toEqual(Array.from({ length: MAX_ATTEMPTS }, (_, i) => i + 1));
     expect(gaveUp).toEqual(["job_poison"]);
@@ -187,7 +238,12 @@ describe("outbox → SQS → consumer", () => {
     expect(await withDb((db) => db.select().from(jobReceipts).where(eq(jobReceipts.jobId, "job_poison")))).toEqual([
       expect.objectContaining({ state: "failed", attempts: MAX_ATTEMPTS, lastError: "provider exploded" }),
     ]);
-    await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl(e, "analytics.refresh"), MessageBody: JSON.stringify({ job_id: "job_poison", kind: "analytics.refresh", workspace_id: null, payload: { n: 1 } }) }));
+    await sqs.send(
+      new SendMessageCommand({
+        QueueUrl: queueUrl(e, "analytics.refresh"),
+        MessageBody: JSON.stringify({ job_id: "job_poison", kind: "analytics.refresh", workspace_id: null, payload: { n: 1 } }),
+      }),
+    );
     const again = await drainQueue(e, failing, { waitSeconds: 0, budgetMs: 2000, retryDelay: () => 0 });
     expect(again.duplicates).toBe(1);
     expect(attempts).toHaveLength(MAX_ATTEMPTS);

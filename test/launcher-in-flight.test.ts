@@ -37,7 +37,13 @@ describe("npm start while a build's model cannot be reached", () => {
 
   beforeAll(async () => {
     cloneInto(clone);
-    const ports = { PORT: await freePort(), CONSUMERS_PORT: await freePort(), PG_PORT: await freePort(), WS_RELAY_PORT: await freePort(), SQS_PORT: await freePort() };
+    const ports = {
+      PORT: await freePort(),
+      CONSUMERS_PORT: await freePort(),
+      PG_PORT: await freePort(),
+      WS_RELAY_PORT: await freePort(),
+      SQS_PORT: await freePort(),
+    };
     child = spawn("npm", ["start", "--silent"], {
       cwd: clone,
       detached: true,
@@ -76,10 +82,17 @@ describe("npm start while a build's model cannot be reached", () => {
       // Ctrl-C to the launcher's group, as a terminal sends it; whatever is left after its own deadline is killed.
       const started = descendants(child.pid);
       const exited = new Promise((resolve) => child!.on("exit", resolve));
-      try { process.kill(-child.pid, "SIGINT"); } catch {}
+      try {
+        process.kill(-child.pid, "SIGINT");
+      } catch {}
       await Promise.race([exited, sleep(40_000)]);
-      for (const p of started) try { process.kill(p.pid, "SIGKILL"); } catch {}
-      try { process.kill(-child.pid, "SIGKILL"); } catch {}
+      for (const p of started)
+        try {
+          process.kill(p.pid, "SIGKILL");
+        } catch {}
+      try {
+        process.kill(-child.pid, "SIGKILL");
+      } catch {}
     }
     removeLinkedData(path.join(dataDir, "pg"), root);
     fs.rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
@@ -96,7 +109,12 @@ describe("npm start while a build's model cannot be reached", () => {
   }
 
   const startBuild = async (idea: string) => {
-    const res = await call("POST", "/publication-builds", { workspace_id: workspaceId, idea, sources: [{ kind: "text", text: "Herald plans every destination at once." }], destination_account_ids: [accountId] });
+    const res = await call("POST", "/publication-builds", {
+      workspace_id: workspaceId,
+      idea,
+      sources: [{ kind: "text", text: "Herald plans every destination at once." }],
+      destination_account_ids: [accountId],
+    });
     expect(res.status, res.text).toBe(202);
     return res.body.id as string;
   };
@@ -135,7 +153,11 @@ describe("npm start while a build's model cannot be reached", () => {
     // Both requests reach the Worker and wait there for the rest of their bodies (every JSON body is read whole
     // before a route runs: lib/http/body-gate.ts), so they are in flight for as long as this test wants.
     const commit = halfSent("POST", "/publication-builds/%252F/commit", "{}");
-    const put = halfSent("PUT", `/image-editor/designs/${design.body.id}`, JSON.stringify({ expected_revision: design.body.revision, document: sampleDocument() }));
+    const put = halfSent(
+      "PUT",
+      `/image-editor/designs/${design.body.id}`,
+      JSON.stringify({ expected_revision: design.body.revision, document: sampleDocument() }),
+    );
     await sleep(1500);
 
     // A file every Worker bundles changes in the checkout (another person's edit, `npm ci`, a `git pull`).
@@ -160,7 +182,10 @@ describe("npm start while a build's model cannot be reached", () => {
   /** A request whose body is sent but for its last byte until `finish()`: it stays in the Worker meanwhile. */
   function halfSent(method: string, route: string, body: string) {
     const bytes = Buffer.from(body);
-    const req = http.request(`${api}${route}`, { method, headers: { authorization: `Bearer ${token}`, "content-type": "application/json", "content-length": bytes.length } });
+    const req = http.request(`${api}${route}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json", "content-length": bytes.length },
+    });
     const response = new Promise<{ status: number; type: string; text: string }>((resolve, reject) => {
       req.on("response", (res) => {
         let text = "";

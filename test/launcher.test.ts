@@ -33,8 +33,13 @@ describe("npm start (local/start.ts)", () => {
 
   function killLauncher(): void {
     if (launcher && launcher.child.exitCode === null) {
-      for (const p of descendants(launcher.child.pid!)) try { process.kill(p.pid, "SIGKILL"); } catch {}
-      try { process.kill(-launcher.child.pid!, "SIGKILL"); } catch {}
+      for (const p of descendants(launcher.child.pid!))
+        try {
+          process.kill(p.pid, "SIGKILL");
+        } catch {}
+      try {
+        process.kill(-launcher.child.pid!, "SIGKILL");
+      } catch {}
     }
   }
 
@@ -85,12 +90,23 @@ describe("npm start (local/start.ts)", () => {
   async function stopAndCheckNothingIsLeft(data = dataDir): Promise<void> {
     const { child, exited, output } = launcher!;
     const started: ProcInfo[] = descendants(child.pid!);
-    expect(started.some((p) => /workerd/.test(p.cmdline)), "workerd was running").toBe(true);
-    expect(started.some((p) => /postgres/.test(p.cmdline)), "postgres was running").toBe(true);
+    expect(
+      started.some((p) => /workerd/.test(p.cmdline)),
+      "workerd was running",
+    ).toBe(true);
+    expect(
+      started.some((p) => /postgres/.test(p.cmdline)),
+      "postgres was running",
+    ).toBe(true);
     process.kill(-child.pid!, "SIGINT");
     // Longer than the launcher's own 30 s deadline, so a stop that hangs shows which part it waited for.
     const code = await Promise.race([exited, sleep(40_000).then(() => "timeout" as const)]);
-    const timings = () => fs.readFileSync(path.join(data, "logs", "launcher.log"), "utf8").split("\n").slice(-20).join("\n");
+    const timings = () =>
+      fs
+        .readFileSync(path.join(data, "logs", "launcher.log"), "utf8")
+        .split("\n")
+        .slice(-20)
+        .join("\n");
     expect(code, `${output()}\n${timings()}`).not.toBe("timeout");
     expect(output(), timings()).toContain("Herald stopped.");
     // Give the kernel a moment to reap what was just killed.
@@ -108,7 +124,10 @@ describe("npm start (local/start.ts)", () => {
   /** The launcher's own database, through its relay, as the Workers reach it. */
   async function withLauncherDb(fn: (db: Database) => Promise<void>, data = dataDir): Promise<void> {
     const password = fs.readFileSync(path.join(data, "postgres-password"), "utf8").trim();
-    const { db, close } = openDb({ DATABASE_URL: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${ports.PG_PORT}/herald`, NEON_WS_PROXY: `127.0.0.1:${ports.WS_RELAY_PORT}/v2` });
+    const { db, close } = openDb({
+      DATABASE_URL: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${ports.PG_PORT}/herald`,
+      NEON_WS_PROXY: `127.0.0.1:${ports.WS_RELAY_PORT}/v2`,
+    });
     try {
       await fn(db);
     } finally {
@@ -127,7 +146,13 @@ describe("npm start (local/start.ts)", () => {
   };
 
   it("starts, stops on Ctrl-C leaving nothing behind, keeps its data, and runs jobs", { timeout: 180_000 }, async () => {
-    ports = { PORT: await freePort(), CONSUMERS_PORT: await freePort(), PG_PORT: await freePort(), WS_RELAY_PORT: await freePort(), SQS_PORT: await freePort() };
+    ports = {
+      PORT: await freePort(),
+      CONSUMERS_PORT: await freePort(),
+      PG_PORT: await freePort(),
+      WS_RELAY_PORT: await freePort(),
+      SQS_PORT: await freePort(),
+    };
 
     // First start: a fresh DATA_DIR.
     const first = await start();
@@ -155,13 +180,19 @@ describe("npm start (local/start.ts)", () => {
     const lostJobId = newId("job");
     await withLauncherDb(async (db) => {
       await db.insert(outboxJobs).values({ id: lostJobId, kind: "analytics.refresh", workspaceId, payload: { run_id: lostRunId }, sentAt: new Date() });
-      await db.insert(analyticsCollectionRuns).values({ id: lostRunId, workspaceId, jobId: lostJobId, status: "queued", accountsQueued: 0, requestedBy: me.body.id });
+      await db
+        .insert(analyticsCollectionRuns)
+        .values({ id: lostRunId, workspaceId, jobId: lostJobId, status: "queued", accountsQueued: 0, requestedBy: me.body.id });
     });
 
     // An instance setting saved now waits for a restart (SPEC 4.11); the settings in force are read at start.
     const saved = await call(`${first.url}/admin/instance-settings`, "PUT", { settings: [{ key: "media_max_bytes", value: "7340032" }] });
     expect(saved.status, saved.text).toBe(200);
-    expect(saved.body.settings.find((s: { key: string }) => s.key === "media_max_bytes")).toMatchObject({ value: "7340032", source: "database", requires_restart: true });
+    expect(saved.body.settings.find((s: { key: string }) => s.key === "media_max_bytes")).toMatchObject({
+      value: "7340032",
+      source: "database",
+      requires_restart: true,
+    });
 
     await stopAndCheckNothingIsLeft();
 
@@ -173,7 +204,11 @@ describe("npm start (local/start.ts)", () => {
     expect(listed.status, listed.text).toBe(200);
     expect(listed.body.map((w: { id: string }) => w.id)).toContain(workspaceId);
     const settings = await call(`${second.url}/admin/instance-settings`, "GET");
-    expect(settings.body.settings.find((s: { key: string }) => s.key === "media_max_bytes")).toMatchObject({ value: "7340032", source: "database", requires_restart: false });
+    expect(settings.body.settings.find((s: { key: string }) => s.key === "media_max_bytes")).toMatchObject({
+      value: "7340032",
+      source: "database",
+      requires_restart: false,
+    });
     expect(settings.body.requires_restart).toBe(false);
 
     // A job end to end: the API records it in the outbox, it goes to SQS, the pumped consumer completes it.
@@ -197,8 +232,16 @@ describe("npm start (local/start.ts)", () => {
     await stopAndCheckNothingIsLeft();
   });
 
-  it("starts as root from a clone inside a folder only root may enter, with its own Postgres password and every group in a Worker of its own; a revoked bootstrap token stays revoked after a restart", { timeout: 300_000 }, async () => {
-    ports = { PORT: await freePort(), CONSUMERS_PORT: await freePort(), PG_PORT: await freePort(), WS_RELAY_PORT: await freePort(), SQS_PORT: await freePort() };
+  it("starts as root from a clone inside a folder only root may enter, with its own Postgres password and every group in a Worker of its own; a revoked bootstrap token stays revoked after a restart", {
+    timeout: 300_000,
+  }, async () => {
+    ports = {
+      PORT: await freePort(),
+      CONSUMERS_PORT: await freePort(),
+      PG_PORT: await freePort(),
+      WS_RELAY_PORT: await freePort(),
+      SQS_PORT: await freePort(),
+    };
     // mktemp -d: mode 0700. As root, the OS user Postgres runs as can enter neither the clone's
     // node_modules (initdb) nor its .data. (As an ordinary user this is the plain case.)
     const outer = fs.mkdtempSync(path.join(os.tmpdir(), "herald-private-"));
@@ -222,15 +265,24 @@ describe("npm start (local/start.ts)", () => {
       await withLauncherDb(async (db) => {
         expect((await db.execute(sql`select 1 as one`)).rows).toEqual([{ one: 1 }]);
       }, data);
-      const fixed = openDb({ DATABASE_URL: `postgres://postgres:herald-local@127.0.0.1:${ports.PG_PORT}/herald`, NEON_WS_PROXY: `127.0.0.1:${ports.WS_RELAY_PORT}/v2` });
-      const refused = await fixed.db.execute(sql`select 1`).then(() => undefined, (error: Error & { cause?: Error }) => error.cause?.message ?? error.message);
+      const fixed = openDb({
+        DATABASE_URL: `postgres://postgres:herald-local@127.0.0.1:${ports.PG_PORT}/herald`,
+        NEON_WS_PROXY: `127.0.0.1:${ports.WS_RELAY_PORT}/v2`,
+      });
+      const refused = await fixed.db.execute(sql`select 1`).then(
+        () => undefined,
+        (error: Error & { cause?: Error }) => error.cause?.message ?? error.message,
+      );
       expect(refused).toMatch(/password authentication failed/);
       await fixed.close().catch(() => {});
 
       // The bootstrap token leaked: its owner revokes it. It must stay revoked at the next start.
       let tokenId = "";
       await withLauncherDb(async (db) => {
-        [{ id: tokenId }] = await db.select({ id: apiTokens.id }).from(apiTokens).where(eq(apiTokens.tokenHash, await hashToken(token)));
+        [{ id: tokenId }] = await db
+          .select({ id: apiTokens.id })
+          .from(apiTokens)
+          .where(eq(apiTokens.tokenHash, await hashToken(token)));
       }, data);
       expect((await call(`${url}/auth/tokens/${tokenId}`, "DELETE")).status).toBe(204);
       expect((await call(`${url}/auth/me`, "GET")).status).toBe(401);
@@ -283,4 +335,3 @@ describe("the local WebSocket relay", () => {
     }
   });
 });
-

@@ -51,7 +51,13 @@ describe("logs", () => {
     const res = await app.request(`/boom/${CANARY}?email=${CANARY}@example.test&q=q-${CANARY}`, { headers: { authorization: `Bearer ${user.token}` } }, env);
     expect(res.status).toBe(500);
     expect(captured.length).toBe(1);
-    expect(JSON.parse(captured[0])).toMatchObject({ level: "error", msg: "unhandled error", request_id: res.headers.get("x-request-id"), route: "/boom/:thing", error: "Error" });
+    expect(JSON.parse(captured[0])).toMatchObject({
+      level: "error",
+      msg: "unhandled error",
+      request_id: res.headers.get("x-request-id"),
+      route: "/boom/:thing",
+      error: "Error",
+    });
     expectNothingPlanted(captured);
   });
 
@@ -69,7 +75,12 @@ describe("logs", () => {
       },
     };
     const sqs = sqsClient(e);
-    await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl(e, "analytics.refresh"), MessageBody: JSON.stringify({ job_id: `job_${CANARY}`.slice(0, 30), kind: "analytics.refresh", workspace_id: null, payload: { account_id: CANARY } }) }));
+    await sqs.send(
+      new SendMessageCommand({
+        QueueUrl: queueUrl(e, "analytics.refresh"),
+        MessageBody: JSON.stringify({ job_id: `job_${CANARY}`.slice(0, 30), kind: "analytics.refresh", workspace_id: null, payload: { account_id: CANARY } }),
+      }),
+    );
     sqs.destroy();
     expect((await drainQueue(e, failing, { waitSeconds: 0, budgetMs: 2000, retryDelay: () => 900 })).failed).toBe(1);
     const failed = captured.map((l) => JSON.parse(l)).find((l) => l.msg === "job failed");
@@ -82,10 +93,18 @@ describe("logs", () => {
     const owner = await newUser();
     const ws = await newWorkspace(owner);
     // A closed port: delivery fails, the publication records why.
-    const hook = await newAccount(ws, owner.id, "webhook", { url: `http://127.0.0.1:9/hooks-${CANARY}.example/in?token=q-${CANARY}`, credentials: { secret: `s-${CANARY}` } });
+    const hook = await newAccount(ws, owner.id, "webhook", {
+      url: `http://127.0.0.1:9/hooks-${CANARY}.example/in?token=q-${CANARY}`,
+      credentials: { secret: `s-${CANARY}` },
+    });
     const created = await api("POST", "/publications", {
       token: owner.token,
-      json: { workspace_id: ws, title: `Title ${CANARY}`, source_text: `Write to ${CANARY}@example.test about ${CANARY}.`, destinations: [{ social_account_id: hook }] },
+      json: {
+        workspace_id: ws,
+        title: `Title ${CANARY}`,
+        source_text: `Write to ${CANARY}@example.test about ${CANARY}.`,
+        destinations: [{ social_account_id: hook }],
+      },
     });
     expect(created.status, created.text).toBe(201);
     const res = await api("POST", `/publications/${created.body.id}/publish-now`, { token: owner.token, json: { expected_revision: created.body.revision } });
@@ -105,7 +124,9 @@ describe("logs", () => {
     log.on("data", (chunk: Buffer) => written.push(chunk.toString("utf8")));
     const shown: string[] = [];
     forwardOutput(stream, log, "api", (line) => shown.push(line));
-    stream.write(`[wrangler:info] GET /messages?q=q-${CANARY}&email=${CANARY}%40example.test 200 OK (3ms)\n[wrangler:info] POST /publications 201 Created (9ms)\n`);
+    stream.write(
+      `[wrangler:info] GET /messages?q=q-${CANARY}&email=${CANARY}%40example.test 200 OK (3ms)\n[wrangler:info] POST /publications 201 Created (9ms)\n`,
+    );
     stream.end(`GET /auth/me?token=q-${CANARY}`);
     await new Promise((r) => setImmediate(r));
     expect(shown).toEqual(["[api] [wrangler:info] GET /messages?… 200 OK (3ms)", "[api] [wrangler:info] POST /publications 201 Created (9ms)"]);

@@ -51,7 +51,10 @@ const useBy = (ownerId: string, ids: string[]) =>
 describe("PATCH /media/{id}", () => {
   it("changes only what it is given; tags are normalised and searchable; audited", async () => {
     const item = await put("photo-32x48.jpg", { tags: "old" });
-    const res = await api("PATCH", `/media/${item.id}`, { token: editor.token, json: { alt_text: "  A card ", tags: [" Red ", "red", "BLUE"], is_favorite: true } });
+    const res = await api("PATCH", `/media/${item.id}`, {
+      token: editor.token,
+      json: { alt_text: "  A card ", tags: [" Red ", "red", "BLUE"], is_favorite: true },
+    });
     expect(res.status, res.text).toBe(200);
     expect(res.body).toMatchObject({ id: item.id, alt_text: "A card", tags: ["red", "blue"], is_favorite: true, width: 32, mime_type: "image/jpeg" });
     expect(res.body.$schema).toMatch(/MediaItem\.json$/);
@@ -61,7 +64,8 @@ describe("PATCH /media/{id}", () => {
     const cleared = await api("PATCH", `/media/${item.id}`, { token: editor.token, json: { alt_text: null } });
     expect(cleared.body.alt_text).toBeNull();
 
-    const search = async (q: string) => (await api("GET", `/media?workspace_id=${ws}&search=${q}`, { token: viewer.token })).body.media.map((m: { id: string }) => m.id);
+    const search = async (q: string) =>
+      (await api("GET", `/media?workspace_id=${ws}&search=${q}`, { token: viewer.token })).body.media.map((m: { id: string }) => m.id);
     expect(await search("blue")).toContain(item.id);
     expect(await search("old")).not.toContain(item.id);
     expect((await auditOf(item.id)).filter((e) => e.action === "media.update")).toHaveLength(3);
@@ -100,7 +104,8 @@ describe("trash and restore", () => {
     expect(trashed.body.trash_reason).toBe("manual");
     const days = (Date.parse(trashed.body.purge_after) - Date.parse(trashed.body.trashed_at)) / 86_400_000;
     expect(days).toBe(30);
-    const ids = async (lifecycle: string) => (await api("GET", `/media?workspace_id=${ws}&lifecycle=${lifecycle}&limit=200`, { token: viewer.token })).body.media.map((m: { id: string }) => m.id);
+    const ids = async (lifecycle: string) =>
+      (await api("GET", `/media?workspace_id=${ws}&lifecycle=${lifecycle}&limit=200`, { token: viewer.token })).body.media.map((m: { id: string }) => m.id);
     expect(await ids("trash")).toContain(item.id);
     expect(await ids("library")).not.toContain(item.id);
 
@@ -155,7 +160,14 @@ describe("usage", () => {
 
 describe("purge", () => {
   it("removes trash past purge_after and expired temporary uploads, with their bytes; keeps the rest", async () => {
-    const [due, notYet, library, expired, fresh, restored] = [await put(), await put(), await put(), await put("image-40x30.png", { retentionClass: "temporary" }), await put("image-40x30.png", { retentionClass: "temporary" }), await put()];
+    const [due, notYet, library, expired, fresh, restored] = [
+      await put(),
+      await put(),
+      await put(),
+      await put("image-40x30.png", { retentionClass: "temporary" }),
+      await put("image-40x30.png", { retentionClass: "temporary" }),
+      await put(),
+    ];
     for (const item of [due, notYet, restored]) await api("POST", `/media/${item.id}/trash`, { token: editor.token });
     await setRow(due.id, { purgeAfter: ago(1000) });
     await setRow(expired.id, { expiresAt: ago(1000) });
@@ -180,7 +192,12 @@ describe("purge", () => {
       expect(await rowOf(item.id)).toBeDefined();
       expect(await stored(item.id)).toBe(true);
     }
-    const tombstones = await withDb((db) => db.select().from(mediaPurgedObjects).where(inArray(mediaPurgedObjects.mediaId, [due.id, expired.id])));
+    const tombstones = await withDb((db) =>
+      db
+        .select()
+        .from(mediaPurgedObjects)
+        .where(inArray(mediaPurgedObjects.mediaId, [due.id, expired.id])),
+    );
     expect(tombstones).toEqual([]);
   });
 
@@ -209,7 +226,12 @@ describe("purge", () => {
     const item = await put();
     await api("POST", `/media/${item.id}/trash`, { token: editor.token });
     await setRow(item.id, { purgeAfter: ago(1000) });
-    const failing = { ...storage.bucket, delete: async () => { throw new Error("storage unavailable"); } } as unknown as R2Bucket;
+    const failing = {
+      ...storage.bucket,
+      delete: async () => {
+        throw new Error("storage unavailable");
+      },
+    } as unknown as R2Bucket;
     const report = await purge(failing);
     expect(report.purged.map((p) => p.id)).toContain(item.id);
     expect(report.pendingObjects).toBeGreaterThanOrEqual(1);

@@ -18,7 +18,6 @@ beforeAll(async () => {
 });
 afterAll(() => storage?.dispose());
 
-
 const rowsOf = (workspaceId: string) => withDb((db) => db.select().from(media).where(eq(media.workspaceId, workspaceId)));
 const objectsOf = async (workspaceId: string) => (await storage.bucket.list({ prefix: `workspaces/${workspaceId}/` })).objects;
 
@@ -31,12 +30,31 @@ describe("POST /media detects from the bytes", () => {
     {
       file: "clip-64x48-12fps-2s.mp4",
       mime: "video/mp4",
-      facts: { width: 64, height: 48, duration_ms: 2000, frame_rate: 12, video_codec: "h264", video_profile: "Constrained Baseline", audio_codec: "aac", container_format: "mp4", rotation: 0 },
+      facts: {
+        width: 64,
+        height: 48,
+        duration_ms: 2000,
+        frame_rate: 12,
+        video_codec: "h264",
+        video_profile: "Constrained Baseline",
+        audio_codec: "aac",
+        container_format: "mp4",
+        rotation: 0,
+      },
     },
     {
       file: "clip-48x64-25fps-1s.mov",
       mime: "video/quicktime",
-      facts: { width: 48, height: 64, duration_ms: 1000, frame_rate: 25, video_codec: "h264", video_profile: "High", audio_codec: null, container_format: "mov" },
+      facts: {
+        width: 48,
+        height: 64,
+        duration_ms: 1000,
+        frame_rate: 25,
+        video_codec: "h264",
+        video_profile: "High",
+        audio_codec: null,
+        container_format: "mov",
+      },
     },
     { file: "tone-500ms.wav", mime: "audio/wav", facts: { duration_ms: 500, audio_channels: 1, audio_codec: "pcm", width: null, height: null } },
     { file: "tone-1s.mp3", mime: "audio/mpeg", facts: { audio_codec: "mp3", audio_channels: 1 } },
@@ -49,7 +67,15 @@ describe("POST /media detects from the bytes", () => {
     expect(res.body.$schema).toBe("http://localhost:8787/api/v1/schemas/MediaItem.json");
     expect(res.body.url).toBe(`http://localhost:8787/media/${res.body.id}/file`);
     expect(res.headers.get("location")).toBe(`http://localhost:8787/media/${res.body.id}`);
-    expect(res.body).toMatchObject({ asset_kind: "library", source: "upload", retention_class: "library", usage_count: 0, can_delete: true, is_favorite: false, trashed_at: null });
+    expect(res.body).toMatchObject({
+      asset_kind: "library",
+      source: "upload",
+      retention_class: "library",
+      usage_count: 0,
+      can_delete: true,
+      is_favorite: false,
+      trashed_at: null,
+    });
 
     const stored = await call(storage.env, "GET", `/media/${res.body.id}/file`, { token: viewer.token });
     expect(stored.status).toBe(200);
@@ -65,7 +91,12 @@ describe("POST /media detects from the bytes", () => {
   });
 
   it("a PNG named .jpg and declared image/jpeg is image/png", async () => {
-    const res = await upload(storage.env, owner.token, { workspaceId: ws, bytes: fixture("image-40x30.png"), filename: "holiday.jpg", declaredType: "image/jpeg" });
+    const res = await upload(storage.env, owner.token, {
+      workspaceId: ws,
+      bytes: fixture("image-40x30.png"),
+      filename: "holiday.jpg",
+      declaredType: "image/jpeg",
+    });
     expect(res.status, res.text).toBe(201);
     expect(res.body).toMatchObject({ mime_type: "image/png", original_filename: "holiday.jpg", width: 40, height: 30 });
   });
@@ -83,7 +114,11 @@ describe("POST /media detects from the bytes", () => {
 
   it("an empty file and a truncated video are 415", async () => {
     const other = await newWorkspace(owner);
-    expectProblem(await upload(storage.env, owner.token, { workspaceId: other, bytes: new Uint8Array(0), filename: "empty.png" }), 415, "unsupported-media-type");
+    expectProblem(
+      await upload(storage.env, owner.token, { workspaceId: other, bytes: new Uint8Array(0), filename: "empty.png" }),
+      415,
+      "unsupported-media-type",
+    );
     const head = fixture("clip-48x64-25fps-1s.mov").slice(0, 64); // ftyp and the start of mdat: no movie header
     expectProblem(await upload(storage.env, owner.token, { workspaceId: other, bytes: head, filename: "cut.mov" }), 415, "unsupported-media-type");
     expect(await rowsOf(other)).toEqual([]);
@@ -115,7 +150,12 @@ describe("POST /media detects from the bytes", () => {
     });
     expect(res.status, res.text).toBe(201);
     expect(res.body).toMatchObject({ tags: ["summer", "beach", "sea side"], alt_text: "A test card", original_filename: "Summer Photo.JPG" });
-    const trail = await withDb((db) => db.select().from(auditEvents).where(and(eq(auditEvents.targetId, res.body.id), eq(auditEvents.action, "media.upload"))));
+    const trail = await withDb((db) =>
+      db
+        .select()
+        .from(auditEvents)
+        .where(and(eq(auditEvents.targetId, res.body.id), eq(auditEvents.action, "media.upload"))),
+    );
     expect(trail).toHaveLength(1);
     expect(trail[0]).toMatchObject({ actorUserId: owner.id, workspaceId: ws, targetType: "media" });
   });

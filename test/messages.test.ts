@@ -42,10 +42,16 @@ async function drainUntil(done: () => Promise<boolean>, ms = 20_000) {
 }
 
 async function workspaceWithMastodon() {
-  const ws = await newWorkspace(owner, [{ id: editor.id, role: "editor" }, { id: viewer.id, role: "viewer" }]);
+  const ws = await newWorkspace(owner, [
+    { id: editor.id, role: "editor" },
+    { id: viewer.id, role: "viewer" },
+  ]);
   const me = mastodon.addAccount(`inbox${Date.now().toString(36)}`);
   const fan = mastodon.addAccount("fan");
-  const res = await api("POST", "/accounts", { token: owner.token, json: { workspace_id: ws, platform: "mastodon", instance_url: mastodon.url, access_token: me.token } });
+  const res = await api("POST", "/accounts", {
+    token: owner.token,
+    json: { workspace_id: ws, platform: "mastodon", instance_url: mastodon.url, access_token: me.token },
+  });
   expect(res.status, res.text).toBe(201);
   return { ws, me, fan, accountId: res.body.id as string };
 }
@@ -55,10 +61,22 @@ describe("POST /messages/refresh", () => {
     const ws = await newWorkspace(owner, [{ id: editor.id, role: "editor" }]);
     const empty = await api("POST", "/messages/refresh", { token: editor.token, json: { workspace_id: ws } });
     expect(empty.status, empty.text).toBe(202);
-    expect(empty.body).toEqual({ $schema: "http://localhost:8787/api/v1/schemas/RefreshCapabilityOutcome.json", status: "unavailable", queued: 0, error_code: "no_message_capable_accounts" });
+    expect(empty.body).toEqual({
+      $schema: "http://localhost:8787/api/v1/schemas/RefreshCapabilityOutcome.json",
+      status: "unavailable",
+      queued: 0,
+      error_code: "no_message_capable_accounts",
+    });
     await api("POST", "/accounts", { token: owner.token, json: { workspace_id: ws, platform: "webhook", url: "http://127.0.0.1:1/hook" } });
     expect((await api("POST", "/messages/refresh", { token: editor.token, json: { workspace_id: ws } })).body.status).toBe("unavailable");
-    expect(await withDb((db) => db.select().from(outboxJobs).where(and(eq(outboxJobs.workspaceId, ws), eq(outboxJobs.kind, "messages.refresh"))))).toEqual([]);
+    expect(
+      await withDb((db) =>
+        db
+          .select()
+          .from(outboxJobs)
+          .where(and(eq(outboxJobs.workspaceId, ws), eq(outboxJobs.kind, "messages.refresh"))),
+      ),
+    ).toEqual([]);
   });
 
   it("queues one job per capable account in the outbox; the consumer stores mentions and replies; GET /messages reads them", async () => {
@@ -69,7 +87,12 @@ describe("POST /messages/refresh", () => {
     const res = await api("POST", "/messages/refresh", { token: editor.token, json: { workspace_id: ws } });
     expect(res.status, res.text).toBe(202);
     expect(res.body).toMatchObject({ status: "queued", queued: 1, error_code: null });
-    const jobs = await withDb((db) => db.select().from(outboxJobs).where(and(eq(outboxJobs.workspaceId, ws), eq(outboxJobs.kind, "messages.refresh"))));
+    const jobs = await withDb((db) =>
+      db
+        .select()
+        .from(outboxJobs)
+        .where(and(eq(outboxJobs.workspaceId, ws), eq(outboxJobs.kind, "messages.refresh"))),
+    );
     expect(jobs.map((j) => j.payload)).toEqual([{ account_id: accountId }]);
 
     await drainUntil(async () => (await stored(accountId)).length === 2);
@@ -96,11 +119,21 @@ describe("POST /messages/refresh", () => {
     mastodon.mention(fan.id, me.id, "only once");
     await api("POST", "/messages/refresh", { token: editor.token, json: { workspace_id: ws } });
     await drainUntil(async () => (await stored(accountId)).length === 1);
-    const [job] = await withDb((db) => db.select().from(outboxJobs).where(and(eq(outboxJobs.workspaceId, ws), eq(outboxJobs.kind, "messages.refresh"))));
+    const [job] = await withDb((db) =>
+      db
+        .select()
+        .from(outboxJobs)
+        .where(and(eq(outboxJobs.workspaceId, ws), eq(outboxJobs.kind, "messages.refresh"))),
+    );
 
     // SQS delivers the same job again: its receipt makes it a no-op.
     const sqs = sqsClient(env);
-    await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl(env, "messages.refresh"), MessageBody: JSON.stringify({ job_id: job.id, kind: job.kind, workspace_id: ws, payload: job.payload }) }));
+    await sqs.send(
+      new SendMessageCommand({
+        QueueUrl: queueUrl(env, "messages.refresh"),
+        MessageBody: JSON.stringify({ job_id: job.id, kind: job.kind, workspace_id: ws, payload: job.payload }),
+      }),
+    );
     sqs.destroy();
     let duplicates = 0;
     for (let i = 0; i < 10 && duplicates === 0; i++) duplicates += (await drainQueue(env, messagesRefresh, { waitSeconds: 1, budgetMs: 2000 })).duplicates;
@@ -113,7 +146,12 @@ describe("POST /messages/refresh", () => {
     await drainUntil(async () => (await stored(accountId)).length === 2);
     await api("POST", "/messages/refresh", { token: editor.token, json: { workspace_id: ws } });
     await drainUntil(async () => {
-      const jobs = await withDb((db) => db.select().from(outboxJobs).where(and(eq(outboxJobs.workspaceId, ws), eq(outboxJobs.kind, "messages.refresh"))));
+      const jobs = await withDb((db) =>
+        db
+          .select()
+          .from(outboxJobs)
+          .where(and(eq(outboxJobs.workspaceId, ws), eq(outboxJobs.kind, "messages.refresh"))),
+      );
       const receipts = await Promise.all(jobs.map((j) => withDb((db) => db.select().from(jobReceipts).where(eq(jobReceipts.jobId, j.id)))));
       return receipts.every((r) => r.length === 1);
     });
@@ -124,7 +162,10 @@ describe("POST /messages/refresh", () => {
   it("a Bluesky account on a PDS without an AppView: the job ends, the account records why, nothing is stored", async () => {
     const ws = await newWorkspace(owner);
     const who = await pds.createAccount("inbox");
-    const created = await api("POST", "/accounts", { token: owner.token, json: { workspace_id: ws, platform: "bluesky", instance_url: pds.url, identifier: who.handle, app_password: who.appPassword } });
+    const created = await api("POST", "/accounts", {
+      token: owner.token,
+      json: { workspace_id: ws, platform: "bluesky", instance_url: pds.url, identifier: who.handle, app_password: who.appPassword },
+    });
     expect(created.status, created.text).toBe(201);
     const res = await api("POST", "/messages/refresh", { token: owner.token, json: { workspace_id: ws } });
     expect(res.body).toMatchObject({ status: "queued", queued: 1 });

@@ -42,9 +42,12 @@ describe("names checked at send time (lib/net/resolve.ts)", () => {
     expect(resolve.asked.length).toBe(before);
   });
 
-  it.each(["rebound.example", "metadata.example", "v6-loopback.example", "nat64.example", "sixtofour.example", "rebound.example.."])("refuses %s: one private address is enough", async (name) => {
-    expect(await checkResolvedHost(name, resolve)).toMatchObject({ ok: false, code: "url_refused" });
-  });
+  it.each(["rebound.example", "metadata.example", "v6-loopback.example", "nat64.example", "sixtofour.example", "rebound.example.."])(
+    "refuses %s: one private address is enough",
+    async (name) => {
+      expect(await checkResolvedHost(name, resolve)).toMatchObject({ ok: false, code: "url_refused" });
+    },
+  );
 
   it("tells a missing name from a resolver that is down", async () => {
     expect(await checkResolvedHost("nowhere.example", resolve)).toMatchObject({ ok: false, code: "not_found" });
@@ -53,7 +56,8 @@ describe("names checked at send time (lib/net/resolve.ts)", () => {
   });
 
   it("classifies resolved addresses", () => {
-    for (const a of ["10.1.1.1", "127.0.0.1", "::1", "fe80::1", "fd00::1", "64:ff9b::808:808", "2001:0:1::1", "garbage"]) expect(isPrivateAddress(a), a).toBe(true);
+    for (const a of ["10.1.1.1", "127.0.0.1", "::1", "fe80::1", "fd00::1", "64:ff9b::808:808", "2001:0:1::1", "garbage"])
+      expect(isPrivateAddress(a), a).toBe(true);
     for (const a of ["8.8.8.8", "2606:4700::1111", "2a00:1450:4001::200e"]) expect(isPrivateAddress(a), a).toBe(false);
   });
 
@@ -83,11 +87,20 @@ describe("DNS over HTTPS (dohResolver)", () => {
       const type = url.searchParams.get("type")!;
       requests.push(`${name}/${type}`);
       if (req.headers.accept !== "application/dns-json") return void res.writeHead(400).end();
-      const answer = (records: { type: number; data: string; TTL: number }[], Status = 0) => res.writeHead(200, { "content-type": "application/dns-json" }).end(JSON.stringify({ Status, Answer: records }));
+      const answer = (records: { type: number; data: string; TTL: number }[], Status = 0) =>
+        res.writeHead(200, { "content-type": "application/dns-json" }).end(JSON.stringify({ Status, Answer: records }));
       if (name === "gone.example") return answer([], 3);
       if (name === "broken.example") return answer([], 2);
       if (name === "huge.example") return void res.writeHead(200).end("x".repeat(100_000));
-      if (name === "cname.example") return answer(type === "A" ? [{ type: 5, data: "target.example.", TTL: 30 }, { type: 1, data: "192.168.1.20", TTL: 30 }] : []);
+      if (name === "cname.example")
+        return answer(
+          type === "A"
+            ? [
+                { type: 5, data: "target.example.", TTL: 30 },
+                { type: 1, data: "192.168.1.20", TTL: 30 },
+              ]
+            : [],
+        );
       answer(type === "A" ? [{ type: 1, data: "93.184.215.14", TTL: 300 }] : [{ type: 28, data: "2606:2800:21f::1", TTL: 300 }]);
     });
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));

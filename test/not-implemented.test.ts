@@ -9,8 +9,7 @@ let outsider: User;
 let admin: User;
 let workspaceId: string;
 
-const send = (req: Req, user?: User): Promise<ApiResponse> =>
-  api(req.method, req.path, { token: user?.token, json: req.json, headers: req.headers });
+const send = (req: Req, user?: User): Promise<ApiResponse> => api(req.method, req.path, { token: user?.token, json: req.json, headers: req.headers });
 
 function expectProblem(res: ApiResponse, status: number, slug: string) {
   expect(res.status, res.text).toBe(status);
@@ -87,7 +86,11 @@ describe("role checks come before not-implemented", () => {
   });
 
   it("a viewer reaches the read operations", async () => {
-    for (const [op, path] of [["GET /media", `/media?workspace_id=${workspaceId}`], ["GET /publications", `/publications?workspace_id=${workspaceId}`], ["GET /analytics", `/analytics?workspace_id=${workspaceId}`]]) {
+    for (const [op, path] of [
+      ["GET /media", `/media?workspace_id=${workspaceId}`],
+      ["GET /publications", `/publications?workspace_id=${workspaceId}`],
+      ["GET /analytics", `/analytics?workspace_id=${workspaceId}`],
+    ]) {
       const res = await send({ method: "GET", path }, viewer);
       if (isBuilt(op)) expect(res.status, res.text).toBe(200);
       else expectProblem(res, 501, "not-implemented");
@@ -95,7 +98,10 @@ describe("role checks come before not-implemented", () => {
   });
 
   it("optional workspace_id: without it the operation is reached, with a foreign one it is 404", async () => {
-    for (const [op, path] of [["GET /accounts/providers", "/accounts/providers"], ["GET /billing/status", "/billing/status"]]) {
+    for (const [op, path] of [
+      ["GET /accounts/providers", "/accounts/providers"],
+      ["GET /billing/status", "/billing/status"],
+    ]) {
       const res = await send({ method: "GET", path }, outsider);
       if (isBuilt(op)) expect(res.status, res.text).toBe(200);
       else expectProblem(res, 501, "not-implemented");

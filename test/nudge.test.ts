@@ -23,7 +23,6 @@ afterAll(async () => {
   await receiver.stop();
 });
 
-
 /** The consumer's own waitUntil: what it hands over keeps running after it has answered the nudge. */
 const background: Promise<unknown>[] = [];
 const consumerCtx = { waitUntil: (p: Promise<unknown>) => void background.push(p), passThroughOnException() {}, props: {} } as unknown as ExecutionContext;
@@ -52,10 +51,19 @@ async function publishNow(e: Env) {
   const ws = await newWorkspace(owner);
   const hook = await newAccount(ws, owner.id, "webhook", { url: receiver.url, credentials: { secret: SECRET } });
   const call = async (method: string, path: string, json: unknown) => {
-    const res = await gateway.request(path, { method, headers: { authorization: `Bearer ${owner.token}`, "content-type": "application/json" }, body: JSON.stringify(json) }, e);
+    const res = await gateway.request(
+      path,
+      { method, headers: { authorization: `Bearer ${owner.token}`, "content-type": "application/json" }, body: JSON.stringify(json) },
+      e,
+    );
     return { status: res.status, body: (await res.json()) as any };
   };
-  const created = await call("POST", "/publications", { workspace_id: ws, title: "Now", source_text: "Published at once.", destinations: [{ social_account_id: hook }] });
+  const created = await call("POST", "/publications", {
+    workspace_id: ws,
+    title: "Now",
+    source_text: "Published at once.",
+    destinations: [{ social_account_id: hook }],
+  });
   expect(created.status).toBe(201);
   const res = await call("POST", `/publications/${created.body.id}/publish-now`, { expected_revision: created.body.revision });
   expect(res.status).toBe(202);

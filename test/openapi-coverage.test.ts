@@ -75,8 +75,7 @@ describe("OpenAPI document", () => {
   });
 
   it("documents the request limits of SPEC.md part 8", () => {
-    const params = (method: string, path: string) =>
-      Object.fromEntries(doc.paths[path][method].parameters.map((p: Schema) => [`${p.in}.${p.name}`, p.schema]));
+    const params = (method: string, path: string) => Object.fromEntries(doc.paths[path][method].parameters.map((p: Schema) => [`${p.in}.${p.name}`, p.schema]));
     expect(params("get", "/publications")["query.limit"]).toMatchObject({ type: "integer", default: 50, maximum: 200 });
     expect(params("get", "/publications")["query.activity_bucket"].enum.sort()).toEqual(["draft", "failed", "published", "scheduled"]);
     expect(params("put", "/publications/{id}")["header.idempotency-key"]).toMatchObject({ maxLength: 200 });

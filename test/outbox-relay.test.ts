@@ -15,7 +15,12 @@ const queuesOfMyOwn = async (label: string) => ({ ...env, ...(await ensureQueues
 async function messagesIn(e: Env): Promise<number> {
   const sqs = sqsClient(e);
   try {
-    const { Attributes } = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: e.SQS_QUEUE_URL_ANALYTICS, AttributeNames: ["ApproximateNumberOfMessages", "ApproximateNumberOfMessagesNotVisible"] }));
+    const { Attributes } = await sqs.send(
+      new GetQueueAttributesCommand({
+        QueueUrl: e.SQS_QUEUE_URL_ANALYTICS,
+        AttributeNames: ["ApproximateNumberOfMessages", "ApproximateNumberOfMessagesNotVisible"],
+      }),
+    );
     return Number(Attributes?.ApproximateNumberOfMessages ?? 0) + Number(Attributes?.ApproximateNumberOfMessagesNotVisible ?? 0);
   } finally {
     sqs.destroy();
@@ -28,7 +33,9 @@ describe("outbox relay by id", () => {
   it("sends a row once however many relays race for it, and records it sent", async () => {
     const e = await queuesOfMyOwn("race");
     const id = await withDb((db) => enqueueJob(db, "analytics.refresh", null, {}));
-    const results = await withDb((db) => Promise.all([relayOutbox(db, e, { ids: [id] }), relayOutbox(db, e, { ids: [id] }), relayOutbox(db, e, { kinds: ["analytics.refresh"] })]));
+    const results = await withDb((db) =>
+      Promise.all([relayOutbox(db, e, { ids: [id] }), relayOutbox(db, e, { ids: [id] }), relayOutbox(db, e, { kinds: ["analytics.refresh"] })]),
+    );
     expect(results.reduce((n, r) => n + r.sent, 0)).toBe(1);
     expect(await messagesIn(e)).toBe(1);
     const [row] = await rows([id]);
@@ -50,10 +57,20 @@ describe("outbox relay by id", () => {
   it("a row under another relay's lease is left to it; once the lease has lapsed (that relay died) it is sent", async () => {
     const e = await queuesOfMyOwn("lease");
     const id = await withDb((db) => enqueueJob(db, "analytics.refresh", null, {}));
-    await withDb((db) => db.update(outboxJobs).set({ sendLeaseUntil: new Date(Date.now() + 60_000) }).where(eq(outboxJobs.id, id)));
+    await withDb((db) =>
+      db
+        .update(outboxJobs)
+        .set({ sendLeaseUntil: new Date(Date.now() + 60_000) })
+        .where(eq(outboxJobs.id, id)),
+    );
     expect((await withDb((db) => relayOutbox(db, e, { ids: [id] }))).sent).toBe(0);
     expect((await withDb((db) => relayOutbox(db, e, { kinds: ["analytics.refresh"] }))).sent).toBe(0);
-    await withDb((db) => db.update(outboxJobs).set({ sendLeaseUntil: new Date(Date.now() - 1000) }).where(eq(outboxJobs.id, id)));
+    await withDb((db) =>
+      db
+        .update(outboxJobs)
+        .set({ sendLeaseUntil: new Date(Date.now() - 1000) })
+        .where(eq(outboxJobs.id, id)),
+    );
     expect((await withDb((db) => relayOutbox(db, e, { ids: [id] }))).sent).toBe(1);
     expect(await messagesIn(e)).toBe(1);
     expect((await rows([id]))[0].sendLeaseUntil).toBeNull();
@@ -102,7 +119,16 @@ describe("the database's clock decides when an outbox row is due", () => {
   afterEach(() => void vi.useRealTimers());
   /** Seconds from the database's now() to the row's next attempt. */
   const dueIn = (id: string) =>
-    withDb(async (db) => Number((await db.select({ s: sql<number>`extract(epoch from ${outboxJobs.nextAttemptAt} - now())::float8` }).from(outboxJobs).where(eq(outboxJobs.id, id)))[0].s));
+    withDb(async (db) =>
+      Number(
+        (
+          await db
+            .select({ s: sql<number>`extract(epoch from ${outboxJobs.nextAttemptAt} - now())::float8` })
+            .from(outboxJobs)
+            .where(eq(outboxJobs.id, id))
+        )[0].s,
+      ),
+    );
 
   it("delaySeconds: not before now() + the delay, whatever the Worker's clock says", async () => {
     workerClockAhead();
@@ -123,7 +149,12 @@ describe("the database's clock decides when an outbox row is due", () => {
     expect(await dueIn(id)).toBeLessThanOrEqual(1);
     const leased = outboxRow("analytics.refresh", null, {}, { leased: true });
     await withDb((db) => db.insert(outboxJobs).values(leased));
-    const [{ s }] = await withDb((db) => db.select({ s: sql<number>`extract(epoch from ${outboxJobs.sendLeaseUntil} - now())::float8` }).from(outboxJobs).where(eq(outboxJobs.id, leased.id)));
+    const [{ s }] = await withDb((db) =>
+      db
+        .select({ s: sql<number>`extract(epoch from ${outboxJobs.sendLeaseUntil} - now())::float8` })
+        .from(outboxJobs)
+        .where(eq(outboxJobs.id, leased.id)),
+    );
     expect(Number(s)).toBeGreaterThan(55);
     expect(Number(s)).toBeLessThanOrEqual(60);
     await withDb((db) => db.delete(outboxJobs).where(inArray(outboxJobs.id, [id, leased.id])));

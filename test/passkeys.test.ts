@@ -12,9 +12,25 @@ import { SoftAuthenticator } from "./helpers/soft-authenticator";
  */
 const ORIGIN = new URL(env.PUBLIC_BASE_URL!).origin;
 const SPEC_PROFILE_FIELDS = [
-  "avatar_url", "composer_experience", "created_at", "display_name", "email", "email_verified", "has_password", "id", "is_admin", "is_managed",
-  "legal_acceptance_required", "legal_accepted_at", "managed_organization_name", "password_usable", "privacy_version", "public_profile_enabled",
-  "public_profile_visible_fields", "terms_version", "username",
+  "avatar_url",
+  "composer_experience",
+  "created_at",
+  "display_name",
+  "email",
+  "email_verified",
+  "has_password",
+  "id",
+  "is_admin",
+  "is_managed",
+  "legal_acceptance_required",
+  "legal_accepted_at",
+  "managed_organization_name",
+  "password_usable",
+  "privacy_version",
+  "public_profile_enabled",
+  "public_profile_visible_fields",
+  "terms_version",
+  "username",
 ];
 
 const passkeyCount = (userId: string) => withDb(async (db) => (await db.select().from(passkeys).where(eq(passkeys.userId, userId))).length);
@@ -24,7 +40,10 @@ async function registered(opts: { isAdmin?: boolean } = {}) {
   const device = new SoftAuthenticator(ORIGIN);
   const start = await api("POST", "/auth/security/passkeys/start", { token: user.token, json: { name: "Laptop" } });
   expect(start.status, start.text).toBe(200);
-  const finish = await api("POST", "/auth/security/passkeys/finish", { token: user.token, json: { challenge_id: start.body.challenge_id, credential: device.register(start.body.options) } });
+  const finish = await api("POST", "/auth/security/passkeys/finish", {
+    token: user.token,
+    json: { challenge_id: start.body.challenge_id, credential: device.register(start.body.options) },
+  });
   expect(finish.status, finish.text).toBe(200);
   return { user, device, status: finish.body };
 }
@@ -33,7 +52,9 @@ async function registered(opts: { isAdmin?: boolean } = {}) {
 async function signIn(device: SoftAuthenticator, overrides: Parameters<SoftAuthenticator["assert"]>[1] = {}) {
   const start = await api("POST", "/auth/sessions/passkey/start");
   expect(start.status, start.text).toBe(200);
-  const res = await api("POST", "/auth/sessions/passkey/finish", { json: { challenge_id: start.body.challenge_id, credential: device.assert(start.body.options, overrides) } });
+  const res = await api("POST", "/auth/sessions/passkey/finish", {
+    json: { challenge_id: start.body.challenge_id, credential: device.assert(start.body.options, overrides) },
+  });
   const cookie = res.headers.get("set-cookie")?.split(";")[0];
   return { res, cookie, start };
 }
@@ -45,9 +66,16 @@ describe("passkey registration", () => {
     const start = await api("POST", "/auth/security/passkeys/start", { token: user.token, json: {} });
     expect(start.status, start.text).toBe(200);
     expect(start.body.$schema).toMatch(/PasskeyChallenge\.json$/);
-    expect(start.body.options).toMatchObject({ rp: { id: "localhost", name: "Herald" }, attestation: "none", authenticatorSelection: { residentKey: "required" } });
+    expect(start.body.options).toMatchObject({
+      rp: { id: "localhost", name: "Herald" },
+      attestation: "none",
+      authenticatorSelection: { residentKey: "required" },
+    });
     expect(start.body.options.challenge).toMatch(/^[A-Za-z0-9_-]{20,}$/);
-    const finish = await api("POST", "/auth/security/passkeys/finish", { token: user.token, json: { challenge_id: start.body.challenge_id, credential: device.register(start.body.options), name: "Work laptop" } });
+    const finish = await api("POST", "/auth/security/passkeys/finish", {
+      token: user.token,
+      json: { challenge_id: start.body.challenge_id, credential: device.register(start.body.options), name: "Work laptop" },
+    });
     expect(finish.status, finish.text).toBe(200);
     expect(finish.body.$schema).toMatch(/SecurityStatus\.json$/);
     expect(Object.keys(finish.body).sort()).toEqual(["$schema", "methods", "passkeys", "totp_enabled", "user"]);
@@ -93,7 +121,9 @@ describe("passkey registration", () => {
     }
 
     const expired = await start();
-    await withDb((db) => db.update(webauthnChallenges).set({ expiresAt: sql`now() - interval '1 second'` }).where(eq(webauthnChallenges.id, expired.challenge_id)));
+    await withDb((db) =>
+      db.update(webauthnChallenges).set({ expiresAt: sql`now() - interval '1 second'` }).where(eq(webauthnChallenges.id, expired.challenge_id)),
+    );
     expectProblem(await finish({ challenge_id: expired.challenge_id, credential: device.register(expired.options) }), 422, "validation-error");
 
     const theirs = await start();
@@ -184,14 +214,20 @@ describe("passkey sign-in and browser sessions", () => {
     expect(back.cookie).toBeUndefined();
     expectProblem((await signIn(device, { counter: 5 })).res, 401, "unauthorized");
     expect((await signIn(device, { counter: 6 })).res.status).toBe(200);
-    const denied = await withDb((db) => db.select().from(auditEvents).where(and(eq(auditEvents.actorUserId, user.id), eq(auditEvents.outcome, "denied"))));
+    const denied = await withDb((db) =>
+      db
+        .select()
+        .from(auditEvents)
+        .where(and(eq(auditEvents.actorUserId, user.id), eq(auditEvents.outcome, "denied"))),
+    );
     expect(denied.map((e) => e.action)).toEqual(["session.sign_in", "session.sign_in"]);
   });
 
   it("a cookie-carried unsafe request needs our own Origin (403 otherwise); a safe one does not", async () => {
     const { device } = await registered();
     const { cookie } = await signIn(device);
-    const make = (headers: Record<string, string>) => api("POST", "/auth/tokens", { headers: { cookie: cookie!, ...headers }, json: { name: "from the page" } });
+    const make = (headers: Record<string, string>) =>
+      api("POST", "/auth/tokens", { headers: { cookie: cookie!, ...headers }, json: { name: "from the page" } });
     expectProblem(await make({}), 403, "forbidden");
     expectProblem(await make({ origin: "https://evil.example" }), 403, "forbidden");
     expectProblem(await make({ origin: "null" }), 403, "forbidden");
@@ -251,9 +287,18 @@ describe("passkey sign-in and browser sessions", () => {
     const device = new SoftAuthenticator("https://herald.example");
     const reg = await call("POST", "/auth/security/passkeys/start", { token: user.token, json: {} });
     expect(reg.body.options.rp.id).toBe("herald.example");
-    expect((await call("POST", "/auth/security/passkeys/finish", { token: user.token, json: { challenge_id: reg.body.challenge_id, credential: device.register(reg.body.options) } })).res.status).toBe(200);
+    expect(
+      (
+        await call("POST", "/auth/security/passkeys/finish", {
+          token: user.token,
+          json: { challenge_id: reg.body.challenge_id, credential: device.register(reg.body.options) },
+        })
+      ).res.status,
+    ).toBe(200);
     const start = await call("POST", "/auth/sessions/passkey/start");
-    const finish = await call("POST", "/auth/sessions/passkey/finish", { json: { challenge_id: start.body.challenge_id, credential: device.assert(start.body.options) } });
+    const finish = await call("POST", "/auth/sessions/passkey/finish", {
+      json: { challenge_id: start.body.challenge_id, credential: device.assert(start.body.options) },
+    });
     expect(finish.res.status).toBe(200);
     expect(finish.res.headers.get("set-cookie")).toMatch(/; Secure$/);
   });

@@ -23,7 +23,10 @@ const account = (who: PdsAccount = alice, password = who.appPassword) =>
   accountContext({ platform: "bluesky", instanceUrl: pds.url, credentials: { identifier: who.handle, app_password: password } });
 
 async function failure(p: Promise<unknown>): Promise<ProviderError> {
-  const err = await p.then(() => null, (e) => e);
+  const err = await p.then(
+    () => null,
+    (e) => e,
+  );
   expect(err).toBeInstanceOf(ProviderError);
   return err as ProviderError;
 }
@@ -39,7 +42,8 @@ describe("bluesky adapter against a real PDS", () => {
     expect(result.external_url).toBe(`https://bsky.app/profile/${alice.handle}/post/${first.id.split("/").pop()}`);
 
     // Read back through com.atproto.repo.getRecord, independently of the adapter.
-    const read = async (uri: string) => (await pds.get("com.atproto.repo.getRecord", { repo: alice.did, collection: "app.bsky.feed.post", rkey: uri.split("/").pop()! })).body;
+    const read = async (uri: string) =>
+      (await pds.get("com.atproto.repo.getRecord", { repo: alice.did, collection: "app.bsky.feed.post", rkey: uri.split("/").pop()! })).body;
     const [a, b, c] = await Promise.all([read(first.id), read(second.id), read(third.id)]);
     expect(a.value.text).toBe("One: the start of a thread https://example.com/a-link");
     expect(a.value.reply).toBeUndefined();
@@ -47,7 +51,9 @@ describe("bluesky adapter against a real PDS", () => {
     expect(c.value.reply).toEqual({ root: { uri: a.uri, cid: a.cid }, parent: { uri: b.uri, cid: b.cid } });
     expect([a.cid, b.cid, c.cid]).toEqual([first.cid, second.cid, third.cid]);
     // The URL became a link facet with UTF-8 byte offsets.
-    expect(a.value.facets).toEqual([{ index: { byteStart: 27, byteEnd: 53 }, features: [{ $type: "app.bsky.richtext.facet#link", uri: "https://example.com/a-link" }] }]);
+    expect(a.value.facets).toEqual([
+      { index: { byteStart: 27, byteEnd: 53 }, features: [{ $type: "app.bsky.richtext.facet#link", uri: "https://example.com/a-link" }] },
+    ]);
     // Each record's key is the one derived from the delivery key and position.
     expect(first.id.split("/").pop()).toBe(await recordKey(r.deliveryKey, 0));
     expect(third.id.split("/").pop()).toBe(await recordKey(r.deliveryKey, 2));

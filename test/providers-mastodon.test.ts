@@ -16,7 +16,11 @@ let big: MastodonPeer;
 let old: MastodonPeer;
 
 beforeAll(async () => {
-  [server, big, old] = await Promise.all([startMastodon(), startMastodon({ maxCharacters: 1000, software: "akkoma" }), startMastodon({ v2Instance: false, software: null })]);
+  [server, big, old] = await Promise.all([
+    startMastodon(),
+    startMastodon({ maxCharacters: 1000, software: "akkoma" }),
+    startMastodon({ v2Instance: false, software: null }),
+  ]);
 });
 afterAll(async () => {
   await Promise.all([server.stop(), big.stop(), old.stop()]);
@@ -26,7 +30,10 @@ const account = (peer: MastodonPeer, who: { id: string; token: string }, over = 
   accountContext({ platform: "mastodon", instanceUrl: peer.url, externalAccountId: who.id, credentials: { access_token: who.token }, ...over });
 
 async function failure(p: Promise<unknown>): Promise<ProviderError> {
-  const err = await p.then(() => null, (e) => e);
+  const err = await p.then(
+    () => null,
+    (e) => e,
+  );
   expect(err).toBeInstanceOf(ProviderError);
   return err as ProviderError;
 }
@@ -44,7 +51,11 @@ describe("mastodon adapter (against a documented-behaviour test double)", () => 
     const keys = server.postRequests.slice(-3).map((p) => p.headers["idempotency-key"]);
     expect(keys).toEqual([await idempotencyKey(r.deliveryKey, 0), await idempotencyKey(r.deliveryKey, 1), await idempotencyKey(r.deliveryKey, 2)]);
     expect(new Set(keys).size).toBe(3);
-    expect(progress.calls.map(([p, ref]) => [p, ref.id])).toEqual([[0, a.id], [1, b.id], [2, c.id]]);
+    expect(progress.calls.map(([p, ref]) => [p, ref.id])).toEqual([
+      [0, a.id],
+      [1, b.id],
+      [2, c.id],
+    ]);
   });
 
   it("a repeated POST with the same Idempotency-Key returns the same status: a retry posts nothing new", async () => {
@@ -63,7 +74,11 @@ describe("mastodon adapter (against a documented-behaviour test double)", () => 
     const r = rendition(["flaky server"]);
     server.failNext(2, 500);
     for (let i = 0; i < 2; i++) {
-      expect((await failure(mastodonAdapter.publish(account(server, me), r, recordingProgress()))).info).toMatchObject({ kind: "unavailable", httpStatus: 500, retryable: true });
+      expect((await failure(mastodonAdapter.publish(account(server, me), r, recordingProgress()))).info).toMatchObject({
+        kind: "unavailable",
+        httpStatus: 500,
+        retryable: true,
+      });
     }
     await mastodonAdapter.publish(account(server, me), r, recordingProgress());
     expect(server.statusesOf(me.id)).toHaveLength(1);
@@ -72,7 +87,11 @@ describe("mastodon adapter (against a documented-behaviour test double)", () => 
   it("classifies 400 and 422 (not retryable), 429 with Retry-After, 401 (authentication)", async () => {
     const me = server.addAccount("dave");
     server.failNext(1, 400);
-    expect((await failure(mastodonAdapter.publish(account(server, me), rendition(["x"]), recordingProgress()))).info).toMatchObject({ kind: "validation", httpStatus: 400, retryable: false });
+    expect((await failure(mastodonAdapter.publish(account(server, me), rendition(["x"]), recordingProgress()))).info).toMatchObject({
+      kind: "validation",
+      httpStatus: 400,
+      retryable: false,
+    });
     server.failNext(1, 429, { retryAfter: 30 });
     const limited = await failure(mastodonAdapter.publish(account(server, me), rendition(["x"]), recordingProgress()));
     expect(limited.info).toMatchObject({ kind: "rate_limited", retryable: true });

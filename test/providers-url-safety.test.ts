@@ -65,7 +65,16 @@ describe("outbound URL policy", () => {
     expect(checkOutboundUrl(url, true).ok).toBe(true);
   });
 
-  it.each(["https://example.com/hook", "https://8.8.8.8/", "https://172.32.0.1/", "https://[2606:4700::1111]/", "https://mastodon.social", "https://example.com./", "https://[2001:4860:4860::8888]/", "https://[2003::1]/"])("accepts the public %s", (url) => {
+  it.each([
+    "https://example.com/hook",
+    "https://8.8.8.8/",
+    "https://172.32.0.1/",
+    "https://[2606:4700::1111]/",
+    "https://mastodon.social",
+    "https://example.com./",
+    "https://[2001:4860:4860::8888]/",
+    "https://[2003::1]/",
+  ])("accepts the public %s", (url) => {
     expect(checkOutboundUrl(url, false).ok).toBe(true);
   });
 

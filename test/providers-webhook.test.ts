@@ -13,7 +13,11 @@ let plain: WebhookPeer;
 let unsigned: WebhookPeer;
 
 beforeAll(async () => {
-  [signed, plain, unsigned] = await Promise.all([startWebhookReceiver({ secret: WHSEC }), startWebhookReceiver({ secret: "plain text secret" }), startWebhookReceiver()]);
+  [signed, plain, unsigned] = await Promise.all([
+    startWebhookReceiver({ secret: WHSEC }),
+    startWebhookReceiver({ secret: "plain text secret" }),
+    startWebhookReceiver(),
+  ]);
 });
 afterAll(async () => {
   await Promise.all([signed.stop(), plain.stop(), unsigned.stop()]);
@@ -22,7 +26,10 @@ afterAll(async () => {
 const account = (peer: WebhookPeer, secret?: string) => accountContext({ platform: "webhook", url: peer.url, credentials: secret ? { secret } : {} });
 
 async function failure(p: Promise<unknown>): Promise<ProviderError> {
-  const err = await p.then(() => null, (e) => e);
+  const err = await p.then(
+    () => null,
+    (e) => e,
+  );
   expect(err).toBeInstanceOf(ProviderError);
   return err as ProviderError;
 }
@@ -43,7 +50,13 @@ describe("webhook adapter", () => {
       title: "A title",
       segments: [
         { position: 0, title: null, body: "first", url: "https://example.com/a", media: [] },
-        { position: 1, title: null, body: "second", url: "https://example.com/a", media: [{ url: "https://cdn.example.com/x.png", mime_type: "image/png", alt_text: "a picture" }] },
+        {
+          position: 1,
+          title: null,
+          body: "second",
+          url: "https://example.com/a",
+          media: [{ url: "https://cdn.example.com/x.png", mime_type: "image/png", alt_text: "a picture" }],
+        },
         { position: 2, title: null, body: "third", url: "https://example.com/a", media: [] },
       ],
     });
@@ -107,9 +120,16 @@ describe("webhook adapter", () => {
 
   it("classifies 400 (not retryable), 408 and 429 with Retry-After (retryable)", async () => {
     signed.failNext(1, 400);
-    expect((await failure(webhookAdapter.publish(account(signed, WHSEC), rendition(["x"]), recordingProgress()))).info).toMatchObject({ kind: "validation", httpStatus: 400, retryable: false });
+    expect((await failure(webhookAdapter.publish(account(signed, WHSEC), rendition(["x"]), recordingProgress()))).info).toMatchObject({
+      kind: "validation",
+      httpStatus: 400,
+      retryable: false,
+    });
     signed.failNext(1, 408);
-    expect((await failure(webhookAdapter.publish(account(signed, WHSEC), rendition(["x"]), recordingProgress()))).info).toMatchObject({ httpStatus: 408, retryable: true });
+    expect((await failure(webhookAdapter.publish(account(signed, WHSEC), rendition(["x"]), recordingProgress()))).info).toMatchObject({
+      httpStatus: 408,
+      retryable: true,
+    });
     signed.failNext(1, 429, { retryAfter: 120 });
     const limited = await failure(webhookAdapter.publish(account(signed, WHSEC), rendition(["x"]), recordingProgress()));
     expect(limited.info).toMatchObject({ kind: "rate_limited", httpStatus: 429, retryable: true });
@@ -130,13 +150,17 @@ describe("webhook adapter", () => {
 
   it("a refused connection is retryable and known not to have been sent", async () => {
     const closed = await freePort(); // nothing listens there
-    const err = await failure(webhookAdapter.publish(accountContext({ platform: "webhook", url: `http://127.0.0.1:${closed}/hook` }), rendition(["x"]), recordingProgress()));
+    const err = await failure(
+      webhookAdapter.publish(accountContext({ platform: "webhook", url: `http://127.0.0.1:${closed}/hook` }), rendition(["x"]), recordingProgress()),
+    );
     expect(err.info).toMatchObject({ kind: "network", code: "ECONNREFUSED", retryable: true, outcomeUnknown: false });
   });
 
   it("refuses a private URL without ALLOW_PRIVATE_URLS, before sending anything", async () => {
     const before = signed.attempts.length;
-    const err = await failure(webhookAdapter.publish(accountContext({ platform: "webhook", url: signed.url, allowPrivateUrls: false }), rendition(["x"]), recordingProgress()));
+    const err = await failure(
+      webhookAdapter.publish(accountContext({ platform: "webhook", url: signed.url, allowPrivateUrls: false }), rendition(["x"]), recordingProgress()),
+    );
     expect(err.info).toMatchObject({ kind: "configuration", code: "url_refused", retryable: false });
     expect(signed.attempts.length).toBe(before);
   });

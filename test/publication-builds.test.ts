@@ -23,7 +23,9 @@ beforeAll(async () => {
   site = http.createServer((req, res) => {
     if (req.url === "/article") {
       res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
-      res.end("<html><head><title>x</title><style>p{}</style></head><body><script>var secret=1;</script><h1>Launch notes</h1><p>Herald plans every destination at once.</p><p>In our trial, 42 teams cut their drafting time by half.</p></body></html>");
+      res.end(
+        "<html><head><title>x</title><style>p{}</style></head><body><script>var secret=1;</script><h1>Launch notes</h1><p>Herald plans every destination at once.</p><p>In our trial, 42 teams cut their drafting time by half.</p></body></html>",
+      );
     } else if (req.url === "/binary") {
       res.writeHead(200, { "content-type": "application/pdf" });
       res.end("%PDF-1.4");
@@ -45,7 +47,10 @@ afterAll(() => new Promise<void>((r) => site.close(() => r())));
 
 async function setup() {
   const [owner, editor, viewer, outsider] = await Promise.all([newUser(), newUser(), newUser(), newUser()]);
-  const ws = await newWorkspace(owner, [{ id: editor.id, role: "editor" }, { id: viewer.id, role: "viewer" }]);
+  const ws = await newWorkspace(owner, [
+    { id: editor.id, role: "editor" },
+    { id: viewer.id, role: "viewer" },
+  ]);
   const bluesky = await newAccount(ws, owner.id, "bluesky");
   const mastodon = await newAccount(ws, owner.id, "mastodon");
   await withDb((db) => db.update(socialAccounts).set({ textLimit: 1000 }).where(eq(socialAccounts.id, mastodon)));
@@ -53,14 +58,19 @@ async function setup() {
   return { owner, editor, viewer, outsider, ws, bluesky, mastodon, hook };
 }
 
-const NOTES = "Herald now plans a publication for every destination at once. The planner splits text within each platform's limit. In our trial, 42 teams cut their drafting time by half. Media keep their alt text.";
+const NOTES =
+  "Herald now plans a publication for every destination at once. The planner splits text within each platform's limit. In our trial, 42 teams cut their drafting time by half. Media keep their alt text.";
 
 describe("POST /publication-builds", () => {
   it("queues a build recording its whole input, with the job in the outbox; the consumer completes it within every limit", async () => {
     const t = await setup();
     const voice = await api("POST", "/voice-profiles", {
       token: t.owner.token,
-      json: { workspace_id: t.ws, name: "House", definition: { forbidden_phrases: ["game-changer"], identity_summary: "A calm team.", preferred_language: "en", traits: ["plain"] } },
+      json: {
+        workspace_id: t.ws,
+        name: "House",
+        definition: { forbidden_phrases: ["game-changer"], identity_summary: "A calm team.", preferred_language: "en", traits: ["plain"] },
+      },
     });
     expect(voice.status, voice.text).toBe(201);
     const res = await api("POST", "/publication-builds", {
@@ -68,14 +78,26 @@ describe("POST /publication-builds", () => {
       json: {
         workspace_id: t.ws,
         idea: "Herald plans every destination at once.",
-        sources: [{ kind: "text", label: "Launch notes", text: NOTES }, { kind: "text", text: "Internal: the trial ran in March.", publishable: false }],
+        sources: [
+          { kind: "text", label: "Launch notes", text: NOTES },
+          { kind: "text", text: "Internal: the trial ran in March.", publishable: false },
+        ],
         destination_account_ids: [t.bluesky, t.mastodon, t.hook],
         direction: { audience: "small teams", outcome: "inform" },
       },
     });
     expect(res.status, res.text).toBe(202);
     const b = res.body;
-    expect(b).toMatchObject({ $schema: "http://localhost:8787/api/v1/schemas/Build.json", state: "queued", phase: "queued", workspace_id: t.ws, revision: 1, result: null, publication_id: null, error_code: null });
+    expect(b).toMatchObject({
+      $schema: "http://localhost:8787/api/v1/schemas/Build.json",
+      state: "queued",
+      phase: "queued",
+      workspace_id: t.ws,
+      revision: 1,
+      result: null,
+      publication_id: null,
+      error_code: null,
+    });
     expect(b.id).toMatch(/^bld_/);
     expect(b.input.sources).toEqual([
       { id: "src_1", kind: "text", label: "Launch notes", mime_type: "text/plain", text: NOTES, publishable: true },
@@ -85,12 +107,20 @@ describe("POST /publication-builds", () => {
     const mastodon = b.input.destinations.find((d: { platform: string }) => d.platform === "mastodon");
     expect(mastodon.allowed_output_profiles.map((p: { text_limit: number }) => p.text_limit)).toEqual([1000, 1000]);
     expect(mastodon.allowed_output_profiles[0]).toMatchObject({ key: "mastodon.post", max_segments: 1, media_max_count: 4 });
-    expect(mastodon.voice).toMatchObject({ id: voice.body.id, name: "House", revision: 1, definition: { avoidances: ["game-changer"], identity: "A calm team.", language: "en" } });
+    expect(mastodon.voice).toMatchObject({
+      id: voice.body.id,
+      name: "House",
+      revision: 1,
+      definition: { avoidances: ["game-changer"], identity: "A calm team.", language: "en" },
+    });
     const jobs = await withDb((db) => db.select().from(outboxJobs).where(eq(outboxJobs.kind, "build.generate")));
     expect(jobs.some((j) => (j.payload as { build_id: string }).build_id === b.id)).toBe(true);
 
     // A later edit of the voice does not change what the build meant.
-    await api("PUT", `/voice-profiles/${voice.body.id}`, { token: t.owner.token, json: { expected_revision: 1, name: "Renamed", definition: { identity_summary: "Loud." } } });
+    await api("PUT", `/voice-profiles/${voice.body.id}`, {
+      token: t.owner.token,
+      json: { expected_revision: 1, name: "Renamed", definition: { identity_summary: "Loud." } },
+    });
 
     expect(await runBuildJob(b.id)).toBe("completed");
     const got = await api("GET", `/publication-builds/${b.id}`, { token: t.viewer.token });
@@ -113,9 +143,12 @@ describe("POST /publication-builds", () => {
     const t = await setup();
     const other = await setup();
     const foreignMedia = newId("med");
-    await withDb((db) => db.insert(media).values({ id: foreignMedia, workspaceId: other.ws, objectKey: `k/${foreignMedia}`, mimeType: "image/png", mediaType: "image", size: 10 }));
+    await withDb((db) =>
+      db.insert(media).values({ id: foreignMedia, workspaceId: other.ws, objectKey: `k/${foreignMedia}`, mimeType: "image/png", mediaType: "image", size: 10 }),
+    );
     const otherVoice = await api("POST", "/voice-profiles", { token: other.owner.token, json: { workspace_id: other.ws, name: "Theirs", definition: {} } });
-    const post = (json: object, token = t.editor.token) => api("POST", "/publication-builds", { token, json: { workspace_id: t.ws, destination_account_ids: [t.bluesky], idea: "Hi.", ...json } });
+    const post = (json: object, token = t.editor.token) =>
+      api("POST", "/publication-builds", { token, json: { workspace_id: t.ws, destination_account_ids: [t.bluesky], idea: "Hi.", ...json } });
 
     const foreignAccount = await post({ destination_account_ids: [t.bluesky, other.bluesky] });
     expectProblem(foreignAccount, 422, "validation-error");
@@ -131,7 +164,10 @@ describe("POST /publication-builds", () => {
     expectProblem(await post({}, t.outsider.token), 404, "not-found");
     expect(await withDb((db) => db.select().from(publicationBuilds).where(eq(publicationBuilds.workspaceId, t.ws)))).toHaveLength(0);
 
-    const theirs = await api("POST", "/publication-builds", { token: other.editor.token, json: { workspace_id: other.ws, destination_account_ids: [other.bluesky], idea: "Hi." } });
+    const theirs = await api("POST", "/publication-builds", {
+      token: other.editor.token,
+      json: { workspace_id: other.ws, destination_account_ids: [other.bluesky], idea: "Hi." },
+    });
     expectProblem(await api("GET", `/publication-builds/${theirs.body.id}`, { token: t.owner.token }), 404, "not-found");
     expectProblem(await api("POST", `/publication-builds/${theirs.body.id}/commit`, { token: t.owner.token }), 404, "not-found");
     expectProblem(await api("GET", `/publication-builds?workspace_id=${other.ws}`, { token: t.owner.token }), 404, "not-found");
@@ -146,7 +182,11 @@ describe("POST /publication-builds", () => {
     expect(again.status).toBe(202);
     expect(again.headers.get("idempotent-replayed")).toBe("true");
     expect(again.body).toEqual(first.body);
-    expectProblem(await api("POST", "/publication-builds", { token: t.editor.token, json: { ...json, idea: "Twice." }, headers }), 422, "idempotency-key-reused");
+    expectProblem(
+      await api("POST", "/publication-builds", { token: t.editor.token, json: { ...json, idea: "Twice." }, headers }),
+      422,
+      "idempotency-key-reused",
+    );
     expect(await withDb((db) => db.select().from(publicationBuilds).where(eq(publicationBuilds.workspaceId, t.ws)))).toHaveLength(1);
   });
 });
@@ -158,7 +198,13 @@ describe("URL sources", () => {
       token: t.editor.token,
       json: {
         workspace_id: t.ws,
-        sources: [{ kind: "url", url: `${siteUrl}/article` }, { kind: "url", url: `${siteUrl}/missing` }, { kind: "url", url: `${siteUrl}/binary` }, { kind: "url", url: `${siteUrl}/huge` }, { kind: "url", url: `${siteUrl}/enormous` }],
+        sources: [
+          { kind: "url", url: `${siteUrl}/article` },
+          { kind: "url", url: `${siteUrl}/missing` },
+          { kind: "url", url: `${siteUrl}/binary` },
+          { kind: "url", url: `${siteUrl}/huge` },
+          { kind: "url", url: `${siteUrl}/enormous` },
+        ],
         destination_account_ids: [t.bluesky],
       },
     });
@@ -181,7 +227,10 @@ describe("URL sources", () => {
 
   it("fails with a code and the phase when no source can be read and there is no idea", async () => {
     const t = await setup();
-    const res = await api("POST", "/publication-builds", { token: t.editor.token, json: { workspace_id: t.ws, sources: [{ kind: "url", url: `${siteUrl}/missing` }], destination_account_ids: [t.bluesky] } });
+    const res = await api("POST", "/publication-builds", {
+      token: t.editor.token,
+      json: { workspace_id: t.ws, sources: [{ kind: "url", url: `${siteUrl}/missing` }], destination_account_ids: [t.bluesky] },
+    });
     expect(await runBuildJob(res.body.id)).toBe("failed");
     const b = (await api("GET", `/publication-builds/${res.body.id}`, { token: t.editor.token })).body;
     expect(b).toMatchObject({ state: "failed", phase: "reading_sources", error_code: "sources_unreadable", error_message: expect.stringContaining("404") });
@@ -193,7 +242,10 @@ describe("GET /publication-builds and commit", () => {
     const t = await setup();
     const ids: string[] = [];
     for (const idea of ["First idea.", "Second idea.", "Third idea."]) {
-      const res = await api("POST", "/publication-builds", { token: t.editor.token, json: { workspace_id: t.ws, idea, destination_account_ids: [t.bluesky, t.hook] } });
+      const res = await api("POST", "/publication-builds", {
+        token: t.editor.token,
+        json: { workspace_id: t.ws, idea, destination_account_ids: [t.bluesky, t.hook] },
+      });
       ids.push(res.body.id);
     }
     const page = await api("GET", `/publication-builds?workspace_id=${t.ws}&limit=2`, { token: t.viewer.token });
@@ -230,16 +282,45 @@ describe("GET /publication-builds and commit", () => {
     const [image, video] = [newId("med"), newId("med")];
     await withDb((db) =>
       db.insert(media).values([
-        { id: image, workspaceId: t.ws, objectKey: `k/${image}`, mimeType: "image/png", mediaType: "image", size: 1000, altText: "A chart", originalFilename: "chart.png" },
-        { id: video, workspaceId: t.ws, objectKey: `k/${video}`, mimeType: "video/mp4", mediaType: "video", size: 1000, altText: "A clip", originalFilename: "clip.mp4" },
+        {
+          id: image,
+          workspaceId: t.ws,
+          objectKey: `k/${image}`,
+          mimeType: "image/png",
+          mediaType: "image",
+          size: 1000,
+          altText: "A chart",
+          originalFilename: "chart.png",
+        },
+        {
+          id: video,
+          workspaceId: t.ws,
+          objectKey: `k/${video}`,
+          mimeType: "video/mp4",
+          mediaType: "video",
+          size: 1000,
+          altText: "A clip",
+          originalFilename: "clip.mp4",
+        },
       ]),
     );
     const res = await api("POST", "/publication-builds", {
       token: t.editor.token,
-      json: { workspace_id: t.ws, idea: "Look at this chart.", sources: [{ kind: "media", media_id: image }, { kind: "media", media_id: video }], destination_account_ids: [t.bluesky, t.hook] },
+      json: {
+        workspace_id: t.ws,
+        idea: "Look at this chart.",
+        sources: [
+          { kind: "media", media_id: image },
+          { kind: "media", media_id: video },
+        ],
+        destination_account_ids: [t.bluesky, t.hook],
+      },
     });
     expect(res.status, res.text).toBe(202);
-    expect(res.body.assets).toEqual([{ media_id: image, role: "source", may_publish: true }, { media_id: video, role: "source", may_publish: true }]);
+    expect(res.body.assets).toEqual([
+      { media_id: image, role: "source", may_publish: true },
+      { media_id: video, role: "source", may_publish: true },
+    ]);
     expect(await runBuildJob(res.body.id)).toBe("completed");
     const committed = await api("POST", `/publication-builds/${res.body.id}/commit`, { token: t.editor.token });
     expect(committed.status, committed.text).toBe(201);
@@ -249,8 +330,16 @@ describe("GET /publication-builds and commit", () => {
 
   it("skips an account made inactive before the build ran, with a reason", async () => {
     const t = await setup();
-    const res = await api("POST", "/publication-builds", { token: t.editor.token, json: { workspace_id: t.ws, idea: "Hello there.", destination_account_ids: [t.bluesky, t.hook] } });
-    await withDb((db) => db.update(socialAccounts).set({ isActive: false }).where(and(eq(socialAccounts.id, t.bluesky), eq(socialAccounts.workspaceId, t.ws))));
+    const res = await api("POST", "/publication-builds", {
+      token: t.editor.token,
+      json: { workspace_id: t.ws, idea: "Hello there.", destination_account_ids: [t.bluesky, t.hook] },
+    });
+    await withDb((db) =>
+      db
+        .update(socialAccounts)
+        .set({ isActive: false })
+        .where(and(eq(socialAccounts.id, t.bluesky), eq(socialAccounts.workspaceId, t.ws))),
+    );
     expect(await runBuildJob(res.body.id)).toBe("completed");
     const b = (await api("GET", `/publication-builds/${res.body.id}`, { token: t.editor.token })).body;
     expect(b.result.skipped).toEqual([{ account_id: t.bluesky, platform: "bluesky", reason: expect.stringContaining("inactive") }]);
@@ -263,15 +352,27 @@ describe("with a language model (a stand-in for an OpenAI-compatible API; no mod
     const chat = await startChatPeer();
     try {
       const t = await setup();
-      const res = await api("POST", "/publication-builds", { token: t.editor.token, json: { workspace_id: t.ws, sources: [{ kind: "text", text: NOTES }], destination_account_ids: [t.bluesky, t.hook] } });
+      const res = await api("POST", "/publication-builds", {
+        token: t.editor.token,
+        json: { workspace_id: t.ws, sources: [{ kind: "text", text: NOTES }], destination_account_ids: [t.bluesky, t.hook] },
+      });
       const long = "In our trial, 42 teams cut their drafting time by half. ".repeat(80);
-      chat.answer = { content: JSON.stringify({ canonical_text: "Herald plans every destination at once. It also bakes bread.", thesis: "Plan once.", destinations: [{ account_id: t.bluesky, text: long }] }) };
+      chat.answer = {
+        content: JSON.stringify({
+          canonical_text: "Herald plans every destination at once. It also bakes bread.",
+          thesis: "Plan once.",
+          destinations: [{ account_id: t.bluesky, text: long }],
+        }),
+      };
       const modelEnv = { ...env, AI_API_KEY: chat.key, AI_BASE_URL: chat.url, AI_MODEL: "stand-in-model" } as typeof env;
       await withDb(async (db) => runBuild(db, modelEnv, res.body.id, { model: await modelFromSettings(modelEnv, db) }));
       const b = (await api("GET", `/publication-builds/${res.body.id}`, { token: t.editor.token })).body;
       expect(b.state).toBe("completed");
       expect(b.result.direction.route).toBe("model:stand-in-model");
-      expect(b.result.direction.claims.find((c: { text: string }) => c.text === "It also bakes bread.")).toMatchObject({ status: "unsupported", source_refs: [] });
+      expect(b.result.direction.claims.find((c: { text: string }) => c.text === "It also bakes bread.")).toMatchObject({
+        status: "unsupported",
+        source_refs: [],
+      });
       const bluesky = b.result.destinations.find((d: { account_id: string }) => d.account_id === t.bluesky);
       expect(bluesky.segments.length).toBeLessThanOrEqual(10);
       for (const s of bluesky.segments) expect(graphemeLength(s.body)).toBeLessThanOrEqual(300);
@@ -281,8 +382,11 @@ describe("with a language model (a stand-in for an OpenAI-compatible API; no mod
       expect(ledger).toEqual([expect.objectContaining({ workspaceId: t.ws, operation: "build.draft", status: "committed", units: 200 })]);
 
       // A model answer that is not the JSON asked for: the planner writes the build alone, and says so.
-      const second = await api("POST", "/publication-builds", { token: t.editor.token, json: { workspace_id: t.ws, sources: [{ kind: "text", text: NOTES }], destination_account_ids: [t.bluesky] } });
-      chat.answer = { content: "{\"canonical_text\": 42}" };
+      const second = await api("POST", "/publication-builds", {
+        token: t.editor.token,
+        json: { workspace_id: t.ws, sources: [{ kind: "text", text: NOTES }], destination_account_ids: [t.bluesky] },
+      });
+      chat.answer = { content: '{"canonical_text": 42}' };
       await withDb(async (db) => runBuild(db, modelEnv, second.body.id, { model: await modelFromSettings(modelEnv, db) }));
       const plain = (await api("GET", `/publication-builds/${second.body.id}`, { token: t.editor.token })).body;
       expect(plain.result.direction.route).toBe("planner");

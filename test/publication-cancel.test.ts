@@ -22,7 +22,12 @@ async function compose(destinations: number, scheduledAt?: string, members: Para
   for (let i = 0; i < destinations; i++) hooks.push(await newAccount(ws, owner.id, "webhook", { url: receiver.url }));
   const res = await api("POST", "/publications", {
     token: owner.token,
-    json: { workspace_id: ws, source_text: "Cancel me", destinations: hooks.map((h) => ({ social_account_id: h })), ...(scheduledAt ? { scheduled_at: scheduledAt } : {}) },
+    json: {
+      workspace_id: ws,
+      source_text: "Cancel me",
+      destinations: hooks.map((h) => ({ social_account_id: h })),
+      ...(scheduledAt ? { scheduled_at: scheduledAt } : {}),
+    },
   });
   expect(res.status, res.text).toBe(201);
   return { owner, ws, id: res.body.id as string };
@@ -40,7 +45,12 @@ const renditionsOf = (id: string) => withDb((db) => db.select().from(renditions)
 const cancel = (id: string, token: string, expected_revision: number) => api("POST", `/publications/${id}/cancel`, { token, json: { expected_revision } });
 /** A delivery holds the rendition: claimed, started, its lease running for two more minutes. */
 const hold = (id: string) =>
-  withDb((db) => db.update(renditions).set({ status: "publishing", currentAttemptId: "att_held", leaseUntil: sql`now() + interval '2 minutes'` }).where(eq(renditions.id, id)));
+  withDb((db) =>
+    db
+      .update(renditions)
+      .set({ status: "publishing", currentAttemptId: "att_held", leaseUntil: sql`now() + interval '2 minutes'` })
+      .where(eq(renditions.id, id)),
+  );
 const deliveriesTo = (deliveryKey: string) => receiver.attempts.filter((a) => a.webhookId === deliveryKey).length;
 
 describe("cancel", () => {
@@ -56,7 +66,12 @@ describe("cancel", () => {
     expect((await api("GET", `/publications/${id}`, { token: owner.token })).body.status).toBe("draft");
     const jobs = await withDb((db) => db.select().from(outboxJobs).where(sql`${outboxJobs.payload}->>'publication_id' = ${id}`));
     expect(jobs).toEqual([]);
-    const audited = await withDb((db) => db.select().from(auditEvents).where(and(eq(auditEvents.targetId, id), eq(auditEvents.action, "publication.cancel"))));
+    const audited = await withDb((db) =>
+      db
+        .select()
+        .from(auditEvents)
+        .where(and(eq(auditEvents.targetId, id), eq(auditEvents.action, "publication.cancel"))),
+    );
     expect(audited).toHaveLength(1);
   });
 
@@ -79,7 +94,11 @@ describe("cancel", () => {
   });
 
   it("a rendition being sent, or a thread partly posted, finishes; the rest is canceled and never sent", async () => {
-    const { owner, id, renditions: [held, waiting, partly] } = await publishing(3);
+    const {
+      owner,
+      id,
+      renditions: [held, waiting, partly],
+    } = await publishing(3);
     await hold(held.id);
     // Segment 0 of the third went out before a retry was scheduled: it is finished, not left broken.
     await withDb(async (db) => {
@@ -126,7 +145,11 @@ describe("cancel", () => {
 
 describe("deleting a publication stuck publishing", () => {
   it("is refused while a delivery holds a rendition, and allowed once none does", async () => {
-    const { owner, id, renditions: [only] } = await publishing(1);
+    const {
+      owner,
+      id,
+      renditions: [only],
+    } = await publishing(1);
     await hold(only.id);
     const refused = await api("DELETE", `/publications/${id}?confirm=true&expected_revision=2`, { token: owner.token });
     expectProblem(refused, 409, "not-editable");

@@ -39,7 +39,11 @@ describe("editing what was partly published", () => {
     const hookDest = { social_account_id: hook };
     const created = await api("POST", "/publications", {
       token: owner.token,
-      json: { workspace_id: ws, source_text: "Announcement", destinations: [hookDest, { social_account_id: toot, segments: [{ body: OPENING }, { body: TOO_LONG }] }] },
+      json: {
+        workspace_id: ws,
+        source_text: "Announcement",
+        destinations: [hookDest, { social_account_id: toot, segments: [{ body: OPENING }, { body: TOO_LONG }] }],
+      },
     });
     expect(created.status, created.text).toBe(201);
     const id = created.body.id;
@@ -57,7 +61,10 @@ describe("editing what was partly published", () => {
     const changesSource = await api("PUT", `/publications/${id}`, { token: owner.token, json: { expected_revision: 2, source_text: "Announcement, edited" } });
     expectProblem(changesSource, 409, "not-editable");
     expect(changesSource.body.detail).toContain(published.id);
-    const dropsIt = await api("PUT", `/publications/${id}`, { token: owner.token, json: { expected_revision: 2, destinations: [{ social_account_id: toot, segments: [{ body: OPENING }, { body: FIXED }] }] } });
+    const dropsIt = await api("PUT", `/publications/${id}`, {
+      token: owner.token,
+      json: { expected_revision: 2, destinations: [{ social_account_id: toot, segments: [{ body: OPENING }, { body: FIXED }] }] },
+    });
     expectProblem(dropsIt, 409, "not-editable");
     expect(dropsIt.body.detail).toContain(published.id);
 
@@ -93,7 +100,10 @@ describe("editing what was partly published", () => {
     const owner = await newUser();
     const ws = await newWorkspace(owner);
     const hook = await newAccount(ws, owner.id, "webhook", { url: receiver.url });
-    const created = await api("POST", "/publications", { token: owner.token, json: { workspace_id: ws, source_text: "First words", destinations: [{ social_account_id: hook }] } });
+    const created = await api("POST", "/publications", {
+      token: owner.token,
+      json: { workspace_id: ws, source_text: "First words", destinations: [{ social_account_id: hook }] },
+    });
     const id = created.body.id;
     const { deliveryKey } = await renditionRow(created.body.renditions[0].id);
     receiver.failNext(1, 400);
@@ -124,9 +134,19 @@ describe("edit rules (pure)", () => {
 
   it("without a schedule an edit leaves a draft, except a partially published publication, which stays so", () => {
     const row = { status: "partially_published" as const, scheduledAt: null, runAt: null, calendarAt: new Date(0), randomDelayMinutes: 0 };
-    expect(scheduleAfterEdit(row, { scheduledAt: undefined, randomDelayMinutes: undefined })).toMatchObject({ status: "partially_published", calendarAt: new Date(0) });
-    expect(scheduleAfterEdit({ ...row, status: "failed" }, { scheduledAt: undefined, randomDelayMinutes: undefined })).toMatchObject({ status: "draft", scheduledAt: null, runAt: null });
+    expect(scheduleAfterEdit(row, { scheduledAt: undefined, randomDelayMinutes: undefined })).toMatchObject({
+      status: "partially_published",
+      calendarAt: new Date(0),
+    });
+    expect(scheduleAfterEdit({ ...row, status: "failed" }, { scheduledAt: undefined, randomDelayMinutes: undefined })).toMatchObject({
+      status: "draft",
+      scheduledAt: null,
+      runAt: null,
+    });
     const at = new Date(Date.now() + 3600_000);
-    expect(scheduleAfterEdit({ ...row, status: "draft" }, { scheduledAt: at, randomDelayMinutes: undefined })).toMatchObject({ status: "scheduled", scheduledAt: at });
+    expect(scheduleAfterEdit({ ...row, status: "draft" }, { scheduledAt: at, randomDelayMinutes: undefined })).toMatchObject({
+      status: "scheduled",
+      scheduledAt: at,
+    });
   });
 });

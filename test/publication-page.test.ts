@@ -25,11 +25,20 @@ describe("a page of publications in one statement", () => {
       newAccount(ws, owner.id, "mastodon"),
       newAccount(ws, owner.id, "webhook", { url: "http://127.0.0.1:9/hook" }),
     ]);
-    const mediaIds = await insertMediaRows(ws, [{ altText: "a “sunset”", width: 1080, height: 1350 }, { mediaType: "video", mimeType: "video/mp4", width: 1920, height: 1080, durationMs: 12_345 }, {}]);
+    const mediaIds = await insertMediaRows(ws, [
+      { altText: "a “sunset”", width: 1080, height: 1350 },
+      { mediaType: "video", mimeType: "video/mp4", width: 1920, height: 1080, durationMs: 12_345 },
+      {},
+    ]);
     const bodies = [
-      { source_text: LONG, title: "Thread", destinations: [{ social_account_id: bluesky }, { social_account_id: mastodon }, { social_account_id: hook }], media_ids: [mediaIds[2], mediaIds[0]] },
+      {
+        source_text: LONG,
+        title: "Thread",
+        destinations: [{ social_account_id: bluesky }, { social_account_id: mastodon }, { social_account_id: hook }],
+        media_ids: [mediaIds[2], mediaIds[0]],
+      },
       { source_text: "plain", destinations: [], metadata: { n: "123", nested: { list: [1, "two", null], flag: true }, text: "ünïcode ✓", empty: {} } },
-      { source_text: "one destination", destinations: [{ social_account_id: hook }], media_ids: [mediaIds[1]], metadata: { s: "\"quoted\"" } },
+      { source_text: "one destination", destinations: [{ social_account_id: hook }], media_ids: [mediaIds[1]], metadata: { s: '"quoted"' } },
       { source_text: "scheduled", destinations: [{ social_account_id: bluesky }], scheduled_at: "2031-05-06T07:08:09.123Z" },
     ];
     for (const body of bodies) {
@@ -40,7 +49,16 @@ describe("a page of publications in one statement", () => {
     await withDb((db) =>
       db
         .update(renditions)
-        .set({ status: "failed", attemptCount: 3, errorCode: "rate_limited", errorHttpStatus: 429, errorRetryable: true, errorRetryAt: new Date("2030-01-02T03:04:05.678Z"), terminalReason: "gave up", externalId: "ext-1" })
+        .set({
+          status: "failed",
+          attemptCount: 3,
+          errorCode: "rate_limited",
+          errorHttpStatus: 429,
+          errorRetryable: true,
+          errorRetryAt: new Date("2030-01-02T03:04:05.678Z"),
+          terminalReason: "gave up",
+          externalId: "ext-1",
+        })
         .where(and(eq(renditions.workspaceId, ws), eq(renditions.platform, "mastodon"))),
     );
 

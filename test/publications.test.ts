@@ -18,7 +18,12 @@ describe("publications", () => {
     const { owner, ws, bluesky, mastodon, hook } = await setup();
     const res = await api("POST", "/publications", {
       token: owner.token,
-      json: { workspace_id: ws, title: "Launch", source_text: LONG, destinations: [{ social_account_id: bluesky }, { social_account_id: mastodon }, { social_account_id: hook }] },
+      json: {
+        workspace_id: ws,
+        title: "Launch",
+        source_text: LONG,
+        destinations: [{ social_account_id: bluesky }, { social_account_id: mastodon }, { social_account_id: hook }],
+      },
     });
     expect(res.status, res.text).toBe(201);
     const pub = res.body;
@@ -56,7 +61,10 @@ describe("publications", () => {
   it("refuses destinations from another workspace as a validation error", async () => {
     const { owner, ws } = await setup();
     const other = await setup();
-    const res = await api("POST", "/publications", { token: owner.token, json: { workspace_id: ws, source_text: "hi", destinations: [{ social_account_id: other.bluesky }] } });
+    const res = await api("POST", "/publications", {
+      token: owner.token,
+      json: { workspace_id: ws, source_text: "hi", destinations: [{ social_account_id: other.bluesky }] },
+    });
     expect(res.status).toBe(422);
     expect(res.body.errors[0].location).toBe("body.destinations[0].social_account_id");
   });
@@ -65,7 +73,10 @@ describe("publications", () => {
     const { owner, ws, hook } = await setup();
     const viewer = await newUser();
     const stranger = await newUser();
-    const { body: pub } = await api("POST", "/publications", { token: owner.token, json: { workspace_id: ws, source_text: "hello", destinations: [{ social_account_id: hook }] } });
+    const { body: pub } = await api("POST", "/publications", {
+      token: owner.token,
+      json: { workspace_id: ws, source_text: "hello", destinations: [{ social_account_id: hook }] },
+    });
     expect((await api("GET", `/publications/${pub.id}`, { token: stranger.token })).status).toBe(404);
     expect((await api("PUT", `/publications/${pub.id}`, { token: stranger.token, json: { expected_revision: 1, title: "x" } })).status).toBe(404);
     const ws2 = await newWorkspace(owner, [{ id: viewer.id, role: "viewer" }]);
@@ -78,8 +89,12 @@ describe("publications", () => {
 
   it("updates only the given fields, with optimistic concurrency and Idempotency-Key", async () => {
     const { owner, ws, bluesky } = await setup();
-    const { body: pub } = await api("POST", "/publications", { token: owner.token, json: { workspace_id: ws, title: "T", source_text: "Original text", metadata: { a: 1 }, destinations: [{ social_account_id: bluesky }] } });
-    const put = (json: object, key?: string) => api("PUT", `/publications/${pub.id}`, { token: owner.token, json, headers: key ? { "idempotency-key": key } : {} });
+    const { body: pub } = await api("POST", "/publications", {
+      token: owner.token,
+      json: { workspace_id: ws, title: "T", source_text: "Original text", metadata: { a: 1 }, destinations: [{ social_account_id: bluesky }] },
+    });
+    const put = (json: object, key?: string) =>
+      api("PUT", `/publications/${pub.id}`, { token: owner.token, json, headers: key ? { "idempotency-key": key } : {} });
     const updated = await put({ expected_revision: 1, source_text: "New text" }, "edit-1");
     expect(updated.status, updated.text).toBe(200);
     expect(updated.body).toMatchObject({ revision: 2, title: "T", source_text: "New text", metadata: { a: 1 } });
@@ -102,7 +117,10 @@ describe("publications", () => {
 
   it("deletes only with confirm=true and the current revision", async () => {
     const { owner, ws, hook } = await setup();
-    const { body: pub } = await api("POST", "/publications", { token: owner.token, json: { workspace_id: ws, source_text: "bye", destinations: [{ social_account_id: hook }] } });
+    const { body: pub } = await api("POST", "/publications", {
+      token: owner.token,
+      json: { workspace_id: ws, source_text: "bye", destinations: [{ social_account_id: hook }] },
+    });
     const noConfirm = await api("DELETE", `/publications/${pub.id}?expected_revision=1`, { token: owner.token });
     expect(noConfirm.status).toBe(400);
     expect(slugOf(noConfirm.body)).toBe("confirmation-required");

@@ -9,15 +9,24 @@ import { newTeam } from "./helpers/team";
 // apply only if the publication is still as read. The same answers as the interactive path, and one winner.
 async function draft() {
   const team = await newTeam();
-  const hook = await newAccount(team.ws, team.owner.id, "webhook", { url: "http://127.0.0.1:9/hook", credentials: { secret: "whsec_" + Buffer.from("s").toString("base64") } });
-  const created = await api("POST", "/publications", { token: team.owner.token, json: { workspace_id: team.ws, title: "T", source_text: "Text", destinations: [{ social_account_id: hook }] } });
+  const hook = await newAccount(team.ws, team.owner.id, "webhook", {
+    url: "http://127.0.0.1:9/hook",
+    credentials: { secret: "whsec_" + Buffer.from("s").toString("base64") },
+  });
+  const created = await api("POST", "/publications", {
+    token: team.owner.token,
+    json: { workspace_id: team.ws, title: "T", source_text: "Text", destinations: [{ social_account_id: hook }] },
+  });
   expect(created.status, created.text).toBe(201);
   return { ...team, pub: created.body as { id: string; revision: number } };
 }
 
-const publishNow = (token: string, id: string, revision: number) => api("POST", `/publications/${id}/publish-now`, { token, json: { expected_revision: revision } });
-const jobsFor = (id: string) => withDb((db) => db.select().from(outboxJobs)).then((jobs) => jobs.filter((j) => (j.payload as { publication_id?: string }).publication_id === id));
-const auditsFor = (id: string) => withDb((db) => db.select().from(auditEvents).where(eq(auditEvents.targetId, id))).then((rows) => rows.filter((r) => r.action === "publication.publish"));
+const publishNow = (token: string, id: string, revision: number) =>
+  api("POST", `/publications/${id}/publish-now`, { token, json: { expected_revision: revision } });
+const jobsFor = (id: string) =>
+  withDb((db) => db.select().from(outboxJobs)).then((jobs) => jobs.filter((j) => (j.payload as { publication_id?: string }).publication_id === id));
+const auditsFor = (id: string) =>
+  withDb((db) => db.select().from(auditEvents).where(eq(auditEvents.targetId, id))).then((rows) => rows.filter((r) => r.action === "publication.publish"));
 
 describe("publish-now, one implementation with or without an Idempotency-Key", () => {
   it("with an Idempotency-Key runs the same statements: one job carrying the request id, replayed without a second", async () => {
@@ -72,7 +81,10 @@ describe("publish-now, one implementation with or without an Idempotency-Key", (
 
   it("racing an edit: exactly one of them wins, and a lost publish writes nothing", async () => {
     const { owner, pub } = await draft();
-    const [published, edited] = await Promise.all([publishNow(owner.token, pub.id, 1), api("PUT", `/publications/${pub.id}`, { token: owner.token, json: { expected_revision: 1, source_text: "Edited" } })]);
+    const [published, edited] = await Promise.all([
+      publishNow(owner.token, pub.id, 1),
+      api("PUT", `/publications/${pub.id}`, { token: owner.token, json: { expected_revision: 1, source_text: "Edited" } }),
+    ]);
     expect([published.status === 202, edited.status === 200].filter(Boolean), `${published.text} ${edited.text}`).toHaveLength(1);
     const jobs = await jobsFor(pub.id);
     const [row] = await withDb((db) => db.select().from(publications).where(eq(publications.id, pub.id)));

@@ -21,17 +21,31 @@ const video: MediaFacts = { mediaType: "video", mimeType: "video/mp4", size: 800
 describe("media rules per platform (pure)", () => {
   it("Bluesky: up to 4 images of at most 1 MB; no video or audio", () => {
     expect(mediaProblems(["bluesky"], [image(), image(), image(), image()])).toEqual([]);
-    expect(mediaProblems(["bluesky"], Array.from({ length: 5 }, () => image()))).toEqual([{ field: "media_ids", message: "A Bluesky post carries at most 4 images; 5 are attached" }]);
-    expect(mediaProblems(["bluesky"], [image(), audio])).toEqual([{ field: "media_ids[1]", message: expect.stringContaining("images only; this item is audio") }]);
+    expect(
+      mediaProblems(
+        ["bluesky"],
+        Array.from({ length: 5 }, () => image()),
+      ),
+    ).toEqual([{ field: "media_ids", message: "A Bluesky post carries at most 4 images; 5 are attached" }]);
+    expect(mediaProblems(["bluesky"], [image(), audio])).toEqual([
+      { field: "media_ids[1]", message: expect.stringContaining("images only; this item is audio") },
+    ]);
     expect(mediaProblems(["bluesky"], [video])).toEqual([{ field: "media_ids[0]", message: expect.stringContaining("this item is video") }]);
-    expect(mediaProblems(["bluesky"], [image(1_000_000), image(1_000_001)])).toEqual([{ field: "media_ids[1]", message: expect.stringContaining("at most 1 MB") }]);
+    expect(mediaProblems(["bluesky"], [image(1_000_000), image(1_000_001)])).toEqual([
+      { field: "media_ids[1]", message: expect.stringContaining("at most 1 MB") },
+    ]);
   });
 
   it("Mastodon: up to 4 attachments, or one video or audio alone", () => {
     expect(mediaProblems(["mastodon"], [image(), image(), image(), image()])).toEqual([]);
     expect(mediaProblems(["mastodon"], [video])).toEqual([]);
     expect(mediaProblems(["mastodon"], [audio])).toEqual([]);
-    expect(mediaProblems(["mastodon"], Array.from({ length: 5 }, () => image()))).toEqual([{ field: "media_ids", message: expect.stringContaining("at most 4 attachments") }]);
+    expect(
+      mediaProblems(
+        ["mastodon"],
+        Array.from({ length: 5 }, () => image()),
+      ),
+    ).toEqual([{ field: "media_ids", message: expect.stringContaining("at most 4 attachments") }]);
     expect(mediaProblems(["mastodon"], [image(), video])).toEqual([{ field: "media_ids", message: expect.stringContaining("a single video or audio") }]);
   });
 
@@ -77,7 +91,14 @@ describe("signed media URLs (pure)", () => {
     expect(await verifyMediaSignature({ INSTANCE_SECRET_KEY: "another-instance-secret-entirely" }, "med_abc", expires, signature, now)).toBe(false);
     expect(await verifyMediaSignature({}, "med_abc", expires, signature, now)).toBe(false);
     expect(await verifyMediaSignature(keyEnv, "med_abc", expires, signature, Number(expires) * 1000)).toBe(false);
-    for (const [e, s] of [[undefined, signature], [expires, undefined], ["0" + expires, signature], ["12abc", signature], [expires, signature + "A"], [expires, ""]]) {
+    for (const [e, s] of [
+      [undefined, signature],
+      [expires, undefined],
+      ["0" + expires, signature],
+      ["12abc", signature],
+      [expires, signature + "A"],
+      [expires, ""],
+    ]) {
       expect(await verifyMediaSignature(keyEnv, "med_abc", e, s, now)).toBe(false);
     }
   });
@@ -146,10 +167,21 @@ describe("publishing with media", () => {
   it("webhook and Bluesky get the media on the opening post, through signed URLs that need no token", async () => {
     const { owner, ws, png, jpg, images } = await setup();
     const who = await pds.createAccount();
-    const sky = await newAccount(ws, owner.id, "bluesky", { instanceUrl: pds.url, username: who.handle, credentials: { identifier: who.handle, app_password: who.appPassword } });
+    const sky = await newAccount(ws, owner.id, "bluesky", {
+      instanceUrl: pds.url,
+      username: who.handle,
+      credentials: { identifier: who.handle, app_password: who.appPassword },
+    });
     const hook = await newAccount(ws, owner.id, "webhook", { url: receiver.url });
     const two = [{ body: "Opening post with the pictures." }, { body: "A reply without them." }];
-    const created = await createPublication(owner.token, { workspace_id: ws, media_ids: images, destinations: [{ social_account_id: hook, segments: two }, { social_account_id: sky, segments: two }] });
+    const created = await createPublication(owner.token, {
+      workspace_id: ws,
+      media_ids: images,
+      destinations: [
+        { social_account_id: hook, segments: two },
+        { social_account_id: sky, segments: two },
+      ],
+    });
     expect(created.status, created.text).toBe(201);
     // Responses show what is delivered: the media on segment 0 of each rendition, none after.
     expect(created.body.media.map((m: any) => m.id)).toEqual(images);
@@ -168,7 +200,11 @@ describe("publishing with media", () => {
     const [opening, reply] = delivery.body.segments;
     expect(reply.media).toEqual([]);
     expect(opening.media).toEqual([
-      { url: expect.stringMatching(new RegExp(`^${served.url}/media/${images[0]}/file\\?expires=\\d+&signature=[\\w-]{43}$`)), mime_type: "image/png", alt_text: "A test card" },
+      {
+        url: expect.stringMatching(new RegExp(`^${served.url}/media/${images[0]}/file\\?expires=\\d+&signature=[\\w-]{43}$`)),
+        mime_type: "image/png",
+        alt_text: "A test card",
+      },
       { url: expect.stringContaining(`/media/${images[1]}/file?expires=`), mime_type: "image/jpeg", alt_text: null },
     ]);
     const got = await fetchPlain(opening.media[0].url);
@@ -195,7 +231,9 @@ describe("publishing with media", () => {
       ["", "image/jpeg"],
     ]);
     for (const [i, bytes] of [png, jpg].entries()) {
-      const blob = await fetchPlain(`${pds.url}/xrpc/com.atproto.sync.getBlob?did=${encodeURIComponent(who.did)}&cid=${first.value.embed.images[i].image.ref.$link}`);
+      const blob = await fetchPlain(
+        `${pds.url}/xrpc/com.atproto.sync.getBlob?did=${encodeURIComponent(who.did)}&cid=${first.value.embed.images[i].image.ref.$link}`,
+      );
       expect(blob.status).toBe(200);
       expect(blob.bytes).toEqual(bytes);
     }
@@ -252,13 +290,24 @@ describe("publishing with media", () => {
   it("422 naming body.media_ids for media a destination can never take, at create and at update", async () => {
     const owner = await newUser();
     const ws = await newWorkspace(owner);
-    const five = await insertMediaRows(ws, Array.from({ length: 5 }, () => ({})));
+    const five = await insertMediaRows(
+      ws,
+      Array.from({ length: 5 }, () => ({})),
+    );
     const [sound] = await insertMediaRows(ws, [{ mediaType: "audio", mimeType: "audio/mpeg", width: null, height: null, durationMs: 1000 }]);
     const who = await pds.createAccount();
-    const sky = await newAccount(ws, owner.id, "bluesky", { instanceUrl: pds.url, username: who.handle, credentials: { identifier: who.handle, app_password: who.appPassword } });
+    const sky = await newAccount(ws, owner.id, "bluesky", {
+      instanceUrl: pds.url,
+      username: who.handle,
+      credentials: { identifier: who.handle, app_password: who.appPassword },
+    });
     const hook = await newAccount(ws, owner.id, "webhook", { url: receiver.url });
 
-    const tooMany = await createPublication(owner.token, { workspace_id: ws, media_ids: five, destinations: [{ social_account_id: hook }, { social_account_id: sky }] });
+    const tooMany = await createPublication(owner.token, {
+      workspace_id: ws,
+      media_ids: five,
+      destinations: [{ social_account_id: hook }, { social_account_id: sky }],
+    });
     expect(tooMany.status, tooMany.text).toBe(422);
     expect(slugOf(tooMany.body)).toBe("validation-error");
     expect(tooMany.body.errors).toEqual([{ location: "body.media_ids", message: "A Bluesky post carries at most 4 images; 5 are attached" }]);
@@ -269,7 +318,10 @@ describe("publishing with media", () => {
     // A webhook takes them all; adding Bluesky later, or five images later, is refused.
     const ok = await createPublication(owner.token, { workspace_id: ws, media_ids: five, destinations: [{ social_account_id: hook }] });
     expect(ok.status, ok.text).toBe(201);
-    const addSky = await req("PUT", `/publications/${ok.body.id}`, { token: owner.token, json: { expected_revision: 1, destinations: [{ social_account_id: hook }, { social_account_id: sky }] } });
+    const addSky = await req("PUT", `/publications/${ok.body.id}`, {
+      token: owner.token,
+      json: { expected_revision: 1, destinations: [{ social_account_id: hook }, { social_account_id: sky }] },
+    });
     expect(addSky.status).toBe(422);
     expect(addSky.body.errors[0].location).toBe("body.media_ids");
     const skyOnly = await createPublication(owner.token, { workspace_id: ws, media_ids: five.slice(0, 4), destinations: [{ social_account_id: sky }] });
@@ -278,7 +330,10 @@ describe("publishing with media", () => {
     expect(fifth.status).toBe(422);
     expect(fifth.body.errors[0].location).toBe("body.media_ids");
     // Nothing changed.
-    expect((await req("GET", `/publications/${skyOnly.body.id}`, { token: owner.token })).body).toMatchObject({ revision: 1, media: five.slice(0, 4).map((id) => ({ id })) });
+    expect((await req("GET", `/publications/${skyOnly.body.id}`, { token: owner.token })).body).toMatchObject({
+      revision: 1,
+      media: five.slice(0, 4).map((id) => ({ id })),
+    });
   });
 
   it("an item trashed after it was attached fails the delivery, telling the user to restore or remove it", async () => {

@@ -20,16 +20,25 @@ async function publishing(destinations: number) {
   const ws = await newWorkspace(owner);
   const accounts = [];
   for (let i = 0; i < destinations; i++) accounts.push(await newAccount(ws, owner.id, "webhook", { url: `http://127.0.0.1:9/hook-${i}` }));
-  const created = await api("POST", "/publications", { token: owner.token, json: { workspace_id: ws, title: "Settle", source_text: "Settle me", destinations: accounts.map((a) => ({ social_account_id: a })) } });
+  const created = await api("POST", "/publications", {
+    token: owner.token,
+    json: { workspace_id: ws, title: "Settle", source_text: "Settle me", destinations: accounts.map((a) => ({ social_account_id: a })) },
+  });
   expect(created.status, created.text).toBe(201);
   const started = await api("POST", `/publications/${created.body.id}/publish-now`, { token: owner.token, json: { expected_revision: 1 } });
   expect(started.status, started.text).toBe(202);
-  const ids = await withDb(async (db) => (await db.select({ id: renditions.id }).from(renditions).where(eq(renditions.publicationId, created.body.id)).orderBy(renditions.position)).map((r) => r.id));
+  const ids = await withDb(async (db) =>
+    (await db.select({ id: renditions.id }).from(renditions).where(eq(renditions.publicationId, created.body.id)).orderBy(renditions.position)).map(
+      (r) => r.id,
+    ),
+  );
   return { id: created.body.id as string, renditions: ids };
 }
 
-const setRendition = (id: string, fields: Partial<typeof renditions.$inferInsert>) => withDb((db) => db.update(renditions).set(fields).where(eq(renditions.id, id)));
-const statusOf = (id: string) => withDb(async (db) => (await db.select({ status: publications.status }).from(publications).where(eq(publications.id, id)))[0].status);
+const setRendition = (id: string, fields: Partial<typeof renditions.$inferInsert>) =>
+  withDb((db) => db.update(renditions).set(fields).where(eq(renditions.id, id)));
+const statusOf = (id: string) =>
+  withDb(async (db) => (await db.select({ status: publications.status }).from(publications).where(eq(publications.id, id)))[0].status);
 
 /** A database whose statements reach the SQL endpoint but whose WebSocket (interactive transactions) goes nowhere. */
 function withoutWebSocket() {
@@ -109,10 +118,14 @@ describe("settling a publication", () => {
   it("two jobs settling at once settle it once", async () => {
     const pub = await publishing(3);
     for (const id of pub.renditions) await setRendition(id, { status: "published" });
-    const before = await withDb(async (db) => (await db.select({ updatedAt: publications.updatedAt }).from(publications).where(eq(publications.id, pub.id)))[0].updatedAt);
+    const before = await withDb(
+      async (db) => (await db.select({ updatedAt: publications.updatedAt }).from(publications).where(eq(publications.id, pub.id)))[0].updatedAt,
+    );
     await withDb((db) => Promise.all([settle(db, pub.id), settle(db, pub.id), settle(db, pub.id)]));
     expect(await statusOf(pub.id)).toBe("published");
-    const after = await withDb(async (db) => (await db.select({ updatedAt: publications.updatedAt }).from(publications).where(eq(publications.id, pub.id)))[0].updatedAt);
+    const after = await withDb(
+      async (db) => (await db.select({ updatedAt: publications.updatedAt }).from(publications).where(eq(publications.id, pub.id)))[0].updatedAt,
+    );
     expect(after.getTime()).toBeGreaterThanOrEqual(before.getTime());
   });
 });

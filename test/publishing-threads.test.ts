@@ -28,12 +28,24 @@ async function blueskyPublication(e: Env = env) {
   const owner = await newUser();
   const ws = await newWorkspace(owner);
   const who = await pds.createAccount();
-  const acc = await newAccount(ws, owner.id, "bluesky", { instanceUrl: pds.url, username: who.handle, credentials: { identifier: who.handle, app_password: who.appPassword } });
-  const res = await gateway.request("/publications", {
-    method: "POST",
-    headers: { authorization: `Bearer ${owner.token}`, "content-type": "application/json" },
-    body: JSON.stringify({ workspace_id: ws, source_text: THREE.join(" "), destinations: [{ social_account_id: acc, segments: THREE.map((body) => ({ body })) }] }),
-  }, e);
+  const acc = await newAccount(ws, owner.id, "bluesky", {
+    instanceUrl: pds.url,
+    username: who.handle,
+    credentials: { identifier: who.handle, app_password: who.appPassword },
+  });
+  const res = await gateway.request(
+    "/publications",
+    {
+      method: "POST",
+      headers: { authorization: `Bearer ${owner.token}`, "content-type": "application/json" },
+      body: JSON.stringify({
+        workspace_id: ws,
+        source_text: THREE.join(" "),
+        destinations: [{ social_account_id: acc, segments: THREE.map((body) => ({ body })) }],
+      }),
+    },
+    e,
+  );
   expect(res.status).toBe(201);
   return { owner, who, pub: (await res.json()) as any };
 }
@@ -66,7 +78,10 @@ describe("publishing threads to real peers", () => {
     const who = mastodon.addAccount();
     const acc = await newAccount(ws, owner.id, "mastodon", { instanceUrl: mastodon.url, username: who.username, credentials: { access_token: who.token } });
     const long = Array.from({ length: 30 }, (_, i) => `Line ${i + 1} of a story that needs more than one toot.`).join(" ");
-    const { body: pub } = await api("POST", "/publications", { token: owner.token, json: { workspace_id: ws, source_text: long, destinations: [{ social_account_id: acc }] } });
+    const { body: pub } = await api("POST", "/publications", {
+      token: owner.token,
+      json: { workspace_id: ws, source_text: long, destinations: [{ social_account_id: acc }] },
+    });
     const segments = pub.renditions[0].segments.length;
     expect(segments).toBeGreaterThan(1);
     await api("POST", `/publications/${pub.id}/publish-now`, { token: owner.token, json: { expected_revision: 1 } });
@@ -89,11 +104,15 @@ describe("publishing threads to real peers", () => {
     sqs.destroy();
 
     const { owner, who, pub } = await blueskyPublication(e);
-    const res = await gateway.request(`/publications/${pub.id}/publish-now`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${owner.token}`, "content-type": "application/json" },
-      body: JSON.stringify({ expected_revision: 1 }),
-    }, e);
+    const res = await gateway.request(
+      `/publications/${pub.id}/publish-now`,
+      {
+        method: "POST",
+        headers: { authorization: `Bearer ${owner.token}`, "content-type": "application/json" },
+        body: JSON.stringify({ expected_revision: 1 }),
+      },
+      e,
+    );
     expect(res.status).toBe(202);
 
     const child = spawn(process.execPath, ["--import", "tsx", "test/fixtures/publish-consumer-process.ts"], {
@@ -112,7 +131,12 @@ describe("publishing threads to real peers", () => {
     expect((await pds.listPosts(who.did)).length).toBeLessThan(3);
 
     // The dead consumer's lease would lapse after two minutes; let that time pass.
-    await withDb((db) => db.update(renditions).set({ leaseUntil: new Date(Date.now() - 1000) }).where(eq(renditions.publicationId, pub.id)));
+    await withDb((db) =>
+      db
+        .update(renditions)
+        .set({ leaseUntil: new Date(Date.now() - 1000) })
+        .where(eq(renditions.publicationId, pub.id)),
+    );
     expect(await runPipeline(pub.id, { env: e, timeoutMs: 30_000 })).toBe("published");
     const posts = await pds.listPosts(who.did);
     expect(posts).toHaveLength(3);

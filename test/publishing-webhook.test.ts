@@ -17,7 +17,10 @@ async function publication(text: string) {
   const owner = await newUser();
   const ws = await newWorkspace(owner);
   const hook = await newAccount(ws, owner.id, "webhook", { url: receiver.url, credentials: { secret: SECRET } });
-  const created = await api("POST", "/publications", { token: owner.token, json: { workspace_id: ws, title: "Hook", source_text: text, destinations: [{ social_account_id: hook }] } });
+  const created = await api("POST", "/publications", {
+    token: owner.token,
+    json: { workspace_id: ws, title: "Hook", source_text: text, destinations: [{ social_account_id: hook }] },
+  });
   expect(created.status, created.text).toBe(201);
   return { owner, ws, hook, pub: created.body };
 }
@@ -43,7 +46,12 @@ describe("publishing to a webhook", () => {
     expect(got.body.actual_run_at).not.toBeNull();
     const [delivery] = deliveriesFor(pub.id);
     expect(delivery.signatureValid).toBe(true);
-    expect(delivery.body).toMatchObject({ type: "rendition.publish", rendition_id: rendition.id, title: "Hook", segments: [{ position: 0, body: "Hello from Herald" }] });
+    expect(delivery.body).toMatchObject({
+      type: "rendition.publish",
+      rendition_id: rendition.id,
+      title: "Hook",
+      segments: [{ position: 0, body: "Hello from Herald" }],
+    });
     expect(deliveriesFor(pub.id)).toHaveLength(1);
     // Publishing again is refused once published.
     expect((await publishNow(owner.token, pub.id, 2)).status).toBe(409);

@@ -61,12 +61,15 @@ describe("the launcher's inspector client (local/services/quiet-inspector.ts)", 
     for (const stop of stops) await stop();
   });
 
-  it("with HERALD_DEBUGGER=1 a debugger attaches and sees each database fetch; quietInspector turns that off and holds the inspector until stopped", { timeout: 180_000 }, async () => {
+  it("with HERALD_DEBUGGER=1 a debugger attaches and sees each database fetch; quietInspector turns that off and holds the inspector until stopped", {
+    timeout: 180_000,
+  }, async () => {
     const port = await freePort();
     const herald = await startHerald({ INSPECTOR_PORT: String(port), HERALD_DEBUGGER: "1" });
     stops.push(herald.stop);
     // An unknown token costs one database lookup: one outbound fetch from the Worker.
-    const lookup = async () => expect((await fetch(`${herald.url}/auth/me`, { headers: { authorization: "Bearer hld_unknown0000000000000000000000000000" } })).status).toBe(401);
+    const lookup = async () =>
+      expect((await fetch(`${herald.url}/auth/me`, { headers: { authorization: "Bearer hld_unknown0000000000000000000000000000" } })).status).toBe(401);
 
     const debuggerClient = await attach(port);
     expect(debuggerClient.opened).toBe(true);

@@ -19,7 +19,13 @@ async function team() {
   return { owner, admin, editor, viewer, outsider, ws, source, target };
 }
 
-const rule = { match: "all", thresholds: [{ metric: "likes", min: 5 }], window_hours: 24, stages: [{ delay_minutes: 0 }, { delay_minutes: 60 }], unrepost_previous: true };
+const rule = {
+  match: "all",
+  thresholds: [{ metric: "likes", min: 5 }],
+  window_hours: 24,
+  stages: [{ delay_minutes: 0 }, { delay_minutes: 60 }],
+  unrepost_previous: true,
+};
 const policyBody = (ws: string, source: string, target: string, extra: Record<string, unknown> = {}) => ({
   workspace_id: ws,
   name: "Boost",
@@ -29,7 +35,8 @@ const policyBody = (ws: string, source: string, target: string, extra: Record<st
   rule,
   ...extra,
 });
-const createPolicy = (user: User, body: unknown, headers: Record<string, string> = {}) => api("POST", "/repost-automation/policies", { token: user.token, json: body, headers });
+const createPolicy = (user: User, body: unknown, headers: Record<string, string> = {}) =>
+  api("POST", "/repost-automation/policies", { token: user.token, json: body, headers });
 const settings = (user: User, ws: string) => api("GET", `/repost-automation?workspace_id=${ws}`, { token: user.token });
 
 describe("repost automation: settings and policies", () => {
@@ -37,13 +44,35 @@ describe("repost automation: settings and policies", () => {
     const { admin, viewer, ws, source, target } = await team();
     const created = await createPolicy(admin, policyBody(ws, source, target));
     expect(created.status, created.text).toBe(201);
-    expect(created.body).toMatchObject({ $schema: expect.stringMatching(/RepostPolicyResponse\.json$/), name: "Boost", enabled: true, rule, revision: 1, workspace_id: ws });
+    expect(created.body).toMatchObject({
+      $schema: expect.stringMatching(/RepostPolicyResponse\.json$/),
+      name: "Boost",
+      enabled: true,
+      rule,
+      revision: 1,
+      workspace_id: ws,
+    });
     const id = created.body.id as string;
 
     const view = await settings(viewer, ws);
     expect(view.status, view.text).toBe(200);
-    expect(view.body).toMatchObject({ $schema: expect.stringMatching(/SettingsResponse\.json$/), workspace_id: ws, can_manage: false, supported_platforms: ["bluesky", "mastodon"], grants: [] });
-    expect(view.body.policies).toEqual([expect.objectContaining({ id, source_account_ids: [source], target_account_ids: [target], rule, created_at: expect.any(String), updated_at: expect.any(String) })]);
+    expect(view.body).toMatchObject({
+      $schema: expect.stringMatching(/SettingsResponse\.json$/),
+      workspace_id: ws,
+      can_manage: false,
+      supported_platforms: ["bluesky", "mastodon"],
+      grants: [],
+    });
+    expect(view.body.policies).toEqual([
+      expect.objectContaining({
+        id,
+        source_account_ids: [source],
+        target_account_ids: [target],
+        rule,
+        created_at: expect.any(String),
+        updated_at: expect.any(String),
+      }),
+    ]);
     const accounts = view.body.accounts as { id: string }[];
     expect(accounts.map((a) => a.id).sort()).toEqual([source, target].sort());
     expect(accounts.find((a) => a.id === target)).toMatchObject({
@@ -65,7 +94,10 @@ describe("repost automation: settings and policies", () => {
     expect(replaced.status, replaced.text).toBe(200);
     expect(replaced.body).toMatchObject({ name: "Boost 2", enabled: false, revision: 2 });
 
-    const stale = await api("PUT", `/repost-automation/policies/${id}`, { token: admin.token, json: { ...policyBody(ws, source, target), workspace_id: undefined, expected_revision: 1 } });
+    const stale = await api("PUT", `/repost-automation/policies/${id}`, {
+      token: admin.token,
+      json: { ...policyBody(ws, source, target), workspace_id: undefined, expected_revision: 1 },
+    });
     expectProblem(stale, 409, "revision-conflict");
     expect(stale.body.current_revision).toBe(2);
     const [row] = await withDb((db) => db.select().from(repostPolicies).where(eq(repostPolicies.id, id)));
@@ -85,7 +117,11 @@ describe("repost automation: settings and policies", () => {
     expectProblem(await api("GET", `/repost-automation/activity?workspace_id=${ws}`, { token: outsider.token }), 404, "not-found");
 
     const id = (await createPolicy(owner, policyBody(ws, source, target))).body.id as string;
-    const put = (u: User) => api("PUT", `/repost-automation/policies/${id}`, { token: u.token, json: { ...policyBody(ws, source, target), workspace_id: undefined, expected_revision: 1 } });
+    const put = (u: User) =>
+      api("PUT", `/repost-automation/policies/${id}`, {
+        token: u.token,
+        json: { ...policyBody(ws, source, target), workspace_id: undefined, expected_revision: 1 },
+      });
     expectProblem(await put(editor), 403, "forbidden");
     expectProblem(await put(outsider), 404, "not-found");
     expectProblem(await api("DELETE", `/repost-automation/policies/${id}`, { token: viewer.token }), 403, "forbidden");
@@ -100,7 +136,10 @@ describe("repost automation: settings and policies", () => {
     const { owner, ws, source, target } = await team();
     const other = await team();
     const webhook = await newAccount(ws, owner.id, "webhook", { url: "https://example.test/hook" });
-    const res = await createPolicy(owner, policyBody(ws, source, target, { source_account_ids: [other.source, "acc_missing"], target_account_ids: [target, target, webhook, other.target] }));
+    const res = await createPolicy(
+      owner,
+      policyBody(ws, source, target, { source_account_ids: [other.source, "acc_missing"], target_account_ids: [target, target, webhook, other.target] }),
+    );
     expectProblem(res, 422, "validation-error");
     const errors = res.body.errors as { location: string; message: string }[];
     expect(errors.map((e) => e.location)).toEqual([
@@ -118,7 +157,13 @@ describe("repost automation: settings and policies", () => {
       { ...rule, thresholds: [{ metric: "shares", min: 1 }] },
       { ...rule, window_hours: 169 },
       { ...rule, stages: [] },
-      { ...rule, thresholds: [{ metric: "likes", min: 1 }, { metric: "likes", min: 2 }] },
+      {
+        ...rule,
+        thresholds: [
+          { metric: "likes", min: 1 },
+          { metric: "likes", min: 2 },
+        ],
+      },
       { ...rule, match: "most" },
       { ...rule, plateau: { checks: 1, max_growth_percent: 5 } },
       { ...rule, thresholds: [{ metric: "likes", min: 2 ** 40 }] },
@@ -147,7 +192,9 @@ describe("repost automation: cross-workspace grants", () => {
     const b = await team();
     // One person administers A's account and is a member of B.
     const both = await newUser();
-    await withDb((db) => db.execute(`insert into workspace_members (workspace_id, user_id, role) values ('${a.ws}', '${both.id}', 'admin'), ('${b.ws}', '${both.id}', 'admin')`));
+    await withDb((db) =>
+      db.execute(`insert into workspace_members (workspace_id, user_id, role) values ('${a.ws}', '${both.id}', 'admin'), ('${b.ws}', '${both.id}', 'admin')`),
+    );
 
     // Without a grant, B cannot name A's account as a target.
     expectProblem(await createPolicy(b.owner, policyBody(b.ws, b.source, a.target)), 422, "validation-error");
@@ -161,12 +208,24 @@ describe("repost automation: cross-workspace grants", () => {
 
     const made = await grant(both, { target_account_id: a.target, source_workspace_id: b.ws });
     expect(made.status, made.text).toBe(201);
-    expect(made.body).toMatchObject({ $schema: expect.stringMatching(/RepostGrantResponse\.json$/), target_account_id: a.target, source_workspace_id: b.ws, target_workspace_id: a.ws, platform: "mastodon", direction: "outbound" });
+    expect(made.body).toMatchObject({
+      $schema: expect.stringMatching(/RepostGrantResponse\.json$/),
+      target_account_id: a.target,
+      source_workspace_id: b.ws,
+      target_workspace_id: a.ws,
+      platform: "mastodon",
+      direction: "outbound",
+    });
     expectProblem(await grant(both, { target_account_id: a.target, source_workspace_id: b.ws }), 409, "conflict");
 
     const inB = (await settings(b.owner, b.ws)).body;
     expect(inB.grants).toEqual([expect.objectContaining({ id: made.body.id, direction: "inbound", target_account_id: a.target })]);
-    expect(inB.accounts.find((x: { id: string }) => x.id === a.target)).toMatchObject({ cross_workspace: true, grant_required: true, grant_active: true, workspace_id: a.ws });
+    expect(inB.accounts.find((x: { id: string }) => x.id === a.target)).toMatchObject({
+      cross_workspace: true,
+      grant_required: true,
+      grant_active: true,
+      workspace_id: a.ws,
+    });
     expect((await settings(a.owner, a.ws)).body.grants).toEqual([expect.objectContaining({ id: made.body.id, direction: "outbound" })]);
 
     const policy = await createPolicy(b.owner, policyBody(b.ws, b.source, a.target));
@@ -178,7 +237,11 @@ describe("repost automation: cross-workspace grants", () => {
     expectProblem(await api("DELETE", `/repost-automation/grants/${made.body.id}`, { token: a.viewer.token }), 403, "forbidden");
     // A viewer of the account's workspace who administers the receiving workspace may withdraw it.
     const sideways = await newUser();
-    await withDb((db) => db.execute(`insert into workspace_members (workspace_id, user_id, role) values ('${a.ws}', '${sideways.id}', 'viewer'), ('${b.ws}', '${sideways.id}', 'admin')`));
+    await withDb((db) =>
+      db.execute(
+        `insert into workspace_members (workspace_id, user_id, role) values ('${a.ws}', '${sideways.id}', 'viewer'), ('${b.ws}', '${sideways.id}', 'admin')`,
+      ),
+    );
     expect((await api("DELETE", `/repost-automation/grants/${made.body.id}`, { token: sideways.token })).status).toBe(204);
     expectProblem(await api("DELETE", `/repost-automation/grants/${made.body.id}`, { token: a.owner.token }), 404, "not-found");
     expectProblem(await createPolicy(b.owner, policyBody(b.ws, b.source, a.target)), 422, "validation-error");
@@ -191,7 +254,9 @@ describe("repost automation: activity", () => {
     const base = Date.parse("2026-01-01T00:00:00Z");
     const ids = Array.from({ length: 7 }, (_, i) => ({ id: newId("rpa"), at: new Date(base + Math.floor(i / 2) * 1000) }));
     await withDb((db) =>
-      db.insert(repostActivity).values(ids.map((r, i) => ({ id: r.id, workspaceId: ws, stage: 0, action: "repost" as const, status: "done" as const, reason: `row ${i}`, at: r.at }))),
+      db
+        .insert(repostActivity)
+        .values(ids.map((r, i) => ({ id: r.id, workspaceId: ws, stage: 0, action: "repost" as const, status: "done" as const, reason: `row ${i}`, at: r.at }))),
     );
     const expected = [...ids].sort((x, y) => y.at.getTime() - x.at.getTime() || (y.id < x.id ? -1 : 1)).map((r) => r.id);
     const seen: string[] = [];

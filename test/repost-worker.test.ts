@@ -32,7 +32,14 @@ afterAll(async () => {
   forgetSessions();
 });
 
-const rule = (r: Partial<RepostPolicyRule> = {}): RepostPolicyRule => ({ match: "all", thresholds: [{ metric: "likes", min: 3 }], window_hours: 24, stages: [{ delay_minutes: 0 }], unrepost_previous: false, ...r });
+const rule = (r: Partial<RepostPolicyRule> = {}): RepostPolicyRule => ({
+  match: "all",
+  thresholds: [{ metric: "likes", min: 3 }],
+  window_hours: 24,
+  stages: [{ delay_minutes: 0 }],
+  unrepost_previous: false,
+  ...r,
+});
 
 async function workspace() {
   const owner = await newUser();
@@ -46,7 +53,20 @@ async function publishedRendition(ws: string, accountId: string, platform: strin
   const publishedAt = new Date(Date.now() - minutesAgo * 60_000);
   await withDb(async (db) => {
     await db.insert(publications).values({ id: publicationId, workspaceId: ws, status: "published", sourceText: "x" });
-    await db.insert(renditions).values({ id: renditionId, publicationId, workspaceId: ws, socialAccountId: accountId, platform, position: 0, body: "x", deliveryKey: newId("dlv"), status: "published", externalId, externalUrl, publishedAt });
+    await db.insert(renditions).values({
+      id: renditionId,
+      publicationId,
+      workspaceId: ws,
+      socialAccountId: accountId,
+      platform,
+      position: 0,
+      body: "x",
+      deliveryKey: newId("dlv"),
+      status: "published",
+      externalId,
+      externalUrl,
+      publishedAt,
+    });
   });
   return { renditionId, publicationId, publishedAt };
 }
@@ -67,21 +87,41 @@ async function runOnce(ws: string) {
   return jobs;
 }
 
-const attemptsOf = (policyId: string) => withDb((db) => db.select().from(repostAttempts).where(eq(repostAttempts.policyId, policyId)).orderBy(repostAttempts.stage));
-const activityOf = (policyId: string) => withDb((db) => db.select().from(repostActivity).where(eq(repostActivity.policyId, policyId)).orderBy(repostActivity.at, repostActivity.id));
+const attemptsOf = (policyId: string) =>
+  withDb((db) => db.select().from(repostAttempts).where(eq(repostAttempts.policyId, policyId)).orderBy(repostAttempts.stage));
+const activityOf = (policyId: string) =>
+  withDb((db) => db.select().from(repostActivity).where(eq(repostActivity.policyId, policyId)).orderBy(repostActivity.at, repostActivity.id));
 
 async function postAs(who: PdsAccount, text: string) {
-  const created = await pds.post("com.atproto.repo.createRecord", { repo: who.did, collection: "app.bsky.feed.post", record: { $type: "app.bsky.feed.post", text, createdAt: new Date().toISOString() } }, who.accessJwt);
+  const created = await pds.post(
+    "com.atproto.repo.createRecord",
+    { repo: who.did, collection: "app.bsky.feed.post", record: { $type: "app.bsky.feed.post", text, createdAt: new Date().toISOString() } },
+    who.accessJwt,
+  );
   expect(created.status).toBe(200);
   return created.body as { uri: string; cid: string };
 }
 const repostsOf = async (did: string) =>
-  (await pds.get<{ records: { uri: string; value: { subject: { uri: string; cid: string } } }[] }>("com.atproto.repo.listRecords", { repo: did, collection: "app.bsky.feed.repost", limit: "100" })).body.records;
+  (
+    await pds.get<{ records: { uri: string; value: { subject: { uri: string; cid: string } } }[] }>("com.atproto.repo.listRecords", {
+      repo: did,
+      collection: "app.bsky.feed.repost",
+      limit: "100",
+    })
+  ).body.records;
 
 async function blueskyPair(ws: string, owner: { id: string }) {
   const [alice, bob] = await Promise.all([pds.createAccount("alice"), pds.createAccount("bob")]);
-  const source = await newAccount(ws, owner.id, "bluesky", { instanceUrl: pds.url, username: alice.handle, credentials: { identifier: alice.handle, app_password: alice.appPassword } });
-  const target = await newAccount(ws, owner.id, "bluesky", { instanceUrl: pds.url, username: bob.handle, credentials: { identifier: bob.handle, app_password: bob.appPassword } });
+  const source = await newAccount(ws, owner.id, "bluesky", {
+    instanceUrl: pds.url,
+    username: alice.handle,
+    credentials: { identifier: alice.handle, app_password: alice.appPassword },
+  });
+  const target = await newAccount(ws, owner.id, "bluesky", {
+    instanceUrl: pds.url,
+    username: bob.handle,
+    credentials: { identifier: bob.handle, app_password: bob.appPassword },
+  });
   return { alice, bob, source, target };
 }
 
@@ -91,7 +131,13 @@ describe("repost automation on a real PDS", () => {
     const { alice, bob, source, target } = await blueskyPair(ws, owner);
     const post = await postAs(alice, "worth a repost");
     const { renditionId } = await publishedRendition(ws, source, "bluesky", post.uri, null);
-    await seedItem(ws, source, { externalId: post.uri, publishedAt: new Date(), renditionId, metrics: { likes: 5, reposts: 0, replies: 1 }, measurementSource: "bluesky_pds" });
+    await seedItem(ws, source, {
+      externalId: post.uri,
+      publishedAt: new Date(),
+      renditionId,
+      metrics: { likes: 5, reposts: 0, replies: 1 },
+      measurementSource: "bluesky_pds",
+    });
     const policyId = await policy(ws, [source], [target], rule());
 
     expect(await runOnce(ws)).toHaveLength(1);
@@ -108,7 +154,10 @@ describe("repost automation on a real PDS", () => {
     expect(await repostsOf(bob.did)).toHaveLength(1);
 
     const activity = await activityOf(policyId);
-    expect(activity.map((a) => [a.action, a.status])).toEqual([["repost", "queued"], ["repost", "done"]]);
+    expect(activity.map((a) => [a.action, a.status])).toEqual([
+      ["repost", "queued"],
+      ["repost", "done"],
+    ]);
     expect(activity[0].reason).toBe("stage 0: all of: likes 5 ≥ 3");
     expect(activity[1].externalId).toBe(records[0].uri);
   }, 60_000);
@@ -148,7 +197,12 @@ describe("repost automation on a real PDS", () => {
     // Stage 1 is an hour after stage 0: not yet.
     expect(await runOnce(ws)).toEqual([]);
     // An hour passes (stage 0 completed 61 minutes ago).
-    await withDb((db) => db.update(repostAttempts).set({ completedAt: new Date(Date.now() - 61 * 60_000) }).where(eq(repostAttempts.id, first.id)));
+    await withDb((db) =>
+      db
+        .update(repostAttempts)
+        .set({ completedAt: new Date(Date.now() - 61 * 60_000) })
+        .where(eq(repostAttempts.id, first.id)),
+    );
     expect(await runOnce(ws)).toHaveLength(1);
 
     const [stage0, stage1] = await attemptsOf(policyId);
@@ -157,7 +211,13 @@ describe("repost automation on a real PDS", () => {
     const records = await repostsOf(bob.did);
     // Stage 0's record was deleted; stage 1's is the only one.
     expect(records.map((r) => r.uri.split("/").pop())).toEqual([await repostRecordKey(stage1.id)]);
-    expect((await activityOf(policyId)).map((a) => `${a.stage}:${a.action}:${a.status}`)).toEqual(["0:repost:queued", "0:repost:done", "1:repost:queued", "0:unrepost:done", "1:repost:done"]);
+    expect((await activityOf(policyId)).map((a) => `${a.stage}:${a.action}:${a.status}`)).toEqual([
+      "0:repost:queued",
+      "0:repost:done",
+      "1:repost:queued",
+      "0:unrepost:done",
+      "1:repost:done",
+    ]);
     expect(await runOnce(ws)).toEqual([]);
   }, 60_000);
 
@@ -167,7 +227,18 @@ describe("repost automation on a real PDS", () => {
     const post = await postAs(alice, "quiet");
     const { renditionId } = await publishedRendition(ws, source, "bluesky", post.uri, null);
     await seedItem(ws, source, { externalId: post.uri, publishedAt: new Date(), renditionId, metrics: { likes: 2, reposts: 50 } });
-    const policyId = await policy(ws, [source], [target], rule({ thresholds: [{ metric: "likes", min: 3 }, { metric: "views", min: 1 }], match: "any" }));
+    const policyId = await policy(
+      ws,
+      [source],
+      [target],
+      rule({
+        thresholds: [
+          { metric: "likes", min: 3 },
+          { metric: "views", min: 1 },
+        ],
+        match: "any",
+      }),
+    );
     for (let i = 0; i < 3; i++) expect(await runOnce(ws)).toEqual([]);
     expect(await attemptsOf(policyId)).toEqual([]);
     expect(await activityOf(policyId)).toEqual([]);
@@ -227,7 +298,12 @@ describe("repost automation on Mastodon (local stand-in server)", () => {
     masto.reblogAs(b.id, second.id);
     expect(await runOnce(ws)).toHaveLength(1);
     expect(masto.reblogRequests.filter((r) => r.statusId === second.id)).toEqual([]);
-    const done = await withDb((db) => db.select().from(repostAttempts).where(and(eq(repostAttempts.policyId, policyId), eq(repostAttempts.renditionId, r2.renditionId))));
+    const done = await withDb((db) =>
+      db
+        .select()
+        .from(repostAttempts)
+        .where(and(eq(repostAttempts.policyId, policyId), eq(repostAttempts.renditionId, r2.renditionId))),
+    );
     expect(done).toMatchObject([{ status: "done" }]);
   }, 60_000);
 
@@ -312,7 +388,11 @@ describe("repost automation: isolation, failures, the activity listing", () => {
     await seedItem(ws, source, { externalId: post.uri, publishedAt: new Date(), renditionId, metrics: { likes: 5 } });
     const policyId = await policy(ws, [source], [target], rule({ stages: [{ delay_minutes: 0 }, { delay_minutes: 0 }] }));
     // The post is deleted on the PDS before the repost runs.
-    const deleted = await pds.post("com.atproto.repo.deleteRecord", { repo: alice.did, collection: "app.bsky.feed.post", rkey: post.uri.split("/").pop() }, alice.accessJwt);
+    const deleted = await pds.post(
+      "com.atproto.repo.deleteRecord",
+      { repo: alice.did, collection: "app.bsky.feed.post", rkey: post.uri.split("/").pop() },
+      alice.accessJwt,
+    );
     expect(deleted.status).toBe(200);
 
     expect(await runOnce(ws)).toHaveLength(1);
@@ -323,7 +403,16 @@ describe("repost automation: isolation, failures, the activity listing", () => {
     const listed = await api("GET", `/repost-automation/activity?workspace_id=${ws}`, { token: owner.token });
     expect(listed.status, listed.text).toBe(200);
     expect(listed.body.items).toMatchObject([
-      { policy_id: policyId, rendition_id: renditionId, target_account_id: target, stage: 0, action: "repost", status: "failed", reason: expect.stringContaining("subject_not_found"), external_id: null },
+      {
+        policy_id: policyId,
+        rendition_id: renditionId,
+        target_account_id: target,
+        stage: 0,
+        action: "repost",
+        status: "failed",
+        reason: expect.stringContaining("subject_not_found"),
+        external_id: null,
+      },
       { policy_id: policyId, stage: 0, action: "repost", status: "queued", reason: "stage 0: all of: likes 5 ≥ 3" },
     ]);
   }, 60_000);
@@ -339,7 +428,16 @@ describe("repost evaluator: bounded runs", () => {
     await seedItem(ws, source, { externalId: "1", publishedAt: new Date(), renditionId, metrics: { likes: 5 } });
     const count = POLICY_PAGE + 30;
     await withDb((db) =>
-      db.insert(repostPolicies).values(Array.from({ length: count }, (_, i) => ({ id: newId("rpp"), workspaceId: ws, name: `p${i}`, rule: rule(), sourceAccountIds: [source], targetAccountIds: [target] }))),
+      db.insert(repostPolicies).values(
+        Array.from({ length: count }, (_, i) => ({
+          id: newId("rpp"),
+          workspaceId: ws,
+          name: `p${i}`,
+          rule: rule(),
+          sourceAccountIds: [source],
+          targetAccountIds: [target],
+        })),
+      ),
     );
     expect(await withDb((db) => evaluateRepostPolicies(db, { workspaceId: ws, budgetMs: -1 }))).toEqual([]);
     const jobs = await withDb((db) => evaluateRepostPolicies(db, { workspaceId: ws }));

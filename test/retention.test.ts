@@ -23,8 +23,19 @@ async function plant() {
     receiptNew: newId("job"),
   };
   await withDb(async (db) => {
-    const key = (k: string, createdAt: Date) => ({ userId: "usr_retention", workspaceId: "wsp_retention", operation: "test", key: k, fingerprint: "f", state: "done" as const, lockedUntil: createdAt, createdAt });
-    await db.insert(idempotencyKeys).values([key(ids.keyOld, hoursAgo(RETENTION.idempotencyKeysHours + 1)), key(ids.keyNew, hoursAgo(RETENTION.idempotencyKeysHours - 1))]);
+    const key = (k: string, createdAt: Date) => ({
+      userId: "usr_retention",
+      workspaceId: "wsp_retention",
+      operation: "test",
+      key: k,
+      fingerprint: "f",
+      state: "done" as const,
+      lockedUntil: createdAt,
+      createdAt,
+    });
+    await db
+      .insert(idempotencyKeys)
+      .values([key(ids.keyOld, hoursAgo(RETENTION.idempotencyKeysHours + 1)), key(ids.keyNew, hoursAgo(RETENTION.idempotencyKeysHours - 1))]);
     const job = (id: string, state: "pending" | "queued" | "done" | "dead", finishedAt: Date | null, createdAt = daysAgo(30)) => ({
       id,
       kind: "analytics.refresh",
@@ -77,7 +88,11 @@ describe("retention sweeps (lib/jobs/retention.ts)", () => {
 
   it("work in bounded batches: a backlog is worked off over several runs", async () => {
     const planted = Array.from({ length: 7 }, () => newId("job"));
-    await withDb((db) => db.insert(jobReceipts).values(planted.map((jobId) => ({ jobId, kind: "analytics.refresh", state: "done" as const, completedAt: daysAgo(RETENTION.receiptsDays + 2) }))));
+    await withDb((db) =>
+      db
+        .insert(jobReceipts)
+        .values(planted.map((jobId) => ({ jobId, kind: "analytics.refresh", state: "done" as const, completedAt: daysAgo(RETENTION.receiptsDays + 2) }))),
+    );
     const left = () => withDb(async (db) => (await db.select().from(jobReceipts).where(inArray(jobReceipts.jobId, planted))).length);
     const first = await withDb((db) => sweepRetention(db, { batchSize: 2, maxBatches: 2 }));
     expect(first.jobReceipts).toBe(4);

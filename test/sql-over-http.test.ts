@@ -24,7 +24,17 @@ describe("SQL over HTTP (local Neon endpoint)", () => {
     const a = await viaHttp.db.execute(probe);
     const b = await viaSocket.db.execute(probe);
     expect(a.rows).toEqual(b.rows);
-    expect(a.rows[0]).toMatchObject({ i: 1, yes: true, nothing: null, t: 'a"b\\c', j: { k: [1, "x"] }, arr: [1, 2, 3], texts: ["a", "b,c"], p: "param ✓", n: 42 });
+    expect(a.rows[0]).toMatchObject({
+      i: 1,
+      yes: true,
+      nothing: null,
+      t: 'a"b\\c',
+      j: { k: [1, "x"] },
+      arr: [1, 2, 3],
+      texts: ["a", "b,c"],
+      p: "param ✓",
+      n: 42,
+    });
     expect(a.rowCount).toBe(1);
   });
 

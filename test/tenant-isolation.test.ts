@@ -31,15 +31,26 @@ describe("media ids inside documents belong to the document's workspace", () => 
 
     const withBackground = sampleDocument(ours);
     withBackground.pages[0].background = { type: "image", image: { media_id: theirs, fit: "cover" } };
-    expectProblem(await api("POST", "/image-editor/designs", { token: user.token, json: { workspace_id: home, document: withBackground } }), 422, "validation-error");
+    expectProblem(
+      await api("POST", "/image-editor/designs", { token: user.token, json: { workspace_id: home, document: withBackground } }),
+      422,
+      "validation-error",
+    );
 
     const created = await api("POST", "/image-editor/designs", { token: user.token, json: { workspace_id: home, document: sampleDocument(ours) } });
     expect(created.status, created.text).toBe(201);
     const withPreview = sampleDocument(ours);
     withPreview.pages[0].preview_media_id = theirs;
-    expectProblem(await api("PUT", `/image-editor/designs/${created.body.id}`, { token: user.token, json: { expected_revision: 1, document: withPreview } }), 422, "validation-error");
+    expectProblem(
+      await api("PUT", `/image-editor/designs/${created.body.id}`, { token: user.token, json: { expected_revision: 1, document: withPreview } }),
+      422,
+      "validation-error",
+    );
     // An id that exists nowhere gets the very same answer (nothing is revealed).
-    const unknown = await api("PUT", `/image-editor/designs/${created.body.id}`, { token: user.token, json: { expected_revision: 1, document: sampleDocument("med_nowhere") } });
+    const unknown = await api("PUT", `/image-editor/designs/${created.body.id}`, {
+      token: user.token,
+      json: { expected_revision: 1, document: sampleDocument("med_nowhere") },
+    });
     expectProblem(unknown, 422, "validation-error");
     expect(unknown.body.errors[0].message).toBe(layer.body.errors[0].message);
 
@@ -50,7 +61,10 @@ describe("media ids inside documents belong to the document's workspace", () => 
 
   it("templates and video projects: the same rule", async () => {
     const { user, home, theirs } = await twoWorkspaces();
-    const template = await api("POST", "/image-editor/templates", { token: user.token, json: { workspace_id: home, name: "T", category: "social", document: sampleDocument(theirs) } });
+    const template = await api("POST", "/image-editor/templates", {
+      token: user.token,
+      json: { workspace_id: home, name: "T", category: "social", document: sampleDocument(theirs) },
+    });
     expectProblem(template, 422, "validation-error");
 
     const document = sampleVideoDocument();
@@ -62,7 +76,12 @@ describe("media ids inside documents belong to the document's workspace", () => 
     expect(plain.status, plain.text).toBe(201);
     const mutation = await api("POST", `/video-projects/${plain.body.id}/mutations`, {
       token: user.token,
-      json: { workspace_id: home, base_revision: 1, mutation_id: "m-foreign", operations: [{ kind: "set", target: "clip-intro", path: "/media_id", value: theirs }] },
+      json: {
+        workspace_id: home,
+        base_revision: 1,
+        mutation_id: "m-foreign",
+        operations: [{ kind: "set", target: "clip-intro", path: "/media_id", value: theirs }],
+      },
     });
     expectProblem(mutation, 422, "validation-error");
     expect(mutation.body.errors[0]).toMatchObject({ location: "body.operations", value: theirs });
@@ -78,7 +97,10 @@ describe("media ids inside documents belong to the document's workspace", () => 
     const created = await api("POST", "/image-editor/designs", { token: user.token, json: { workspace_id: other, document: sampleDocument(theirs) } });
     expect(created.status, created.text).toBe(201);
     expect(await usageCount(theirs)).toBe(1);
-    expect((await api("PUT", `/image-editor/designs/${created.body.id}`, { token: user.token, json: { expected_revision: 1, document: sampleDocument(mine) } })).status).toBe(200);
+    expect(
+      (await api("PUT", `/image-editor/designs/${created.body.id}`, { token: user.token, json: { expected_revision: 1, document: sampleDocument(mine) } }))
+        .status,
+    ).toBe(200);
     expect(await usageCount(theirs)).toBe(0);
     const item = await api("GET", `/media/${theirs}`, { token: user.token });
     expect(item.body).toMatchObject({ usage_count: 0, can_delete: true });

@@ -6,7 +6,6 @@ import { api, newUser, newWorkspace, withDb, expectProblem } from "./helpers/har
 
 type User = Awaited<ReturnType<typeof newUser>>;
 
-
 async function setup() {
   const owner = await newUser();
   const viewer = await newUser();
@@ -53,7 +52,10 @@ describe("concurrent batches", () => {
     const winner = outcomes.findIndex((o, i) => i % 4 === 0 && o !== "conflict");
     expect(final.document.clips["clip-intro"].name).toBe(`name-${winner}`);
     // Revisions are dense and each success reported its own.
-    const revisions = results.filter((r) => r.body.outcome !== "conflict").map((r) => r.body.revision).sort((a, b) => a - b);
+    const revisions = results
+      .filter((r) => r.body.outcome !== "conflict")
+      .map((r) => r.body.revision)
+      .sort((a, b) => a - b);
     expect(revisions).toEqual(Array.from({ length: 16 }, (_, i) => i + 2));
     const branches = (await listConflicts(owner, id)).body;
     expect(branches.map((b: { name: string }) => b.name).sort()).toEqual(["conflict-1", "conflict-2", "conflict-3", "conflict-4"]);
@@ -74,7 +76,14 @@ describe("conflict branches", () => {
   async function withConflict() {
     const s = await setup();
     await mutate(s.owner, s.ws, s.id, 1, [{ kind: "set", target: "clip-title", path: "/style/color", value: "#ff0000" }]);
-    const c = await mutate(s.owner, s.ws, s.id, 1, [{ kind: "set", target: "clip-title", path: "/style", value: { color: "#00ff00", size: 80 } }], "branch-batch");
+    const c = await mutate(
+      s.owner,
+      s.ws,
+      s.id,
+      1,
+      [{ kind: "set", target: "clip-title", path: "/style", value: { color: "#00ff00", size: 80 } }],
+      "branch-batch",
+    );
     expect(c.body.outcome).toBe("conflict");
     return { ...s, conflictId: c.body.conflict_id as string };
   }
@@ -87,7 +96,10 @@ describe("conflict branches", () => {
 
     const list = await listConflicts(viewer, id);
     expect(list.status, list.text).toBe(200);
-    expect(list.body.map((b: { name: string; state: string }) => [b.name, b.state])).toEqual([["conflict-2", "open"], ["conflict-1", "resolved"]]);
+    expect(list.body.map((b: { name: string; state: string }) => [b.name, b.state])).toEqual([
+      ["conflict-2", "open"],
+      ["conflict-1", "resolved"],
+    ]);
     expect(list.body[1]).toMatchObject({
       $schema: expect.stringMatching(/VideoConflict\.json$/),
       id: conflictId,
@@ -116,7 +128,11 @@ describe("conflict branches", () => {
     const { owner, id, conflictId } = await withConflict();
     const res = await resolve(owner, id, conflictId, "keep_head", 2);
     expect(res.status, res.text).toBe(200);
-    expect(res.body).toMatchObject({ $schema: expect.stringMatching(/ResolveVideoConflictResponse\.json$/), conflict: { state: "resolved", resolution: "keep_head", resolved_revision: 2 }, project: { head_revision: 2 } });
+    expect(res.body).toMatchObject({
+      $schema: expect.stringMatching(/ResolveVideoConflictResponse\.json$/),
+      conflict: { state: "resolved", resolution: "keep_head", resolved_revision: 2 },
+      project: { head_revision: 2 },
+    });
     expect(res.body.project.document.clips["clip-title"].style).toEqual({ color: "#ff0000", size: 64 });
     expectProblem(await resolve(owner, id, conflictId, "apply_branch", 2), 409, "not-editable");
   });

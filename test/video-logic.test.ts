@@ -70,7 +70,12 @@ describe("applying operations", () => {
   });
 
   it("appends with -, replaces by index, and shifts on remove", () => {
-    const r = applyOperations(doc(), [set("clip-intro", "/keyframes", [1, 2]), set("clip-intro", "/keyframes/-", 3), set("clip-intro", "/keyframes/0", 10), remove("clip-intro", "/keyframes/1")]);
+    const r = applyOperations(doc(), [
+      set("clip-intro", "/keyframes", [1, 2]),
+      set("clip-intro", "/keyframes/-", 3),
+      set("clip-intro", "/keyframes/0", 10),
+      remove("clip-intro", "/keyframes/1"),
+    ]);
     expect(r.ok && r.document.clips["clip-intro"].keyframes).toEqual([10, 3]);
   });
 
@@ -103,7 +108,11 @@ describe("applying operations", () => {
 
 describe("footprints and overlap", () => {
   it("records writes (array writes widen to the array) and track reads", () => {
-    const fp = footprintOf([set("clip-a", "/keyframes/2/x", 1), set("clip-b", "", { track_id: "track-1", start_ms: 0, duration_ms: 1 }), set("clip-c", "/track_id", "track-2")]);
+    const fp = footprintOf([
+      set("clip-a", "/keyframes/2/x", 1),
+      set("clip-b", "", { track_id: "track-1", start_ms: 0, duration_ms: 1 }),
+      set("clip-c", "/track_id", "track-2"),
+    ]);
     expect(fp.map(encodeTouch)).toEqual(["w/keyframes", "w", "r", "w/track_id", "r"]);
     expect(fp.map((t) => t.target)).toEqual(["clip-a", "clip-b", "track-1", "clip-c", "track-2"]);
     expect(truncateAtIndex(["a", "0", "b"])).toEqual(["a"]);
@@ -129,7 +138,14 @@ describe("deciding a batch", () => {
   const later = applyOperations(base, [set("clip-title", "/style/color", "#00ff00")]);
   if (!later.ok) throw new Error("fixture");
   const history = [{ revision: 2, touches: footprintOf([set("clip-title", "/style/color", "#00ff00")]) }];
-  const input = (operations: VideoOperation[], baseRevision = 1) => ({ baseRevision, headRevision: 2, baseDocument: base, headDocument: later.document, operations, later: history });
+  const input = (operations: VideoOperation[], baseRevision = 1) => ({
+    baseRevision,
+    headRevision: 2,
+    baseDocument: base,
+    headDocument: later.document,
+    operations,
+    later: history,
+  });
 
   it("applies at head, rebases when disjoint, conflicts when overlapping", () => {
     expect(decide(input([set("clip-intro", "/name", "Hello")], 2)).outcome).toBe("applied");

@@ -13,14 +13,20 @@ async function setup() {
   const owner = await newUser();
   const viewer = await newUser();
   const ws = await newWorkspace(owner, [{ id: viewer.id, role: "viewer" }]);
-  const created = await api("POST", "/video-projects", { token: owner.token, json: { workspace_id: ws, name: "Launch teaser", document: sampleVideoDocument() } });
+  const created = await api("POST", "/video-projects", {
+    token: owner.token,
+    json: { workspace_id: ws, name: "Launch teaser", document: sampleVideoDocument() },
+  });
   expect(created.status, created.text).toBe(201);
   return { owner, viewer, ws, project: created.body };
 }
 
 let seq = 0;
 const mutate = (user: User, ws: string, projectId: string, base: number, operations: unknown[], mutationId = `m-${Date.now()}-${seq++}`) =>
-  api("POST", `/video-projects/${projectId}/mutations`, { token: user.token, json: { workspace_id: ws, base_revision: base, mutation_id: mutationId, operations } });
+  api("POST", `/video-projects/${projectId}/mutations`, {
+    token: user.token,
+    json: { workspace_id: ws, base_revision: base, mutation_id: mutationId, operations },
+  });
 const get = (user: User, id: string) => api("GET", `/video-projects/${id}`, { token: user.token });
 
 describe("create and get", () => {
@@ -29,8 +35,14 @@ describe("create and get", () => {
     const ws = await newWorkspace(owner);
     const created = await api("POST", "/video-projects", { token: owner.token, json: { workspace_id: ws, name: "Blank" } });
     expect(created.status, created.text).toBe(201);
-    expect(created.body).toMatchObject({ name: "Blank", head_revision: 1, document: { schema_version: 1, settings: { width: 1080, height: 1920, fps: 30 }, tracks: {}, clips: {} } });
-    const added = await mutate(owner, ws, created.body.id, 1, [{ kind: "set", target: "track-main", path: "", value: { kind: "video", name: "Main", order: 0 } }]);
+    expect(created.body).toMatchObject({
+      name: "Blank",
+      head_revision: 1,
+      document: { schema_version: 1, settings: { width: 1080, height: 1920, fps: 30 }, tracks: {}, clips: {} },
+    });
+    const added = await mutate(owner, ws, created.body.id, 1, [
+      { kind: "set", target: "track-main", path: "", value: { kind: "video", name: "Main", order: 0 } },
+    ]);
     expect(added.status, added.text).toBe(200);
     expect(added.body.project.document.tracks["track-main"]).toMatchObject({ kind: "video" });
   });
@@ -69,8 +81,14 @@ describe("create and get", () => {
     expect(locations(res)).toContain("body.document.clips.clip-intro.start_ms");
     const orphan = sampleVideoDocument();
     orphan.clips["clip-intro"].track_id = "nope";
-    expect(locations(await api("POST", "/video-projects", { token: owner.token, json: { workspace_id: ws, name: "x", document: orphan } }))).toContain("body.document.clips.clip-intro.track_id");
-    expectProblem(await api("POST", "/video-projects", { token: viewer.token, json: { workspace_id: ws, name: "x", document: sampleVideoDocument() } }), 403, "forbidden");
+    expect(locations(await api("POST", "/video-projects", { token: owner.token, json: { workspace_id: ws, name: "x", document: orphan } }))).toContain(
+      "body.document.clips.clip-intro.track_id",
+    );
+    expectProblem(
+      await api("POST", "/video-projects", { token: viewer.token, json: { workspace_id: ws, name: "x", document: sampleVideoDocument() } }),
+      403,
+      "forbidden",
+    );
 
     const once = { token: owner.token, json: { workspace_id: ws, name: "Once", document: sampleVideoDocument() }, headers: { "idempotency-key": "vp-once" } };
     const first = await api("POST", "/video-projects", once);
@@ -96,7 +114,14 @@ describe("create and get", () => {
   it("403 for a viewer mutating or resolving", async () => {
     const { viewer, ws, project } = await setup();
     expectProblem(await mutate(viewer, ws, project.id, 1, [{ kind: "set", target: "clip-title", path: "/name", value: "x" }]), 403, "forbidden");
-    expectProblem(await api("POST", `/video-projects/${project.id}/conflicts/vcf_x/resolve`, { token: viewer.token, json: { resolution: "keep_head", expected_revision: 1 } }), 403, "forbidden");
+    expectProblem(
+      await api("POST", `/video-projects/${project.id}/conflicts/vcf_x/resolve`, {
+        token: viewer.token,
+        json: { resolution: "keep_head", expected_revision: 1 },
+      }),
+      403,
+      "forbidden",
+    );
   });
 });
 
@@ -106,19 +131,42 @@ describe("mutation outcomes", () => {
     const colour = [{ kind: "set", target: "clip-title", path: "/style/color", value: "#ff0000" }];
     const a = await mutate(owner, ws, project.id, 1, colour, "m-a");
     expect(a.status, a.text).toBe(200);
-    expect(a.body).toMatchObject({ $schema: expect.stringMatching(/VideoProjectMutationResponse\.json$/), outcome: "applied", revision: 2, conflict_id: null, conflict_name: null, overlap_targets: [] });
+    expect(a.body).toMatchObject({
+      $schema: expect.stringMatching(/VideoProjectMutationResponse\.json$/),
+      outcome: "applied",
+      revision: 2,
+      conflict_id: null,
+      conflict_name: null,
+      overlap_targets: [],
+    });
     expect(a.body.project).toMatchObject({ head_revision: 2, $schema: expect.stringMatching(/VideoProjectResponse\.json$/) });
     expect(a.body.project.document.clips["clip-title"].style.color).toBe("#ff0000");
 
     // Stale (base 1) but disjoint: another clip, and a sibling path of the same clip (/styles is not under /style).
-    const b = await mutate(owner, ws, project.id, 1, [{ kind: "set", target: "clip-intro", path: "/name", value: "Cold open" }, { kind: "set", target: "clip-title", path: "/styles", value: ["bold"] }], "m-b");
+    const b = await mutate(
+      owner,
+      ws,
+      project.id,
+      1,
+      [
+        { kind: "set", target: "clip-intro", path: "/name", value: "Cold open" },
+        { kind: "set", target: "clip-title", path: "/styles", value: ["bold"] },
+      ],
+      "m-b",
+    );
     expect(b.body).toMatchObject({ outcome: "rebased", revision: 3, overlap_targets: [] });
     expect(b.body.project.document.clips["clip-title"]).toMatchObject({ style: { color: "#ff0000" }, styles: ["bold"] });
     expect(b.body.project.document.clips["clip-intro"].name).toBe("Cold open");
 
     // Stale and overlapping: /style is a prefix of /style/color, changed in revision 2.
     const c = await mutate(owner, ws, project.id, 1, [{ kind: "set", target: "clip-title", path: "/style", value: { color: "#00ff00" } }], "m-c");
-    expect(c.body).toMatchObject({ outcome: "conflict", revision: 3, conflict_id: expect.stringMatching(/^vcf_/), conflict_name: "conflict-1", overlap_targets: ["clip-title"] });
+    expect(c.body).toMatchObject({
+      outcome: "conflict",
+      revision: 3,
+      conflict_id: expect.stringMatching(/^vcf_/),
+      conflict_name: "conflict-1",
+      overlap_targets: ["clip-title"],
+    });
     expect(c.body.project.head_revision).toBe(3);
     expect(c.body.project.document.clips["clip-title"].style.color).toBe("#ff0000");
 
@@ -128,7 +176,13 @@ describe("mutation outcomes", () => {
     const againConflict = await mutate(owner, ws, project.id, 1, [], "m-c");
     expectProblem(againConflict, 422, "validation-error"); // an empty batch is refused before anything else
     const dupConflict = await mutate(owner, ws, project.id, 1, [{ kind: "remove", target: "clip-title", path: "" }], "m-c");
-    expect(dupConflict.body).toMatchObject({ outcome: "duplicate", revision: 3, conflict_id: c.body.conflict_id, conflict_name: "conflict-1", overlap_targets: ["clip-title"] });
+    expect(dupConflict.body).toMatchObject({
+      outcome: "duplicate",
+      revision: 3,
+      conflict_id: c.body.conflict_id,
+      conflict_name: "conflict-1",
+      overlap_targets: ["clip-title"],
+    });
 
     const final = await get(owner, project.id);
     expect(final.body.head_revision).toBe(3);
@@ -141,8 +195,18 @@ describe("mutation outcomes", () => {
       [3, "clip-intro", ["w/name"]],
       [3, "clip-title", ["w/styles"]],
     ]);
-    const audits = await withDb((db) => db.select().from(auditEvents).where(and(eq(auditEvents.targetId, project.id))));
-    expect(audits.map((e) => e.action).sort()).toEqual(["video_project.create", "video_project.mutation.applied", "video_project.mutation.conflict", "video_project.mutation.rebased"]);
+    const audits = await withDb((db) =>
+      db
+        .select()
+        .from(auditEvents)
+        .where(and(eq(auditEvents.targetId, project.id))),
+    );
+    expect(audits.map((e) => e.action).sort()).toEqual([
+      "video_project.create",
+      "video_project.mutation.applied",
+      "video_project.mutation.conflict",
+      "video_project.mutation.rebased",
+    ]);
   });
 
   it("creates and removes tracks and clips; a clip added to a track someone removed is a conflict", async () => {
@@ -153,14 +217,23 @@ describe("mutation outcomes", () => {
       { kind: "set", target: "clip-song", path: "", value: { track_id: "track-music", start_ms: 0, duration_ms: 8000, media_id: song } },
     ]);
     expect(r2.body.outcome).toBe("applied");
-    const r3 = await mutate(owner, ws, project.id, 2, [{ kind: "remove", target: "clip-song", path: "" }, { kind: "remove", target: "track-music", path: "" }]);
+    const r3 = await mutate(owner, ws, project.id, 2, [
+      { kind: "remove", target: "clip-song", path: "" },
+      { kind: "remove", target: "track-music", path: "" },
+    ]);
     expect(r3.body.outcome).toBe("applied");
     expect(Object.keys(r3.body.project.document.tracks).sort()).toEqual(["track-text", "track-video"]);
-    const late = await mutate(owner, ws, project.id, 2, [{ kind: "set", target: "clip-late", path: "", value: { track_id: "track-music", start_ms: 0, duration_ms: 10 } }]);
+    const late = await mutate(owner, ws, project.id, 2, [
+      { kind: "set", target: "clip-late", path: "", value: { track_id: "track-music", start_ms: 0, duration_ms: 10 } },
+    ]);
     expect(late.body).toMatchObject({ outcome: "conflict", overlap_targets: ["track-music"] });
     // Two people adding clips to one track do not conflict.
-    const one = await mutate(owner, ws, project.id, 3, [{ kind: "set", target: "clip-x", path: "", value: { track_id: "track-video", start_ms: 4000, duration_ms: 10 } }]);
-    const two = await mutate(owner, ws, project.id, 3, [{ kind: "set", target: "clip-y", path: "", value: { track_id: "track-video", start_ms: 5000, duration_ms: 10 } }]);
+    const one = await mutate(owner, ws, project.id, 3, [
+      { kind: "set", target: "clip-x", path: "", value: { track_id: "track-video", start_ms: 4000, duration_ms: 10 } },
+    ]);
+    const two = await mutate(owner, ws, project.id, 3, [
+      { kind: "set", target: "clip-y", path: "", value: { track_id: "track-video", start_ms: 5000, duration_ms: 10 } },
+    ]);
     expect([one.body.outcome, two.body.outcome]).toEqual(["applied", "rebased"]);
   });
 });
@@ -175,7 +248,13 @@ describe("validation before anything is written", () => {
       [[{ kind: "set", target: "clip-title", path: "/a" }], "body.operations[0].value"],
       [[{ kind: "set", target: "clip title!", path: "/a", value: 1 }], "body.operations[0].target"],
       [[{ kind: "set", target: "clip-title", path: "/a", value: JSON.parse("[".repeat(40) + "]".repeat(40)) }], "body.operations[0].value"],
-      [[{ kind: "set", target: "clip-title", path: "/name", value: "ok" }, { kind: "set", target: "clip-missing", path: "/name", value: "x" }], "body.operations[1].target"],
+      [
+        [
+          { kind: "set", target: "clip-title", path: "/name", value: "ok" },
+          { kind: "set", target: "clip-missing", path: "/name", value: "x" },
+        ],
+        "body.operations[1].target",
+      ],
       [[{ kind: "remove", target: "clip-title", path: "/style/weight" }], "body.operations[0].path"],
       [[{ kind: "set", target: "clip-title", path: "/start_ms", value: "soon" }], "body.operations[0].value"],
       [[{ kind: "remove", target: "clip-title", path: "/duration_ms" }], "body.operations[0].path"],
@@ -192,7 +271,10 @@ describe("validation before anything is written", () => {
     const ahead = await mutate(owner, ws, project.id, 2, [{ kind: "set", target: "clip-title", path: "/name", value: "x" }]);
     expectProblem(ahead, 422, "validation-error");
     expect(locations(ahead)).toEqual(["body.base_revision"]);
-    const hugeId = await api("POST", `/video-projects/${project.id}/mutations`, { token: owner.token, json: { workspace_id: ws, base_revision: 1, mutation_id: "x".repeat(100_000), operations: [{ kind: "remove", target: "clip-title", path: "/name" }] } });
+    const hugeId = await api("POST", `/video-projects/${project.id}/mutations`, {
+      token: owner.token,
+      json: { workspace_id: ws, base_revision: 1, mutation_id: "x".repeat(100_000), operations: [{ kind: "remove", target: "clip-title", path: "/name" }] },
+    });
     expect(locations(hugeId)).toContain("body.mutation_id");
     const after = await get(owner, project.id);
     expect(after.body.head_revision).toBe(1);
@@ -209,7 +291,10 @@ describe("validation before anything is written", () => {
     }
     expect(head).toBe(71);
     // /meta/k60 exists at head but not at revision 3: removing it is invalid there.
-    const invalid = await mutate(owner, ws, project.id, 3, [{ kind: "remove", target: "clip-title", path: "/text" }, { kind: "remove", target: "clip-intro", path: "/meta/k60" }]);
+    const invalid = await mutate(owner, ws, project.id, 3, [
+      { kind: "remove", target: "clip-title", path: "/text" },
+      { kind: "remove", target: "clip-intro", path: "/meta/k60" },
+    ]);
     expectProblem(invalid, 422, "validation-error");
     expect(locations(invalid)).toEqual(["body.operations[1].path"]);
     // /meta/k1 exists at revision 3 (made by revision 3 itself): valid there, and overlapping nothing later.
@@ -221,8 +306,18 @@ describe("validation before anything is written", () => {
     expect(near.body.outcome).toBe("rebased");
     const mid = await mutate(owner, ws, project.id, 66, [{ kind: "set", target: "clip-intro", path: "/meta/k69", value: "y" }]);
     expect(mid.body).toMatchObject({ outcome: "conflict", overlap_targets: ["clip-intro"] });
-    const snapshots = await withDb((db) => db.select({ revision: videoProjectRevisions.revision, snapshot: videoProjectRevisions.snapshot }).from(videoProjectRevisions).where(eq(videoProjectRevisions.projectId, project.id)));
-    expect(snapshots.filter((r) => r.snapshot !== null).map((r) => r.revision).sort((x, y) => x - y)).toEqual([1, 64]);
+    const snapshots = await withDb((db) =>
+      db
+        .select({ revision: videoProjectRevisions.revision, snapshot: videoProjectRevisions.snapshot })
+        .from(videoProjectRevisions)
+        .where(eq(videoProjectRevisions.projectId, project.id)),
+    );
+    expect(
+      snapshots
+        .filter((r) => r.snapshot !== null)
+        .map((r) => r.revision)
+        .sort((x, y) => x - y),
+    ).toEqual([1, 64]);
   });
 });
 
@@ -244,7 +339,9 @@ describe("media the clips show", () => {
   it("counts as used by the project, so the library will not purge it", async () => {
     const { owner, ws, project } = await setup();
     const mediaId = `med_video_${Date.now()}`;
-    await withDb((db) => db.insert(media).values({ id: mediaId, workspaceId: ws, objectKey: `${ws}/${mediaId}`, mimeType: "video/mp4", mediaType: "video", size: 1000 }));
+    await withDb((db) =>
+      db.insert(media).values({ id: mediaId, workspaceId: ws, objectKey: `${ws}/${mediaId}`, mimeType: "video/mp4", mediaType: "video", size: 1000 }),
+    );
     const usage = async () => (await withDb((db) => db.select({ n: media.usageCount }).from(media).where(eq(media.id, mediaId))))[0].n;
     expect(await usage()).toBe(0);
     const set = await mutate(owner, ws, project.id, 1, [{ kind: "set", target: "clip-intro", path: "/media_id", value: mediaId }]);

@@ -12,9 +12,41 @@ import { sampleVideoDocument } from "../lib/video/sample";
  */
 
 const TARGETS = ["project", "track-video", "track-text", "track-new", "clip-intro", "clip-title", "clip-new"];
-const PATHS = ["", "/name", "/order", "/style", "/style/color", "/style/size", "/styles", "/start_ms", "/duration_ms", "/track_id", "/keyframes", "/keyframes/0", "/keyframes/-", "/meta/a", "/meta/b", "/fps", "/width"];
+const PATHS = [
+  "",
+  "/name",
+  "/order",
+  "/style",
+  "/style/color",
+  "/style/size",
+  "/styles",
+  "/start_ms",
+  "/duration_ms",
+  "/track_id",
+  "/keyframes",
+  "/keyframes/0",
+  "/keyframes/-",
+  "/meta/a",
+  "/meta/b",
+  "/fps",
+  "/width",
+];
 const VALUES = [
-  0, 1, 250, 1080, "x", "#ffffff", "track-video", "track-text", "track-new", true, null, [1, 2], [], { color: "#000000" }, { a: 1 },
+  0,
+  1,
+  250,
+  1080,
+  "x",
+  "#ffffff",
+  "track-video",
+  "track-text",
+  "track-new",
+  true,
+  null,
+  [1, 2],
+  [],
+  { color: "#000000" },
+  { a: 1 },
   { kind: "audio", name: "New", order: 2 },
   { track_id: "track-video", start_ms: 100, duration_ms: 900 },
   { track_id: "track-new", start_ms: 0, duration_ms: 10 },
@@ -24,9 +56,9 @@ const VALUES = [
 const CLIPS = ["clip-intro", "clip-title", "clip-new"];
 const TRACKS = ["track-video", "track-text", "track-new"];
 const op = (kind: "set" | "remove", targets: string[], paths: string[], values: unknown[] = [null]) =>
-  fc.record({ kind: fc.constant(kind), target: fc.constantFrom(...targets), path: fc.constantFrom(...paths), value: fc.constantFrom(...values) }).map(
-    (o): VideoOperation => (kind === "set" ? o : { kind, target: o.target, path: o.path }),
-  );
+  fc
+    .record({ kind: fc.constant(kind), target: fc.constantFrom(...targets), path: fc.constantFrom(...paths), value: fc.constantFrom(...values) })
+    .map((o): VideoOperation => (kind === "set" ? o : { kind, target: o.target, path: o.path }));
 
 /** Mostly operations that make sense (so batches are often valid), plus anything from the vocabulary. */
 const operation: fc.Arbitrary<VideoOperation> = fc.oneof(
@@ -37,7 +69,15 @@ const operation: fc.Arbitrary<VideoOperation> = fc.oneof(
   op("set", CLIPS, ["/keyframes", "/keyframes/-", "/keyframes/0"], [[1, 2], 3]),
   op("remove", CLIPS, ["/style/size", "/meta/a", "/name", "/keyframes/0", "", "/style"]),
   op("set", TRACKS, ["/name", "/order", "/meta/a"], [1, "Main"]),
-  op("set", CLIPS, [""], [{ track_id: "track-video", start_ms: 100, duration_ms: 900 }, { track_id: "track-new", start_ms: 0, duration_ms: 10 }]),
+  op(
+    "set",
+    CLIPS,
+    [""],
+    [
+      { track_id: "track-video", start_ms: 100, duration_ms: 900 },
+      { track_id: "track-new", start_ms: 0, duration_ms: 10 },
+    ],
+  ),
   op("set", TRACKS, [""], [{ kind: "audio", name: "New", order: 2 }]),
   op("remove", TRACKS, [""]),
   op("set", ["project"], ["/fps", "/width", "/meta/a"], [25, 720]),

@@ -5,7 +5,6 @@ import { api, newUser, newWorkspace, withDb, expectProblem } from "./helpers/har
 
 type User = Awaited<ReturnType<typeof newUser>>;
 
-
 async function team() {
   const [owner, admin, editor, viewer, outsider] = await Promise.all([newUser(), newUser(), newUser(), newUser(), newUser()]);
   const ws = await newWorkspace(owner, [
@@ -24,10 +23,16 @@ const create = async (user: User, ws: string, name: string) => {
 const get = (user: User, id: string) => api("GET", `/voice-profiles/${id}`, { token: user.token }).then((r) => r.body);
 const setDefault = (user: User, id: string, ws: string, expected_revision: number) =>
   api("POST", `/voice-profiles/${id}/default`, { token: user.token, json: { expected_revision, workspace_id: ws } });
-const remove = (user: User, id: string, expected_revision: number) => api("DELETE", `/voice-profiles/${id}?expected_revision=${expected_revision}`, { token: user.token });
+const remove = (user: User, id: string, expected_revision: number) =>
+  api("DELETE", `/voice-profiles/${id}?expected_revision=${expected_revision}`, { token: user.token });
 
 const defaultsOf = (ws: string) =>
-  withDb((db) => db.select({ id: voiceProfiles.id }).from(voiceProfiles).where(and(eq(voiceProfiles.workspaceId, ws), eq(voiceProfiles.isDefault, true))));
+  withDb((db) =>
+    db
+      .select({ id: voiceProfiles.id })
+      .from(voiceProfiles)
+      .where(and(eq(voiceProfiles.workspaceId, ws), eq(voiceProfiles.isDefault, true))),
+  );
 
 describe("voice profiles: the workspace default", () => {
   it("moves the default in one change: both profiles' revisions grow, exactly one default remains", async () => {
@@ -47,8 +52,15 @@ describe("voice profiles: the workspace default", () => {
     expect(again.status).toBe(200);
     expect(again.body).toMatchObject({ is_default: true, revision: 2 });
 
-    const trail = await withDb((db) => db.select({ action: auditEvents.action, target: auditEvents.targetId }).from(auditEvents).where(eq(auditEvents.workspaceId, ws)));
-    expect(trail).toEqual(expect.arrayContaining([{ action: "voice_profile.default.set", target: b.id }, { action: "voice_profile.default.unset", target: a.id }]));
+    const trail = await withDb((db) =>
+      db.select({ action: auditEvents.action, target: auditEvents.targetId }).from(auditEvents).where(eq(auditEvents.workspaceId, ws)),
+    );
+    expect(trail).toEqual(
+      expect.arrayContaining([
+        { action: "voice_profile.default.set", target: b.id },
+        { action: "voice_profile.default.unset", target: a.id },
+      ]),
+    );
     expect(trail.filter((t) => t.action === "voice_profile.default.set")).toHaveLength(1);
   });
 
@@ -134,7 +146,12 @@ describe("voice profiles: delete", () => {
     // The next profile created becomes the default again.
     expect((await create(editor, ws, "C")).is_default).toBe(true);
 
-    const trail = await withDb((db) => db.select().from(auditEvents).where(and(eq(auditEvents.workspaceId, ws), eq(auditEvents.action, "voice_profile.delete"))));
+    const trail = await withDb((db) =>
+      db
+        .select()
+        .from(auditEvents)
+        .where(and(eq(auditEvents.workspaceId, ws), eq(auditEvents.action, "voice_profile.delete"))),
+    );
     expect(trail.map((t) => t.targetId).sort()).toEqual([a.id, b.id].sort());
   });
 });

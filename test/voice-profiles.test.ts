@@ -7,7 +7,6 @@ import { api, newUser, newWorkspace, slugOf, withDb, expectProblem } from "./hel
 
 type User = Awaited<ReturnType<typeof newUser>>;
 
-
 const definition = {
   traits: ["warm", "direct"],
   formality: "casual",
@@ -52,9 +51,21 @@ describe("voice profiles: create, read, list", () => {
       schema_version: 1,
     });
     expect(first.body.definition).toEqual({
-      boundaries: [], disliked_patterns: [], expertise: [], forbidden_phrases: [], opinions: [], recurring_expressions: [],
-      traits: ["warm", "direct"], vocabulary: [], formality: "casual", humor: "", identity_summary: definition.identity_summary,
-      preferred_language: "en", corrections: [], examples: definition.examples, interview_answers: [],
+      boundaries: [],
+      disliked_patterns: [],
+      expertise: [],
+      forbidden_phrases: [],
+      opinions: [],
+      recurring_expressions: [],
+      traits: ["warm", "direct"],
+      vocabulary: [],
+      formality: "casual",
+      humor: "",
+      identity_summary: definition.identity_summary,
+      preferred_language: "en",
+      corrections: [],
+      examples: definition.examples,
+      interview_answers: [],
     });
     expect(first.body.created_at).toMatch(/Z$/);
 
@@ -78,7 +89,12 @@ describe("voice profiles: create, read, list", () => {
     const rest = await api("GET", new URL(next!).pathname + new URL(next!).search, { token: viewer.token });
     expect(rest.body.map((p: { id: string }) => p.id)).toEqual([second.body.id]);
 
-    const trail = await withDb((db) => db.select().from(auditEvents).where(and(eq(auditEvents.workspaceId, ws), eq(auditEvents.action, "voice_profile.create"))));
+    const trail = await withDb((db) =>
+      db
+        .select()
+        .from(auditEvents)
+        .where(and(eq(auditEvents.workspaceId, ws), eq(auditEvents.action, "voice_profile.create"))),
+    );
     expect(trail).toHaveLength(2);
   });
 
@@ -109,7 +125,10 @@ describe("voice profiles: create, read, list", () => {
     for (const [patch, location] of cases) {
       const res = await api("POST", "/voice-profiles", { token: editor.token, json: { workspace_id: ws, name: "V", definition, ...patch } });
       expectProblem(res, 422, "validation-error");
-      expect(res.body.errors.map((e: { location: string }) => e.location), JSON.stringify(patch).slice(0, 80)).toContain(location);
+      expect(
+        res.body.errors.map((e: { location: string }) => e.location),
+        JSON.stringify(patch).slice(0, 80),
+      ).toContain(location);
       expect(res.text.length).toBeLessThan(5000);
     }
   });
@@ -129,18 +148,33 @@ describe("voice profiles: replace (PUT)", () => {
     expect(put.body.definition).toMatchObject({ humor: "dry", traits: [], formality: "" });
     expect((await api("GET", `/voice-profiles/${profile.id}`, { token: viewer.token })).body).toEqual(put.body);
 
-    const stale = await api("PUT", `/voice-profiles/${profile.id}`, { token: editor.token, json: { expected_revision: 1, name: "Lost", definition: {}, assigned_account_ids: [] } });
+    const stale = await api("PUT", `/voice-profiles/${profile.id}`, {
+      token: editor.token,
+      json: { expected_revision: 1, name: "Lost", definition: {}, assigned_account_ids: [] },
+    });
     expectProblem(stale, 409, "revision-conflict");
     expect(stale.body.current_revision).toBe(2);
     expect((await api("GET", `/voice-profiles/${profile.id}`, { token: viewer.token })).body.name).toBe("Renamed");
 
-    expectProblem(await api("PUT", `/voice-profiles/${profile.id}`, { token: viewer.token, json: { expected_revision: 2, name: "V", definition: {}, assigned_account_ids: [] } }), 403, "forbidden");
+    expectProblem(
+      await api("PUT", `/voice-profiles/${profile.id}`, {
+        token: viewer.token,
+        json: { expected_revision: 2, name: "V", definition: {}, assigned_account_ids: [] },
+      }),
+      403,
+      "forbidden",
+    );
     // Replace means every member is given.
     const partial = await api("PUT", `/voice-profiles/${profile.id}`, { token: editor.token, json: { expected_revision: 2, name: "V", definition: {} } });
     expectProblem(partial, 422, "validation-error");
     expect(partial.body.errors[0].location).toBe("body.assigned_account_ids");
 
-    const audits = await withDb((db) => db.select().from(auditEvents).where(and(eq(auditEvents.targetId, profile.id), eq(auditEvents.action, "voice_profile.update"))));
+    const audits = await withDb((db) =>
+      db
+        .select()
+        .from(auditEvents)
+        .where(and(eq(auditEvents.targetId, profile.id), eq(auditEvents.action, "voice_profile.update"))),
+    );
     expect(audits).toHaveLength(1);
   });
 
@@ -179,7 +213,10 @@ describe("voice profiles: replace (PUT)", () => {
     const profile = (await create(editor, ws, "Voice")).body;
     const results = await Promise.all(
       Array.from({ length: 8 }, (_, i) =>
-        api("PUT", `/voice-profiles/${profile.id}`, { token: editor.token, json: { expected_revision: 1, name: `Writer ${i}`, definition: {}, assigned_account_ids: [] } }),
+        api("PUT", `/voice-profiles/${profile.id}`, {
+          token: editor.token,
+          json: { expected_revision: 1, name: `Writer ${i}`, definition: {}, assigned_account_ids: [] },
+        }),
       ),
     );
     expect(results.filter((r) => r.status === 200)).toHaveLength(1);

@@ -13,7 +13,10 @@ describe("voice profile rules", () => {
   });
 
   it("assignments: an account held by another profile clashes, one held by the same profile does not", () => {
-    const holders = new Map([["acc_a", "vop_1"], ["acc_b", "vop_2"]]);
+    const holders = new Map([
+      ["acc_a", "vop_1"],
+      ["acc_b", "vop_2"],
+    ]);
     expect(assignmentClashes(["acc_a", "acc_b", "acc_c"], holders, "vop_1")).toEqual([{ index: 1, accountId: "acc_b", profileId: "vop_2" }]);
     expect(assignmentClashes(["acc_a"], holders, null)).toEqual([{ index: 0, accountId: "acc_a", profileId: "vop_1" }]);
   });

@@ -12,7 +12,9 @@ export const socialAccounts = pgTable(
   "social_accounts",
   {
     id: text("id").primaryKey(),
-    workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
     platform: text("platform").$type<Platform>().notNull(),
     username: text("username"),
     avatarUrl: text("avatar_url"),
@@ -39,7 +41,9 @@ export const socialAccounts = pgTable(
      * credentials are erased, and the account is no longer listed or usable.
      */
     disconnectedAt: ts("disconnected_at"),
-    createdBy: text("created_by").notNull().references(() => users.id),
+    createdBy: text("created_by")
+      .notNull()
+      .references(() => users.id),
     createdAt: ts("created_at").notNull().defaultNow(),
     updatedAt: ts("updated_at").notNull().defaultNow(),
   },
@@ -60,8 +64,12 @@ export const inboundMessages = pgTable(
   "inbound_messages",
   {
     id: text("id").primaryKey(),
-    workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
-    socialAccountId: text("social_account_id").notNull().references(() => socialAccounts.id, { onDelete: "cascade" }),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    socialAccountId: text("social_account_id")
+      .notNull()
+      .references(() => socialAccounts.id, { onDelete: "cascade" }),
     platform: text("platform").$type<Platform>().notNull(),
     externalId: text("external_id").notNull(),
     kind: text("kind").$type<MessageKind>().notNull(),

@@ -11,7 +11,9 @@ export const analyticsCollectionRuns = pgTable(
   "analytics_collection_runs",
   {
     id: text("id").primaryKey(),
-    workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
     /** The run's first job (one per account; a run for no account has one job that only completes it). */
     jobId: text("job_id").notNull().unique(),
     status: text("status").$type<"queued" | "running" | "completed" | "failed">().notNull(),
@@ -34,8 +36,12 @@ export const analyticsContentItems = pgTable(
   "analytics_content_items",
   {
     id: text("id").primaryKey(),
-    workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
-    accountId: text("account_id").notNull().references(() => socialAccounts.id, { onDelete: "cascade" }),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => socialAccounts.id, { onDelete: "cascade" }),
     source: text("source").$type<AnalyticsContentSource>().notNull(),
     /** The provider's id for the post (status id, at-uri) or the importer's id. */
     externalId: text("external_id").notNull(),
@@ -80,8 +86,12 @@ export const analyticsMeasurements = pgTable(
   "analytics_measurements",
   {
     id: text("id").primaryKey(),
-    workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
-    accountId: text("account_id").notNull().references(() => socialAccounts.id, { onDelete: "cascade" }),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => socialAccounts.id, { onDelete: "cascade" }),
     contentItemId: text("content_item_id").references(() => analyticsContentItems.id, { onDelete: "cascade" }),
     metric: text("metric").notNull(),
     value: bigint("value", { mode: "number" }),
@@ -113,8 +123,12 @@ export type CoverageStatus = "pending" | "backfilling" | "complete" | "failed" |
 export const analyticsCoverage = pgTable(
   "analytics_coverage",
   {
-    accountId: text("account_id").notNull().references(() => socialAccounts.id, { onDelete: "cascade" }),
-    workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => socialAccounts.id, { onDelete: "cascade" }),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
     status: text("status").$type<CoverageStatus>().notNull().default("pending"),
     description: text("description"),
     failureCode: text("failure_code"),

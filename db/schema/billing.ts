@@ -9,8 +9,12 @@ export type OrganizationRole = "owner" | "member";
 export const organizationMembers = pgTable(
   "organization_members",
   {
-    organizationId: text("organization_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
-    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     role: text("role").$type<OrganizationRole>().notNull(),
     createdAt: ts("created_at").notNull().defaultNow(),
   },
@@ -33,7 +37,9 @@ export const subscriptions = pgTable(
   "subscriptions",
   {
     id: text("id").primaryKey(),
-    organizationId: text("organization_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
     planId: text("plan_id").notNull(),
     interval: text("interval").$type<"month" | "year">().notNull().default("month"),
     status: text("status").$type<SubscriptionStatus>().notNull(),
@@ -65,9 +71,15 @@ export const checkoutAttempts = pgTable(
   "checkout_attempts",
   {
     id: text("id").primaryKey(),
-    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
-    organizationId: text("organization_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
-    workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
     subscriptionId: text("subscription_id").references(() => subscriptions.id, { onDelete: "set null" }),
     planId: text("plan_id").notNull(),
     interval: text("interval").$type<"month" | "year">().notNull(),

@@ -15,7 +15,9 @@ export const publicationBuilds = pgTable(
   "publication_builds",
   {
     id: text("id").primaryKey(),
-    workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
     revision: integer("revision").notNull().default(1),
     state: text("state").$type<BuildState>().notNull().default("queued"),
     phase: text("phase").notNull().default("queued"),

@@ -21,7 +21,9 @@ export const apiTokens = pgTable(
   "api_tokens",
   {
     id: text("id").primaryKey(),
-    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     /** SHA-256 of the token; the token itself is shown once and never stored. */
     tokenHash: text("token_hash").notNull(),
@@ -43,7 +45,9 @@ export const organizations = pgTable(
   {
     id: text("id").primaryKey(),
     kind: text("kind").$type<OrganizationKind>().notNull(),
-    ownerUserId: text("owner_user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    ownerUserId: text("owner_user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     createdAt: ts("created_at").notNull().defaultNow(),
   },
   (t) => [
@@ -52,16 +56,24 @@ export const organizations = pgTable(
   ],
 );
 
-export const workspaces = pgTable("workspaces", {
-  id: text("id").primaryKey(),
-  name: text("name").notNull(),
-  revision: integer("revision").notNull().default(1),
-  /** The organization billed for it (CONTRACT.md §8): its creator's personal one unless another was chosen. */
-  organizationId: text("organization_id").notNull().references(() => organizations.id),
-  createdBy: text("created_by").notNull().references(() => users.id),
-  createdAt: ts("created_at").notNull().defaultNow(),
-  updatedAt: ts("updated_at").notNull().defaultNow(),
-}, (t) => [index("workspaces_organization_idx").on(t.organizationId)]);
+export const workspaces = pgTable(
+  "workspaces",
+  {
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    revision: integer("revision").notNull().default(1),
+    /** The organization billed for it (CONTRACT.md §8): its creator's personal one unless another was chosen. */
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id),
+    createdBy: text("created_by")
+      .notNull()
+      .references(() => users.id),
+    createdAt: ts("created_at").notNull().defaultNow(),
+    updatedAt: ts("updated_at").notNull().defaultNow(),
+  },
+  (t) => [index("workspaces_organization_idx").on(t.organizationId)],
+);
 
 export const ROLES = ["owner", "admin", "editor", "viewer"] as const;
 export type Role = (typeof ROLES)[number];
@@ -69,8 +81,12 @@ export type Role = (typeof ROLES)[number];
 export const workspaceMembers = pgTable(
   "workspace_members",
   {
-    workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
-    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     role: text("role").$type<Role>().notNull(),
     createdAt: ts("created_at").notNull().defaultNow(),
   },

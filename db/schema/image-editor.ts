@@ -17,7 +17,9 @@ export const designs = pgTable(
   "designs",
   {
     id: text("id").primaryKey(),
-    workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
     revision: integer("revision").notNull().default(1),
     coverPreviewMediaId: text("cover_preview_media_id"),
     createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
@@ -35,7 +37,9 @@ export const designRevisions = pgTable(
   "design_revisions",
   {
     id: text("id").primaryKey(),
-    designId: text("design_id").notNull().references(() => designs.id, { onDelete: "cascade" }),
+    designId: text("design_id")
+      .notNull()
+      .references(() => designs.id, { onDelete: "cascade" }),
     revision: integer("revision").notNull(),
     document: jsonb("document").$type<StoredImageDocument>().notNull(),
     /** Set when this revision was made by restoring an earlier one. */
@@ -52,7 +56,9 @@ export const imageTemplates = pgTable(
   "image_templates",
   {
     id: text("id").primaryKey(),
-    workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     category: text("category").notNull(),
     presetKey: text("preset_key"),

@@ -99,8 +99,12 @@ export const media = pgTable(
       index("media_list_name_idx").on(...scope, sql`lower(${t.originalFilename})`, t.id),
       index("media_list_size_idx").on(...scope, t.size, t.id),
       index("media_list_used_idx").on(...scope, t.lastUsedAt.desc().nullsLast(), t.createdAt.desc(), t.id.desc()),
-      index("media_list_favorite_idx").on(...scope, t.createdAt, t.id).where(sql`${t.isFavorite}`),
-      index("media_list_untagged_idx").on(...scope, t.createdAt, t.id).where(sql`${t.tags} = '{}'::text[]`),
+      index("media_list_favorite_idx")
+        .on(...scope, t.createdAt, t.id)
+        .where(sql`${t.isFavorite}`),
+      index("media_list_untagged_idx")
+        .on(...scope, t.createdAt, t.id)
+        .where(sql`${t.tags} = '{}'::text[]`),
       index("media_list_type_idx").on(...scope, t.mediaType, t.aspect, t.createdAt, t.id),
       index("media_list_source_idx").on(...scope, t.source, t.createdAt, t.id),
       index("media_list_width_idx").on(...scope, t.width),

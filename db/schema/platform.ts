@@ -44,10 +44,7 @@ export const idempotencyKeys = pgTable(
     lockedUntil: ts("locked_until").notNull(),
     createdAt: ts("created_at").notNull().defaultNow(),
   },
-  (t) => [
-    primaryKey({ columns: [t.userId, t.workspaceId, t.operation, t.key] }),
-    index("idempotency_keys_created_idx").on(t.createdAt),
-  ],
+  (t) => [primaryKey({ columns: [t.userId, t.workspaceId, t.operation, t.key] }), index("idempotency_keys_created_idx").on(t.createdAt)],
 );
 
 /** Transactional outbox: a job row is written in the same transaction as the change that causes it. */

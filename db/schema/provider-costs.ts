@@ -14,7 +14,9 @@ export const providerCostEvents = pgTable(
   "provider_cost_events",
   {
     id: text("id").primaryKey(),
-    workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
     provider: text("provider").notNull(),
     operation: text("operation").notNull(),
     units: bigint("units", { mode: "number" }).notNull().default(0),

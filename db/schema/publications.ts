@@ -11,7 +11,9 @@ export const publications = pgTable(
   "publications",
   {
     id: text("id").primaryKey(),
-    workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
     revision: integer("revision").notNull().default(1),
     status: text("status").$type<PublicationStatus>().notNull(),
     title: text("title"),
@@ -61,7 +63,9 @@ export const publicationSegments = pgTable(
   "publication_segments",
   {
     id: text("id").primaryKey(),
-    publicationId: text("publication_id").notNull().references(() => publications.id, { onDelete: "cascade" }),
+    publicationId: text("publication_id")
+      .notNull()
+      .references(() => publications.id, { onDelete: "cascade" }),
     position: integer("position").notNull(),
     title: text("title"),
     body: text("body").notNull(),
@@ -77,9 +81,13 @@ export const renditions = pgTable(
   "renditions",
   {
     id: text("id").primaryKey(),
-    publicationId: text("publication_id").notNull().references(() => publications.id, { onDelete: "cascade" }),
+    publicationId: text("publication_id")
+      .notNull()
+      .references(() => publications.id, { onDelete: "cascade" }),
     workspaceId: text("workspace_id").notNull(),
-    socialAccountId: text("social_account_id").notNull().references(() => socialAccounts.id, { onDelete: "restrict" }),
+    socialAccountId: text("social_account_id")
+      .notNull()
+      .references(() => socialAccounts.id, { onDelete: "restrict" }),
     platform: text("platform").notNull(),
     position: integer("position").notNull(),
     title: text("title"),
@@ -126,7 +134,9 @@ export const renditionSegments = pgTable(
   "rendition_segments",
   {
     id: text("id").primaryKey(),
-    renditionId: text("rendition_id").notNull().references(() => renditions.id, { onDelete: "cascade" }),
+    renditionId: text("rendition_id")
+      .notNull()
+      .references(() => renditions.id, { onDelete: "cascade" }),
     publicationSegmentId: text("publication_segment_id"),
     position: integer("position").notNull(),
     title: text("title"),
@@ -155,7 +165,9 @@ export const deliveryAttempts = pgTable(
   "delivery_attempts",
   {
     id: text("id").primaryKey(),
-    renditionId: text("rendition_id").notNull().references(() => renditions.id, { onDelete: "cascade" }),
+    renditionId: text("rendition_id")
+      .notNull()
+      .references(() => renditions.id, { onDelete: "cascade" }),
     number: integer("number").notNull(),
     jobId: text("job_id"),
     outcome: text("outcome").$type<"in_flight" | "succeeded" | "failed" | "unknown">().notNull().default("in_flight"),

@@ -30,7 +30,9 @@ export const repostPolicies = pgTable(
   "repost_policies",
   {
     id: text("id").primaryKey(),
-    workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     enabled: boolean("enabled").notNull().default(true),
     rule: jsonb("rule").$type<RepostPolicyRule>().notNull(),
@@ -41,10 +43,7 @@ export const repostPolicies = pgTable(
     createdAt: ts("created_at").notNull().defaultNow(),
     updatedAt: ts("updated_at").notNull().defaultNow(),
   },
-  (t) => [
-    index("repost_policies_workspace_idx").on(t.workspaceId, t.createdAt, t.id),
-    index("repost_policies_enabled_idx").on(t.id).where(sql`${t.enabled}`),
-  ],
+  (t) => [index("repost_policies_workspace_idx").on(t.workspaceId, t.createdAt, t.id), index("repost_policies_enabled_idx").on(t.id).where(sql`${t.enabled}`)],
 );
 
 /**
@@ -55,9 +54,15 @@ export const repostGrants = pgTable(
   "repost_grants",
   {
     id: text("id").primaryKey(),
-    sourceWorkspaceId: text("source_workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
-    targetWorkspaceId: text("target_workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
-    targetAccountId: text("target_account_id").notNull().references(() => socialAccounts.id, { onDelete: "cascade" }),
+    sourceWorkspaceId: text("source_workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    targetWorkspaceId: text("target_workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    targetAccountId: text("target_account_id")
+      .notNull()
+      .references(() => socialAccounts.id, { onDelete: "cascade" }),
     createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
     createdAt: ts("created_at").notNull().defaultNow(),
   },
@@ -79,10 +84,18 @@ export const repostAttempts = pgTable(
   "repost_attempts",
   {
     id: text("id").primaryKey(),
-    workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
-    policyId: text("policy_id").notNull().references(() => repostPolicies.id, { onDelete: "cascade" }),
-    renditionId: text("rendition_id").notNull().references(() => renditions.id, { onDelete: "cascade" }),
-    targetAccountId: text("target_account_id").notNull().references(() => socialAccounts.id, { onDelete: "cascade" }),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    policyId: text("policy_id")
+      .notNull()
+      .references(() => repostPolicies.id, { onDelete: "cascade" }),
+    renditionId: text("rendition_id")
+      .notNull()
+      .references(() => renditions.id, { onDelete: "cascade" }),
+    targetAccountId: text("target_account_id")
+      .notNull()
+      .references(() => socialAccounts.id, { onDelete: "cascade" }),
     stage: integer("stage").notNull(),
     /** Undo the previous stage's repost before this one. */
     unrepostPrevious: boolean("unrepost_previous").notNull().default(false),
@@ -108,7 +121,9 @@ export const repostActivity = pgTable(
   "repost_activity",
   {
     id: text("id").primaryKey(),
-    workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
     policyId: text("policy_id"),
     renditionId: text("rendition_id"),
     targetAccountId: text("target_account_id"),

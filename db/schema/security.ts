@@ -8,7 +8,9 @@ export const passkeys = pgTable(
   "passkeys",
   {
     id: text("id").primaryKey(),
-    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     /** The credential id (base64url) the authenticator names in each assertion. */
     credentialId: text("credential_id").notNull().unique(),
@@ -44,7 +46,9 @@ export const browserSessions = pgTable(
   "browser_sessions",
   {
     id: text("id").primaryKey(),
-    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     tokenHash: text("token_hash").notNull().unique(),
     passkeyId: text("passkey_id"),
     createdAt: ts("created_at").notNull().defaultNow(),

@@ -12,7 +12,9 @@ export const videoProjects = pgTable(
   "video_projects",
   {
     id: text("id").primaryKey(),
-    workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     document: jsonb("document").notNull(),
     headRevision: integer("head_revision").notNull().default(1),
@@ -41,7 +43,9 @@ export const videoProjects = pgTable(
 export const videoProjectRevisions = pgTable(
   "video_project_revisions",
   {
-    projectId: text("project_id").notNull().references(() => videoProjects.id, { onDelete: "cascade" }),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => videoProjects.id, { onDelete: "cascade" }),
     revision: integer("revision").notNull(),
     /** `create`, `applied`, `rebased`, or `branch` (a conflict branch applied on resolution). */
     kind: text("kind").$type<"create" | "applied" | "rebased" | "branch">().notNull(),
@@ -65,7 +69,9 @@ export const videoProjectRevisions = pgTable(
 export const videoRevisionTouches = pgTable(
   "video_revision_touches",
   {
-    projectId: text("project_id").notNull().references(() => videoProjects.id, { onDelete: "cascade" }),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => videoProjects.id, { onDelete: "cascade" }),
     target: text("target").notNull(),
     revision: integer("revision").notNull(),
     touches: text("touches").array().notNull(),
@@ -77,7 +83,9 @@ export const videoRevisionTouches = pgTable(
 export const videoMutations = pgTable(
   "video_mutations",
   {
-    projectId: text("project_id").notNull().references(() => videoProjects.id, { onDelete: "cascade" }),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => videoProjects.id, { onDelete: "cascade" }),
     mutationId: text("mutation_id").notNull(),
     outcome: text("outcome").$type<"applied" | "rebased" | "conflict">().notNull(),
     revision: integer("revision").notNull(),
@@ -94,7 +102,9 @@ export const videoConflicts = pgTable(
   "video_conflicts",
   {
     id: text("id").primaryKey(),
-    projectId: text("project_id").notNull().references(() => videoProjects.id, { onDelete: "cascade" }),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => videoProjects.id, { onDelete: "cascade" }),
     workspaceId: text("workspace_id").notNull(),
     number: integer("number").notNull(),
     name: text("name").notNull(),

@@ -32,7 +32,9 @@ export const voiceProfiles = pgTable(
   "voice_profiles",
   {
     id: text("id").primaryKey(),
-    workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     definition: jsonb("definition").$type<VoiceDefinitionValue>().notNull(),
     schemaVersion: integer("schema_version").notNull().default(1),
@@ -57,13 +59,14 @@ export const voiceProfiles = pgTable(
 export const voiceProfileAccounts = pgTable(
   "voice_profile_accounts",
   {
-    voiceProfileId: text("voice_profile_id").notNull().references(() => voiceProfiles.id, { onDelete: "cascade" }),
-    socialAccountId: text("social_account_id").notNull().references(() => socialAccounts.id, { onDelete: "cascade" }),
+    voiceProfileId: text("voice_profile_id")
+      .notNull()
+      .references(() => voiceProfiles.id, { onDelete: "cascade" }),
+    socialAccountId: text("social_account_id")
+      .notNull()
+      .references(() => socialAccounts.id, { onDelete: "cascade" }),
     workspaceId: text("workspace_id").notNull(),
     position: integer("position").notNull(),
   },
-  (t) => [
-    primaryKey({ columns: [t.voiceProfileId, t.socialAccountId] }),
-    uniqueIndex("voice_profile_accounts_account_key").on(t.socialAccountId),
-  ],
+  (t) => [primaryKey({ columns: [t.voiceProfileId, t.socialAccountId] }), uniqueIndex("voice_profile_accounts_account_key").on(t.socialAccountId)],
 );

@@ -36,7 +36,10 @@ export const route = createRoute({
 function outboundUrl(field: "url" | "instance_url", raw: string, allowPrivate: boolean): string {
   const verdict = checkOutboundUrl(field === "instance_url" ? normaliseInstanceUrl(raw) : raw, allowPrivate);
   if (!verdict.ok) {
-    throw new ApiError("validation-error", { detail: `body.${field} ${verdict.reason}.`, errors: [{ location: `body.${field}`, message: `The URL ${verdict.reason}` }] });
+    throw new ApiError("validation-error", {
+      detail: `body.${field} ${verdict.reason}.`,
+      errors: [{ location: `body.${field}`, message: `The URL ${verdict.reason}` }],
+    });
   }
   return field === "instance_url" ? verdict.url!.origin : verdict.url!.toString();
 }
@@ -64,9 +67,20 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   }
 
   // Verify before storing: a connection whose credentials the provider refuses is never saved.
-  const context: AccountContext = { id: "", platform: body.platform, username: body.username ?? null, instanceUrl, url, externalAccountId: null, credentials, allowPrivateUrls: allowPrivate };
+  const context: AccountContext = {
+    id: "",
+    platform: body.platform,
+    username: body.username ?? null,
+    instanceUrl,
+    url,
+    externalAccountId: null,
+    credentials,
+    allowPrivateUrls: allowPrivate,
+  };
   const credentialField = body.platform === "bluesky" ? "app_password" : body.platform === "mastodon" ? "access_token" : undefined;
-  const profile = await adapterFor(body.platform).readProfile(context).catch((err) => providerProblem(err, body.platform, credentialField));
+  const profile = await adapterFor(body.platform)
+    .readProfile(context)
+    .catch((err) => providerProblem(err, body.platform, credentialField));
 
   const ciphertext = await encryptJson(c.env.INSTANCE_SECRET_KEY ?? "", credentials);
   const row = await db(c).transaction(async (tx) => {

@@ -25,7 +25,8 @@ export function providerProblem(err: unknown, platform: string, credentialField?
     case "network":
       throw new ApiError("service-unavailable", { detail: `${name} could not be reached: ${err.message}`, headers: { "retry-after": "30" } });
     default:
-      if (httpStatus === 503) throw new ApiError("service-unavailable", { detail: `${name} is unavailable (HTTP 503).`, headers: retryAfter ?? { "retry-after": "30" } });
+      if (httpStatus === 503)
+        throw new ApiError("service-unavailable", { detail: `${name} is unavailable (HTTP 503).`, headers: retryAfter ?? { "retry-after": "30" } });
       throw new ApiError("bad-gateway", { detail: `${name} answered with an error: ${err.message}` });
   }
 }

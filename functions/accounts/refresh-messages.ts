@@ -33,8 +33,10 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     await requireRole(tx, user.id, workspace_id, "editor");
     const accounts = await messageCapableAccounts(tx, workspace_id);
     const ids: string[] = [];
-    for (const account of accounts) ids.push(await enqueueJob(tx, "messages.refresh", workspace_id, { account_id: account.id }, { requestId: c.get("requestId") }));
-    if (ids.length > 0) await audit(tx, { ...auditActor(c), workspaceId: workspace_id, action: "messages.refresh", targetType: "workspace", targetId: workspace_id });
+    for (const account of accounts)
+      ids.push(await enqueueJob(tx, "messages.refresh", workspace_id, { account_id: account.id }, { requestId: c.get("requestId") }));
+    if (ids.length > 0)
+      await audit(tx, { ...auditActor(c), workspaceId: workspace_id, action: "messages.refresh", targetType: "workspace", targetId: workspace_id });
     return ids;
   });
   dispatchAfterCommit(c, jobIds);

@@ -32,7 +32,9 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const user = currentUser(c);
   const row = await accountFor(db(c), user.id, account_id, "admin");
   const context = await accountContext(c.env, row);
-  const profile = await adapterFor(row.platform).readProfile(context).catch((err) => providerProblem(err, row.platform));
+  const profile = await adapterFor(row.platform)
+    .readProfile(context)
+    .catch((err) => providerProblem(err, row.platform));
   const updated = await db(c).transaction(async (tx) => {
     const [next] = await tx
       .update(socialAccounts)

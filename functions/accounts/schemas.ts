@@ -98,13 +98,22 @@ export const CreateAccountRequest = z
     access_token: Secret(2000, "Mastodon access token (read and write scopes)").optional(),
   })
   .superRefine((body, ctx) => {
-    const needs: Record<string, (keyof typeof body)[]> = { webhook: ["url"], bluesky: ["identifier", "app_password"], mastodon: ["instance_url", "access_token"] };
-    const allowed: Record<string, (keyof typeof body)[]> = { webhook: ["url", "secret"], bluesky: ["identifier", "app_password", "instance_url"], mastodon: ["instance_url", "access_token"] };
+    const needs: Record<string, (keyof typeof body)[]> = {
+      webhook: ["url"],
+      bluesky: ["identifier", "app_password"],
+      mastodon: ["instance_url", "access_token"],
+    };
+    const allowed: Record<string, (keyof typeof body)[]> = {
+      webhook: ["url", "secret"],
+      bluesky: ["identifier", "app_password", "instance_url"],
+      mastodon: ["instance_url", "access_token"],
+    };
     for (const field of needs[body.platform]) {
       if (body[field] === undefined) ctx.addIssue({ code: "custom", path: [field], message: `Required for platform ${body.platform}` });
     }
     for (const field of ["url", "secret", "identifier", "app_password", "instance_url", "access_token"] as const) {
-      if (body[field] !== undefined && !allowed[body.platform].includes(field)) ctx.addIssue({ code: "custom", path: [field], message: `Not used by platform ${body.platform}` });
+      if (body[field] !== undefined && !allowed[body.platform].includes(field))
+        ctx.addIssue({ code: "custom", path: [field], message: `Not used by platform ${body.platform}` });
     }
   })
   .openapi("CreateAccountRequest");

@@ -45,7 +45,13 @@ export const route = createRoute({
     query: z.object({
       since: DateTimeParam.optional().openapi({ description: "Only evidence at or after this instant" }),
       until: DateTimeParam.optional().openapi({ description: "Only evidence before this instant" }),
-      action: z.string().min(1).max(100).regex(/^[a-z0-9_.]+$/, "An action name such as passkey.add").optional().openapi({ description: "Only this action" }),
+      action: z
+        .string()
+        .min(1)
+        .max(100)
+        .regex(/^[a-z0-9_.]+$/, "An action name such as passkey.add")
+        .optional()
+        .openapi({ description: "Only this action" }),
       workspace_id: WorkspaceIdField.optional(),
       actor_id: IdParam.optional().openapi({ description: "Only actions by this user" }),
       limit: limitParam(50, 200),
@@ -59,10 +65,17 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   requireAdminSession(c);
   const q = c.req.valid("query");
   if (q.since && q.until && Date.parse(q.since) >= Date.parse(q.until)) {
-    throw new ApiError("validation-error", { detail: "`since` must come before `until`.", errors: [{ location: "query.until", message: "Must be after since", value: q.until }] });
+    throw new ApiError("validation-error", {
+      detail: "`since` must come before `until`.",
+      errors: [{ location: "query.until", message: "Must be after since", value: q.until }],
+    });
   }
   const before = q.cursor ? decodeCursor(q.cursor, ["string"])[0] : null;
-  if (before !== null && !/^[1-9]\d{0,17}$/.test(String(before))) throw new ApiError("validation-error", { detail: "The cursor is not one this API issued; start again without it.", errors: [{ location: "query.cursor", message: "Invalid cursor" }] });
+  if (before !== null && !/^[1-9]\d{0,17}$/.test(String(before)))
+    throw new ApiError("validation-error", {
+      detail: "The cursor is not one this API issued; start again without it.",
+      errors: [{ location: "query.cursor", message: "Invalid cursor" }],
+    });
   const rows = await db(c)
     .select()
     .from(auditEvents)

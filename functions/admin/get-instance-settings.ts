@@ -14,7 +14,7 @@ export const route = createRoute({
   path: "/admin/instance-settings",
   tags: ["admin"],
   summary: "Every instance setting (instance administrators)",
-  description: "Every known key, with where its value comes from (`environment`, `database` or `default`). Secrets always come back with `value: \"\"`.",
+  description: 'Every known key, with where its value comes from (`environment`, `database` or `default`). Secrets always come back with `value: ""`.',
   responses: { 200: jsonResponse(InstanceSettingsResponse, "Every setting"), ...problems(401, 403) },
 });
 

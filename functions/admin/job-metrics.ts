@@ -15,7 +15,12 @@ export const JobKindMetrics = responseObject("JobKindMetrics", {
   in_flight: count("Sent to its queue and not finished: waiting there or running"),
   retrying: count("An attempt failed and another is scheduled"),
   dead: count("Given up after every attempt (kept 14 days; see GET /admin/jobs?state=dead)"),
-  oldest_pending_age_seconds: z.number().int().min(0).nullable().openapi({ description: "Seconds since the longest-waiting pending job came due, by the database's clock; null when none is due" }),
+  oldest_pending_age_seconds: z
+    .number()
+    .int()
+    .min(0)
+    .nullable()
+    .openapi({ description: "Seconds since the longest-waiting pending job came due, by the database's clock; null when none is due" }),
   done_last_hour: count("Finished in the last hour"),
 });
 

@@ -20,7 +20,10 @@ export const route = createRoute({
   request: {
     query: z.object({
       state: z.enum(JOB_STATES).optional().openapi({ description: "Only jobs in this state" }),
-      kind: z.enum(Object.keys(JOB_KINDS) as [keyof typeof JOB_KINDS, ...(keyof typeof JOB_KINDS)[]]).optional().openapi({ description: "Only jobs of this kind" }),
+      kind: z
+        .enum(Object.keys(JOB_KINDS) as [keyof typeof JOB_KINDS, ...(keyof typeof JOB_KINDS)[]])
+        .optional()
+        .openapi({ description: "Only jobs of this kind" }),
       limit: limitParam(50, 200),
       cursor: cursorParam,
     }),

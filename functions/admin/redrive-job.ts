@@ -31,7 +31,8 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const row = await db(c).transaction(async (tx) => {
     const [job] = await tx.select().from(outboxJobs).where(eq(outboxJobs.id, id)).for("update");
     if (!job) throw notFound("job");
-    if (job.deadLetter) throw new ApiError("not-editable", { detail: "This is a record of work given up by a publication; publish the publication again instead." });
+    if (job.deadLetter)
+      throw new ApiError("not-editable", { detail: "This is a record of work given up by a publication; publish the publication again instead." });
     if (job.state !== "dead") throw new ApiError("not-editable", { detail: `Only a dead job can be redriven; this one is ${job.state}.` });
     // The receipt decides: a job that completed is never run again.
     const [receipt] = await tx.select().from(jobReceipts).where(eq(jobReceipts.jobId, id)).for("update");
@@ -41,7 +42,16 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     const [updated] = await tx
       .update(outboxJobs)
       // This request now causes the job's next run: its logs carry this request's id.
-      .set({ state: "pending", sentAt: null, nextAttemptAt: sql`now()`, attempts: 0, finishedAt: null, updatedAt: sql`now()`, sendAttempts: 0, requestId: c.get("requestId") })
+      .set({
+        state: "pending",
+        sentAt: null,
+        nextAttemptAt: sql`now()`,
+        attempts: 0,
+        finishedAt: null,
+        updatedAt: sql`now()`,
+        sendAttempts: 0,
+        requestId: c.get("requestId"),
+      })
       .where(eq(outboxJobs.id, id))
       .returning();
     await audit(tx, { ...auditActor(c), action: "job.redrive", targetType: "job", targetId: id, workspaceId: job.workspaceId });

@@ -16,7 +16,7 @@ import { IdParam, OptionalTimestamp } from "../../lib/schemas/common";
 
 export const PlanOverrideRequest = z
   .object({
-    plan_id: z.string().max(100).openapi({ description: "A plan id; `\"\"` removes the override" }),
+    plan_id: z.string().max(100).openapi({ description: 'A plan id; `""` removes the override' }),
     reason: z.string().trim().max(500).optional().openapi({ description: "Why (kept with the subscription, not in the audit trail)" }),
   })
   .openapi("PlanOverrideRequest");
@@ -24,7 +24,7 @@ export const PlanOverrideRequest = z
 export const PlanOverrideResponse = responseObject("PlanOverrideResponse", {
   user_id: z.string(),
   organization_id: z.string(),
-  plan_id: z.string().openapi({ description: "The override's plan, or `\"\"` once removed" }),
+  plan_id: z.string().openapi({ description: 'The override\'s plan, or `""` once removed' }),
   subscription: z
     .object({ id: z.string(), status: z.string(), provider: z.string(), current_period_end: OptionalTimestamp })
     .nullable()
@@ -37,13 +37,14 @@ export const route = createRoute({
   tags: ["admin"],
   summary: "Set a user plan override (instance administrators)",
   description:
-    "Puts the user's personal organization on `plan_id` with an admin-managed subscription (provider `admin`), bypassing checkout and ending any other current subscription. `plan_id: \"\"` removes the override and ends that subscription. While billing is off every organization stays on `self_hosted`; the override applies once billing is on.",
+    'Puts the user\'s personal organization on `plan_id` with an admin-managed subscription (provider `admin`), bypassing checkout and ending any other current subscription. `plan_id: ""` removes the override and ends that subscription. While billing is off every organization stays on `self_hosted`; the override applies once billing is on.',
   request: { params: z.object({ id: IdParam }), body: jsonBody(PlanOverrideRequest) },
   responses: { 200: jsonResponse(PlanOverrideResponse, "The override in force, or its removal"), ...problems(400, 401, 403, 404, 413, 422) },
 });
 
 type SubRow = typeof subscriptions.$inferSelect;
-const view = (s: SubRow | null) => (s ? { id: s.id, status: s.status, provider: s.provider, current_period_end: s.currentPeriodEnd?.toISOString() ?? null } : null);
+const view = (s: SubRow | null) =>
+  s ? { id: s.id, status: s.status, provider: s.provider, current_period_end: s.currentPeriodEnd?.toISOString() ?? null } : null;
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   requireInstanceAdmin(c);
@@ -76,7 +77,12 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     return { organizationId, planId: body.plan_id, subscription: created };
   });
   return c.json(
-    withSchema(c, PlanOverrideResponse, { user_id: id, organization_id: result.organizationId, plan_id: result.planId, subscription: view(result.subscription) }),
+    withSchema(c, PlanOverrideResponse, {
+      user_id: id,
+      organization_id: result.organizationId,
+      plan_id: result.planId,
+      subscription: view(result.subscription),
+    }),
     200,
   );
 };

@@ -21,7 +21,7 @@ export const UpdateInstanceSettingsRequest = z
         z
           .object({
             key: z.string().min(1).max(100).openapi({ example: "ai_model" }),
-            value: z.string().max(10_000).openapi({ description: "The new value as a string; `\"\"` clears the saved value" }),
+            value: z.string().max(10_000).openapi({ description: 'The new value as a string; `""` clears the saved value' }),
           })
           .openapi("InstanceSettingInput"),
       )
@@ -50,7 +50,11 @@ function validate(c: Parameters<RouteHandler<typeof route, AppEnv>>[0], entries:
     if (seen.has(key)) return void errors.push({ location: `body.settings[${i}].key`, message: "Given twice", value: key });
     seen.add(key);
     if (envValue(c.env, key) !== undefined) {
-      return void errors.push({ location: `body.settings[${i}].key`, message: `Set by the environment variable ${envVarOf(key)}; change it there`, value: key });
+      return void errors.push({
+        location: `body.settings[${i}].key`,
+        message: `Set by the environment variable ${envVarOf(key)}; change it there`,
+        value: key,
+      });
     }
     const problem = checkValue(def, value);
     // A secret's value is never echoed back, not even in an error.

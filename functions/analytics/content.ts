@@ -20,9 +20,7 @@ export const MetricMetadataMap = z.record(z.string(), MetricMetadata);
 
 export const SeriesPoint = z.object({ date: z.string().openapi({ example: "2026-11-22" }), value: z.number().int() }).openapi("SeriesPoint");
 
-export const ContentReference = z
-  .object({ account_content_id: z.string(), type: knownValue("external", "Kind of reference") })
-  .openapi("ContentReference");
+export const ContentReference = z.object({ account_content_id: z.string(), type: knownValue("external", "Kind of reference") }).openapi("ContentReference");
 
 export const Measurement = z
   .object({

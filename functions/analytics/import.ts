@@ -23,7 +23,10 @@ const ImportItem = z
     published_at: DateTimeParam,
     title: z.string().max(300).optional(),
     excerpt: z.string().max(500).optional(),
-    external_url: z.url({ protocol: /^https?$/ }).max(2000).optional(),
+    external_url: z
+      .url({ protocol: /^https?$/ })
+      .max(2000)
+      .optional(),
     metrics: z
       .object(Object.fromEntries(CONTENT_METRICS.map((m) => [m, Count.optional()])) as Record<(typeof CONTENT_METRICS)[number], z.ZodOptional<typeof Count>>)
       .strict(),
@@ -67,7 +70,13 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
       else seen.set(key, i);
     });
     if (errors.length) {
-      throw new ApiError("validation-error", { detail: errors.slice(0, 5).map((e) => `${e.location}: ${e.message}`).join("; "), errors: errors.slice(0, 50) });
+      throw new ApiError("validation-error", {
+        detail: errors
+          .slice(0, 5)
+          .map((e) => `${e.location}: ${e.message}`)
+          .join("; "),
+        errors: errors.slice(0, 50),
+      });
     }
     const now = new Date();
     const saved = await upsertContentItems(
@@ -97,7 +106,10 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
         })),
     );
     await insertMeasurements(tx, measurements);
-    await refreshRollups(tx, saved.map((s) => s.id));
+    await refreshRollups(
+      tx,
+      saved.map((s) => s.id),
+    );
     await audit(tx, { ...auditActor(c), workspaceId: body.workspace_id, action: "analytics.import", targetType: "workspace", targetId: body.workspace_id });
     return saved;
   });

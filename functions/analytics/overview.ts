@@ -1,5 +1,16 @@
 import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
-import { accountInfo, analyticsAccount, contentItem, coverageOf, followerGrowth, followerSummary, mostEngagementInsight, publicationAnalytics, summary, trends } from "../../lib/analytics/overview";
+import {
+  accountInfo,
+  analyticsAccount,
+  contentItem,
+  coverageOf,
+  followerGrowth,
+  followerSummary,
+  mostEngagementInsight,
+  publicationAnalytics,
+  summary,
+  trends,
+} from "../../lib/analytics/overview";
 import { decodeContentCursor, encodeContentCursor } from "../../lib/analytics/overview-cursor";
 import { loadOverview } from "../../lib/analytics/overview-load";
 import * as Q from "../../lib/analytics/overview-queries";
@@ -49,9 +60,13 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const filter: Q.OverviewFilter = { workspaceId: query.workspace_id, accountId: query.account_id ?? null, source: query.source, days: query.days, now };
 
   const loaded = await loadOverview(database, filter, { sort: query.sort, after, limit: query.limit });
-  const { allAccounts, shown, shownIds, pageFilter, followerDays, baselines, accountReadings, totals, trendDays, page, pubRows, pubItems, topRow, readings } = loaded;
+  const { allAccounts, shown, shownIds, pageFilter, followerDays, baselines, accountReadings, totals, trendDays, page, pubRows, pubItems, topRow, readings } =
+    loaded;
   if (filter.accountId && !allAccounts.some((a) => a.account.id === filter.accountId)) {
-    throw new ApiError("validation-error", { detail: "No such account in this workspace.", errors: [{ location: "query.account_id", message: "No such account in this workspace" }] });
+    throw new ApiError("validation-error", {
+      detail: "No such account in this workspace.",
+      errors: [{ location: "query.account_id", message: "No such account in this workspace" }],
+    });
   }
   const info = accountInfo(allAccounts);
   const byOwner = new Map<string, Q.ReadingRow[]>();
@@ -73,7 +88,14 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     account_growth_scope: "account_wide",
     summary: summary(totals.current, totals.previous, followerSummary(growth)),
     trends: trends(trendDays, growth, info, now, query.days),
-    accounts: shown.map((a) => analyticsAccount(a, growth.find((g) => g.accountId === a.account.id), accountReadings.filter((r) => r.owner_id === a.account.id), nowMs)),
+    accounts: shown.map((a) =>
+      analyticsAccount(
+        a,
+        growth.find((g) => g.accountId === a.account.id),
+        accountReadings.filter((r) => r.owner_id === a.account.id),
+        nowMs,
+      ),
+    ),
     follower_series: trends([], growth, info, now, query.days).followers.map(({ date, value }) => ({ date, value })),
     coverage: shown.map(coverageOf),
     insights: [mostEngagementInsight(topRow ? toItem(topRow) : undefined, totals.current, { fromMs: Q.rangeStart(filter).getTime(), toMs: nowMs })],

@@ -38,8 +38,13 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     const runId = newId("arun");
     // One job per account (a run for no account gets one job that only completes it).
     const jobIds: string[] = [];
-    for (const a of collectable.length ? collectable : [null]) jobIds.push(await enqueueJob(tx, "analytics.refresh", workspace_id, a ? { run_id: runId, account_id: a.id } : { run_id: runId }, { requestId: c.get("requestId") }));
-    await tx.insert(analyticsCollectionRuns).values({ id: runId, workspaceId: workspace_id, jobId: jobIds[0], status: "queued", accountsQueued: collectable.length, requestedBy: user.id });
+    for (const a of collectable.length ? collectable : [null])
+      jobIds.push(
+        await enqueueJob(tx, "analytics.refresh", workspace_id, a ? { run_id: runId, account_id: a.id } : { run_id: runId }, { requestId: c.get("requestId") }),
+      );
+    await tx
+      .insert(analyticsCollectionRuns)
+      .values({ id: runId, workspaceId: workspace_id, jobId: jobIds[0], status: "queued", accountsQueued: collectable.length, requestedBy: user.id });
     await audit(tx, { ...auditActor(c), workspaceId: workspace_id, action: "analytics.refresh", targetType: "analytics_run", targetId: runId });
     return { jobIds, accounts: collectable.length };
   });

@@ -61,9 +61,7 @@ export const PublicationAnalytics = z
   })
   .openapi("PublicationAnalytics");
 
-const SummaryMetric = z
-  .object({ value: z.number().int(), delta: z.number().int(), measured: z.number().int() })
-  .openapi("SummaryMetric");
+const SummaryMetric = z.object({ value: z.number().int(), delta: z.number().int(), measured: z.number().int() }).openapi("SummaryMetric");
 
 export const AnalyticsSummary = z
   .object({

@@ -21,9 +21,15 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { id } = c.req.valid("param");
   const userId = currentUser(c).id;
   await db(c).transaction(async (tx) => {
-    const deleted = await tx.delete(passkeys).where(and(eq(passkeys.id, id), eq(passkeys.userId, userId))).returning({ id: passkeys.id });
+    const deleted = await tx
+      .delete(passkeys)
+      .where(and(eq(passkeys.id, id), eq(passkeys.userId, userId)))
+      .returning({ id: passkeys.id });
     if (!deleted.length) throw notFound("passkey");
-    await tx.update(browserSessions).set({ revokedAt: sql`now()` }).where(and(eq(browserSessions.passkeyId, id), isNull(browserSessions.revokedAt)));
+    await tx
+      .update(browserSessions)
+      .set({ revokedAt: sql`now()` })
+      .where(and(eq(browserSessions.passkeyId, id), isNull(browserSessions.revokedAt)));
     await audit(tx, { ...auditActor(c), action: "passkey.remove", targetType: "passkey", targetId: id });
   });
   return c.body(null, 204);

@@ -29,9 +29,7 @@ export const UserProfile = responseObject("UserProfile", UserProfileFields);
 /** The same shape nested inside other responses (no `$schema` of its own). */
 export const UserProfileObject = z.object(UserProfileFields).openapi("UserProfileObject");
 
-export const Passkey = z
-  .object({ id: z.string(), name: z.string(), created_at: Timestamp, last_used_at: Timestamp.nullable() })
-  .openapi("Passkey");
+export const Passkey = z.object({ id: z.string(), name: z.string(), created_at: Timestamp, last_used_at: Timestamp.nullable() }).openapi("Passkey");
 
 export const SecurityStatus = responseObject("SecurityStatus", {
   methods: z.array(z.string()).openapi({ description: "Sign-in methods the user has, e.g. `passkey`, `totp`" }),

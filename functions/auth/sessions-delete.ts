@@ -17,7 +17,10 @@ export const route = createRoute({
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const sessionId = currentUser(c).sessionId;
-  if (!sessionId) throw new ApiError("bad-request", { detail: "This request was authenticated with a bearer token, not a browser session; revoke tokens with DELETE /auth/tokens/{id}." });
+  if (!sessionId)
+    throw new ApiError("bad-request", {
+      detail: "This request was authenticated with a bearer token, not a browser session; revoke tokens with DELETE /auth/tokens/{id}.",
+    });
   await db(c).transaction(async (tx) => {
     if (await revokeSession(tx, sessionId)) await audit(tx, { ...auditActor(c), action: "session.sign_out", targetType: "session", targetId: sessionId });
   });

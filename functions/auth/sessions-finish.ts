@@ -22,7 +22,15 @@ const NOT_SIGNED_IN = "The passkey sign-in did not verify; start again.";
 
 /** A refused sign-in by a known passkey is evidence worth keeping (outcome `denied`), then 401. */
 async function refuse(c: AppContext, passkey: { id: string; userId: string }): Promise<never> {
-  await audit(db(c), { actorUserId: passkey.userId, actorKind: "session", action: "session.sign_in", outcome: "denied", targetType: "passkey", targetId: passkey.id, requestId: c.get("requestId") });
+  await audit(db(c), {
+    actorUserId: passkey.userId,
+    actorKind: "session",
+    action: "session.sign_in",
+    outcome: "denied",
+    targetType: "passkey",
+    targetId: passkey.id,
+    requestId: c.get("requestId"),
+  });
   throw new ApiError("unauthorized", { detail: NOT_SIGNED_IN });
 }
 
@@ -36,7 +44,10 @@ export const route = createRoute({
   security: [],
   request: { body: jsonBody(FinishSignInRequest) },
   responses: {
-    200: { ...jsonResponse(UserProfile, "The signed-in user"), headers: z.object({ "set-cookie": z.string().openapi({ description: "herald_session=…; HttpOnly; SameSite=Strict; Path=/" }) }) },
+    200: {
+      ...jsonResponse(UserProfile, "The signed-in user"),
+      headers: z.object({ "set-cookie": z.string().openapi({ description: "herald_session=…; HttpOnly; SameSite=Strict; Path=/" }) }),
+    },
     ...problems(400, 401, 413, 422, 429),
   },
 });
@@ -76,7 +87,14 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
       .returning({ id: passkeys.id });
     if (!moved.length) return null;
     const session = await openSession(tx, passkey.userId, passkey.id);
-    await audit(tx, { actorUserId: passkey.userId, actorKind: "session", action: "session.sign_in", targetType: "session", targetId: session.id, requestId: c.get("requestId") });
+    await audit(tx, {
+      actorUserId: passkey.userId,
+      actorKind: "session",
+      action: "session.sign_in",
+      targetType: "session",
+      targetId: session.id,
+      requestId: c.get("requestId"),
+    });
     const [user] = await tx.select().from(users).where(eq(users.id, passkey.userId));
     return { session, user };
   });

@@ -13,7 +13,8 @@ export const route = createRoute({
   path: "/auth/sessions/passkey/start",
   tags: ["auth"],
   summary: "Start signing in with a passkey",
-  description: "No authentication. WebAuthn request options for a discoverable credential (no user name needed) and a challenge good for one use within 5 minutes.",
+  description:
+    "No authentication. WebAuthn request options for a discoverable credential (no user name needed) and a challenge good for one use within 5 minutes.",
   security: [],
   responses: { 200: jsonResponse(PasskeyChallenge, "The challenge and the options for navigator.credentials.get()"), ...problems(400, 429) },
 });

@@ -1,7 +1,12 @@
 import { z } from "@hono/zod-openapi";
 import { BoundedJsonMap, IdParam } from "../../lib/schemas/common";
 
-const Base64Url = (max: number) => z.string().min(1).max(max).regex(/^[A-Za-z0-9_-]+={0,2}$/, "Expected base64url");
+const Base64Url = (max: number) =>
+  z
+    .string()
+    .min(1)
+    .max(max)
+    .regex(/^[A-Za-z0-9_-]+={0,2}$/, "Expected base64url");
 
 /** What every PublicKeyCredential JSON carries around its `response`. */
 const credentialOf = <R extends z.ZodRawShape>(response: R) =>

@@ -55,7 +55,11 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const canManage = role === "owner";
   let contact: string | null = null;
   if (canManage) {
-    const [owner] = await q.select({ email: users.email }).from(users).innerJoin(organizations, eq(organizations.ownerUserId, users.id)).where(eq(organizations.id, organizationId));
+    const [owner] = await q
+      .select({ email: users.email })
+      .from(users)
+      .innerJoin(organizations, eq(organizations.ownerUserId, users.id))
+      .where(eq(organizations.id, organizationId));
     contact = owner?.email ?? null;
   }
   const sub = billing.subscription;

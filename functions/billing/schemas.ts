@@ -54,14 +54,15 @@ export const PurchaseChoice = responseObject("PurchaseChoice", {
   interval: IntervalEnum,
   price: z.object({ amount_minor: Int.openapi({ description: "Minor units of `currency` (cents)" }), currency: z.string() }),
   trial: z.object({ days: Int, eligible: z.boolean() }),
-  payment: z.object({ provider: z.string().openapi({ description: "`stripe`, or `none` when nothing is paid through a provider" }), required_now: z.boolean() }),
+  payment: z.object({
+    provider: z.string().openapi({ description: "`stripe`, or `none` when nothing is paid through a provider" }),
+    required_now: z.boolean(),
+  }),
   expires_at: z.string().datetime(),
   continuation_token: z.string().openapi({ description: "Integrity-protected; send it to validate or to POST /onboarding/first-workspace within 30 minutes" }),
 });
 
-export const PurchaseChoiceRequest = z
-  .object({ plan_id: z.string().min(1).max(100), interval: IntervalEnum })
-  .openapi("PurchaseChoiceRequest");
+export const PurchaseChoiceRequest = z.object({ plan_id: z.string().min(1).max(100), interval: IntervalEnum }).openapi("PurchaseChoiceRequest");
 
 export const ContinuationRequest = z.object({ continuation_token: z.string().min(1).max(4000) }).openapi("ContinuationRequest");
 

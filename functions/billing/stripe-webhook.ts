@@ -53,10 +53,23 @@ async function checkoutCompleted(tx: Tx, session: StripeObject): Promise<void> {
   if (attempt.subscriptionId) {
     await tx
       .update(subscriptions)
-      .set({ status: "active", providerSubscriptionId: str(session.subscription), providerCustomerId: str(session.customer), currentPeriodStart: now, updatedAt: now })
+      .set({
+        status: "active",
+        providerSubscriptionId: str(session.subscription),
+        providerCustomerId: str(session.customer),
+        currentPeriodStart: now,
+        updatedAt: now,
+      })
       .where(and(eq(subscriptions.id, attempt.subscriptionId), isNull(subscriptions.endedAt)));
   }
-  await audit(tx, { actorUserId: null, actorKind: "system", workspaceId: attempt.workspaceId, action: "billing.checkout.complete", targetType: "checkout_attempt", targetId: attempt.id });
+  await audit(tx, {
+    actorUserId: null,
+    actorKind: "system",
+    workspaceId: attempt.workspaceId,
+    action: "billing.checkout.complete",
+    targetType: "checkout_attempt",
+    targetId: attempt.id,
+  });
 }
 
 async function checkoutExpired(tx: Tx, session: StripeObject): Promise<void> {
@@ -72,13 +85,24 @@ async function checkoutExpired(tx: Tx, session: StripeObject): Promise<void> {
       .set({ status: "canceled", endedAt: now, updatedAt: now })
       .where(and(eq(subscriptions.id, attempt.subscriptionId), eq(subscriptions.status, "incomplete"), isNull(subscriptions.endedAt)));
   }
-  await audit(tx, { actorUserId: null, actorKind: "system", workspaceId: attempt.workspaceId, action: "billing.checkout.expire", targetType: "checkout_attempt", targetId: attempt.id });
+  await audit(tx, {
+    actorUserId: null,
+    actorKind: "system",
+    workspaceId: attempt.workspaceId,
+    action: "billing.checkout.expire",
+    targetType: "checkout_attempt",
+    targetId: attempt.id,
+  });
 }
 
 async function subscriptionChanged(tx: Tx, object: StripeObject, deleted: boolean): Promise<void> {
   const providerId = str(object.id);
   if (!providerId) return;
-  const [sub] = await tx.select().from(subscriptions).where(and(eq(subscriptions.providerSubscriptionId, providerId), isNull(subscriptions.endedAt))).for("update");
+  const [sub] = await tx
+    .select()
+    .from(subscriptions)
+    .where(and(eq(subscriptions.providerSubscriptionId, providerId), isNull(subscriptions.endedAt)))
+    .for("update");
   if (!sub) return;
   const now = new Date();
   const status = deleted ? "canceled" : (STATUS[String(object.status)] ?? sub.status);
@@ -107,7 +131,9 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   // The signature covers the exact bytes received; read them before anything parses the body.
   const payload = await c.req.text();
   if (!(await verifyStripeSignature(webhookSecret, payload, c.req.header("stripe-signature")))) {
-    throw new ApiError("bad-request", { detail: "The Stripe-Signature header does not verify for this payload (or is older than 5 minutes); nothing changed." });
+    throw new ApiError("bad-request", {
+      detail: "The Stripe-Signature header does not verify for this payload (or is older than 5 minutes); nothing changed.",
+    });
   }
   let event: { id?: unknown; type?: unknown; data?: { object?: StripeObject } };
   try {
@@ -121,7 +147,11 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const object = (event.data?.object ?? {}) as StripeObject;
 
   const applied = await database.transaction(async (tx) => {
-    const [fresh] = await tx.insert(billingWebhookEvents).values({ id, provider: "stripe", type }).onConflictDoNothing().returning({ id: billingWebhookEvents.id });
+    const [fresh] = await tx
+      .insert(billingWebhookEvents)
+      .values({ id, provider: "stripe", type })
+      .onConflictDoNothing()
+      .returning({ id: billingWebhookEvents.id });
     if (!fresh) return false;
     if (type === "checkout.session.completed" || type === "checkout.session.async_payment_succeeded") await checkoutCompleted(tx, object);
     else if (type === "checkout.session.expired") await checkoutExpired(tx, object);

@@ -29,7 +29,10 @@ const REASONS = {
 export async function continuationOr422(env: AppEnv["Bindings"], userId: string, token: string) {
   const check = await verifyContinuation(instanceKey(env), userId, token);
   if (!check.ok) {
-    throw new ApiError("invalid-continuation", { detail: REASONS[check.reason], errors: [{ location: "body.continuation_token", message: REASONS[check.reason] }] });
+    throw new ApiError("invalid-continuation", {
+      detail: REASONS[check.reason],
+      errors: [{ location: "body.continuation_token", message: REASONS[check.reason] }],
+    });
   }
   return check.facts;
 }

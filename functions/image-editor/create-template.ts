@@ -40,7 +40,13 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
         createdBy: user.id,
       })
       .returning();
-    await replaceMediaUsages(tx, { workspaceId: row.workspaceId, ownerType: "template", ownerId: row.id }, referencedMediaIds(body.document), "body.document", mentionedMediaIds(body.document));
+    await replaceMediaUsages(
+      tx,
+      { workspaceId: row.workspaceId, ownerType: "template", ownerId: row.id },
+      referencedMediaIds(body.document),
+      "body.document",
+      mentionedMediaIds(body.document),
+    );
     await audit(tx, { ...auditActor(c), workspaceId: row.workspaceId, action: "template.create", targetType: "template", targetId: row.id });
     return { status: 201, body: withSchema(c, TemplateResponse, toTemplate(row)) };
   });

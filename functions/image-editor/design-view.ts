@@ -6,7 +6,6 @@ import { requireRole, roleAtLeast } from "../../lib/http/workspace-guard";
 import type { DesignRow } from "../../lib/image-editor/revisions";
 import { storedImageDocument, type ImageDocumentValue } from "../../lib/image-editor/document";
 
-
 /** A design as SPEC.md 2.3 DesignResponse (without `$schema`). */
 export const toDesign = (row: DesignRow, document: ImageDocumentValue, role: Role) => ({
   id: row.id,

@@ -25,7 +25,10 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { limit, cursor } = c.req.valid("query");
   const before = cursor ? (decodeCursor(cursor, ["number"])[0] as number) : null;
   if (before !== null && !(Number.isInteger(before) && before >= 1 && before <= 2_147_483_647)) {
-    throw new ApiError("validation-error", { detail: "The cursor is not one this API issued; start again without it.", errors: [{ location: "query.cursor", message: "Invalid cursor" }] });
+    throw new ApiError("validation-error", {
+      detail: "The cursor is not one this API issued; start again without it.",
+      errors: [{ location: "query.cursor", message: "Invalid cursor" }],
+    });
   }
   const database = db(c);
   await loadDesignFor(database, currentUser(c).id, id, "viewer");

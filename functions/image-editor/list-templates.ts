@@ -47,5 +47,8 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const last = page.at(-1);
   setNextLink(c, rows.length > limit && last ? encodeCursor([last.createdAt.toISOString(), last.id]) : null);
   const templates = [...(after ? [] : BUILT_IN_TEMPLATES.map(fromBuiltIn)), ...page.map(toTemplate)];
-  return c.json(withSchema(c, ListTemplatesOutputBody, { can_edit: roleAtLeast(role, "editor"), templates: withSchemaEach(c, TemplateResponse, templates) }), 200);
+  return c.json(
+    withSchema(c, ListTemplatesOutputBody, { can_edit: roleAtLeast(role, "editor"), templates: withSchemaEach(c, TemplateResponse, templates) }),
+    200,
+  );
 };

@@ -10,10 +10,7 @@ export const DesignResponse = responseObject("DesignResponse", {
   document: ImageDocument,
   revision: z.number().int(),
   can_edit: z.boolean().openapi({ description: "Whether the caller may change this design (editor role or higher)" }),
-  cover_preview_media_id: z
-    .string()
-    .nullable()
-    .openapi({ description: "The first page's preview_media_id in the head document, or null when it has none" }),
+  cover_preview_media_id: z.string().nullable().openapi({ description: "The first page's preview_media_id in the head document, or null when it has none" }),
   created_by_id: z.string().nullable().openapi({ description: "Null when the creating user no longer exists" }),
   created_at: Timestamp,
   updated_at: Timestamp,

@@ -44,7 +44,8 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { id } = c.req.valid("param");
   const body = c.req.valid("json");
   const user = currentUser(c);
-  if (builtInTemplate(id)) throw new ApiError("forbidden", { detail: "Built-in templates cannot be changed; create a workspace template from this one instead." });
+  if (builtInTemplate(id))
+    throw new ApiError("forbidden", { detail: "Built-in templates cannot be changed; create a workspace template from this one instead." });
   const row = await db(c).transaction(async (tx) => {
     const [template] = await tx.select({ workspaceId: imageTemplates.workspaceId }).from(imageTemplates).where(eq(imageTemplates.id, id));
     if (!template) throw notFound("template");
@@ -62,7 +63,13 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
       .returning();
     if (!row) throw notFound("template");
     if (body.document !== undefined) {
-      await replaceMediaUsages(tx, { workspaceId: row.workspaceId, ownerType: "template", ownerId: row.id }, referencedMediaIds(body.document), "body.document", mentionedMediaIds(body.document));
+      await replaceMediaUsages(
+        tx,
+        { workspaceId: row.workspaceId, ownerType: "template", ownerId: row.id },
+        referencedMediaIds(body.document),
+        "body.document",
+        mentionedMediaIds(body.document),
+      );
     }
     await audit(tx, { ...auditActor(c), workspaceId: row.workspaceId, action: "template.update", targetType: "template", targetId: row.id });
     return row;

@@ -15,8 +15,15 @@ import { MAX_TAG_LENGTH, MAX_TAGS, normalizeTag, parseTagList } from "../../lib/
 import { BooleanQuery, NonNegativeIntQuery, OffsetQuery, WorkspaceIdField } from "../../lib/schemas/common";
 import { ListMediaOutputBody, MediaItem } from "./schemas";
 
-const Dimension = (what: string) => NonNegativeIntQuery(100_000).optional().openapi({ description: `${what} in pixels, at least 0` });
-const Day = (what: string) => z.iso.date().optional().openapi({ description: `YYYY-MM-DD; ${what} (inclusive)` });
+const Dimension = (what: string) =>
+  NonNegativeIntQuery(100_000)
+    .optional()
+    .openapi({ description: `${what} in pixels, at least 0` });
+const Day = (what: string) =>
+  z.iso
+    .date()
+    .optional()
+    .openapi({ description: `YYYY-MM-DD; ${what} (inclusive)` });
 
 export const ListMediaQuery = z.object({
   workspace_id: WorkspaceIdField,
@@ -29,11 +36,7 @@ export const ListMediaQuery = z.object({
   lifecycle: z.enum(["library", "temporary", "trash", "all"]).default("library"),
   aspect: z.enum(["square", "portrait", "landscape"]).optional(),
   tag_id: z.string().max(100).optional().openapi({ description: "One tag id" }),
-  tag_ids: z
-    .string()
-    .max(2000)
-    .optional()
-    .openapi({ description: "Comma-separated tag ids; media must have every one" }),
+  tag_ids: z.string().max(2000).optional().openapi({ description: "Comma-separated tag ids; media must have every one" }),
   untagged: BooleanQuery.optional().openapi({ description: "`true`: only media without tags" }),
   min_width: Dimension("Minimum width"),
   min_height: Dimension("Minimum height"),
@@ -69,8 +72,10 @@ export function filtersOf(q: Query): MediaListFilters {
   if (tags.length > MAX_TAGS) errors.push({ location: "query.tag_ids", message: `At most ${MAX_TAGS} tags` });
   if (tags.some((t) => t.length > MAX_TAG_LENGTH)) errors.push({ location: "query.tag_ids", message: `A tag id is at most ${MAX_TAG_LENGTH} characters` });
   if (q.date_from && q.date_to && q.date_from > q.date_to) errors.push({ location: "query.date_to", message: "date_to is before date_from", value: q.date_to });
-  if (q.min_width !== undefined && q.max_width !== undefined && q.min_width > q.max_width) errors.push({ location: "query.max_width", message: "max_width is below min_width", value: q.max_width });
-  if (q.min_height !== undefined && q.max_height !== undefined && q.min_height > q.max_height) errors.push({ location: "query.max_height", message: "max_height is below min_height", value: q.max_height });
+  if (q.min_width !== undefined && q.max_width !== undefined && q.min_width > q.max_width)
+    errors.push({ location: "query.max_width", message: "max_width is below min_width", value: q.max_width });
+  if (q.min_height !== undefined && q.max_height !== undefined && q.min_height > q.max_height)
+    errors.push({ location: "query.max_height", message: "max_height is below min_height", value: q.max_height });
   if (errors.length) throw new ApiError("validation-error", { detail: errors.map((e) => e.message).join("; "), errors });
   return {
     workspaceId: q.workspace_id,
@@ -99,7 +104,9 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const database = db(c);
   const where = mediaListWhere(filters);
   // The page and the exact total are independent queries on the same indexes: run them side by side.
-  const { result: [rows, [{ total }]] } = await guardedRead(c, q.workspace_id, "viewer", (guard) =>
+  const {
+    result: [rows, [{ total }]],
+  } = await guardedRead(c, q.workspace_id, "viewer", (guard) =>
     Promise.all([
       database
         .select()
@@ -112,5 +119,15 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     ]),
   );
   const base = publicBaseUrl(c.env, c.req.url);
-  return c.json(withSchema(c, ListMediaOutputBody, { media: withSchemaEach(c, MediaItem, rows.map((row) => toMediaItem(row, base))), total }), 200);
+  return c.json(
+    withSchema(c, ListMediaOutputBody, {
+      media: withSchemaEach(
+        c,
+        MediaItem,
+        rows.map((row) => toMediaItem(row, base)),
+      ),
+      total,
+    }),
+    200,
+  );
 };

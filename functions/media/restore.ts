@@ -16,7 +16,8 @@ export const route = createRoute({
   path: "/media/{id}/restore",
   tags: ["media"],
   summary: "Take a media item out of the trash (editor or above)",
-  description: "Clears `trashed_at`, `trash_reason` and `purge_after`; the item returns to the lifecycle it had. Restoring an item not in the trash changes nothing.",
+  description:
+    "Clears `trashed_at`, `trash_reason` and `purge_after`; the item returns to the lifecycle it had. Restoring an item not in the trash changes nothing.",
   request: { params: MediaIdParams },
   responses: { 200: jsonResponse(MediaItem, "The restored item"), ...problems(400, 401, 403, 404, 422) },
 });

@@ -60,7 +60,13 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     const attempt = await recordCheckout(tx, { userId: user.id, organizationId, workspaceId: workspace.id, facts, requestHash });
     await audit(tx, { ...auditActor(c), workspaceId: workspace.id, action: "billing.checkout.create", targetType: "checkout_attempt", targetId: attempt.id });
     if (attempt.status === "completed") {
-      await audit(tx, { ...auditActor(c), workspaceId: workspace.id, action: "billing.checkout.complete", targetType: "checkout_attempt", targetId: attempt.id });
+      await audit(tx, {
+        ...auditActor(c),
+        workspaceId: workspace.id,
+        action: "billing.checkout.complete",
+        targetType: "checkout_attempt",
+        targetId: attempt.id,
+      });
     }
     return { attempt, created: true };
   });

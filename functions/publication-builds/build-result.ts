@@ -10,9 +10,7 @@ export const BuildClaim = z
   })
   .openapi("BuildClaim");
 
-export const BuildMedia = z
-  .object({ brief: z.string(), role: z.string(), source_ref: z.string().nullable(), treatment: z.string() })
-  .openapi("BuildMedia");
+export const BuildMedia = z.object({ brief: z.string(), role: z.string(), source_ref: z.string().nullable(), treatment: z.string() }).openapi("BuildMedia");
 
 export const BuildResultDestination = z
   .object({
@@ -41,8 +39,7 @@ export const BuildResultDirection = z
     claims: z.array(BuildClaim),
     factual_kernel: z.array(z.string()),
     media: z.array(BuildMedia),
-    destinations: z
-      .array(z.object({ account_id: z.string(), include: z.boolean(), reason: z.string() }).openapi("BuildDestinationChoice")),
+    destinations: z.array(z.object({ account_id: z.string(), include: z.boolean(), reason: z.string() }).openapi("BuildDestinationChoice")),
   })
   .openapi("BuildResultDirection");
 
@@ -51,10 +48,8 @@ export const BuildResult = z
     canonical_text: z.string(),
     destinations: z.array(BuildResultDestination),
     direction: BuildResultDirection,
-    review_flags: z
-      .array(z.object({ account_id: z.string(), field: z.string(), message: z.string(), severity: z.string() }).openapi("BuildReviewFlag")),
+    review_flags: z.array(z.object({ account_id: z.string(), field: z.string(), message: z.string(), severity: z.string() }).openapi("BuildReviewFlag")),
     skipped: z.array(z.object({ account_id: z.string(), platform: z.string(), reason: z.string() }).openapi("BuildSkippedDestination")),
-    sources: z
-      .array(z.object({ id: z.string(), kind: z.string(), label: z.string(), publishable: z.boolean() }).openapi("BuildResultSource")),
+    sources: z.array(z.object({ id: z.string(), kind: z.string(), label: z.string(), publishable: z.boolean() }).openapi("BuildResultSource")),
   })
   .openapi("BuildResult");

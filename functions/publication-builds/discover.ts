@@ -74,7 +74,8 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const signals = await loadSignals(database, body.workspace_id);
   if (signals.length === 0) {
     throw new ApiError("conflict", {
-      detail: "Nothing to learn from yet: publish something, import analytics, upload media or give the default voice its expertise and opinions, then ask again.",
+      detail:
+        "Nothing to learn from yet: publish something, import analytics, upload media or give the default voice its expertise and opinions, then ask again.",
     });
   }
   const model = await modelFromSettings(c.env, database);

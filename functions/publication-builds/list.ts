@@ -34,7 +34,9 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     .where(
       and(
         eq(publicationBuilds.workspaceId, workspace_id),
-        after ? or(lt(publicationBuilds.createdAt, afterAt!), and(eq(publicationBuilds.createdAt, afterAt!), lt(publicationBuilds.id, after[1] as string))) : undefined,
+        after
+          ? or(lt(publicationBuilds.createdAt, afterAt!), and(eq(publicationBuilds.createdAt, afterAt!), lt(publicationBuilds.id, after[1] as string)))
+          : undefined,
       ),
     )
     .orderBy(desc(publicationBuilds.createdAt), desc(publicationBuilds.id))

@@ -9,7 +9,10 @@ const BuildSourceInput = z
     text: z.string().max(100_000).optional().openapi({ description: "For `text` sources" }),
     url: z.string().max(2048).optional().openapi({ description: "For `url` sources: fetched by the build (http/https, public addresses)" }),
     media_id: IdParam.optional().openapi({ description: "For `media` sources: an item of the workspace's media library" }),
-    publishable: z.boolean().optional().openapi({ description: "Whether the source may be quoted or attached (default true); an unpublishable source only supports claims" }),
+    publishable: z
+      .boolean()
+      .optional()
+      .openapi({ description: "Whether the source may be quoted or attached (default true); an unpublishable source only supports claims" }),
   })
   .openapi("BuildSourceInput");
 

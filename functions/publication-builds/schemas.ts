@@ -37,12 +37,9 @@ export const Opportunity = z
     why_now: z.string(),
     signal_date: z.string().nullable().openapi({ description: "Date of the signal that makes this timely" }),
     angles: z.array(z.object({ id: z.string(), label: z.string(), approach: z.string(), thesis: z.string() }).openapi("OpportunityAngle")),
-    platform_treatments: z
-      .array(
-        z
-          .object({ platform: z.string(), format: z.string(), media: z.string(), objective: z.string(), rationale: z.string() })
-          .openapi("PlatformTreatment"),
-      ),
+    platform_treatments: z.array(
+      z.object({ platform: z.string(), format: z.string(), media: z.string(), objective: z.string(), rationale: z.string() }).openapi("PlatformTreatment"),
+    ),
   })
   .openapi("Opportunity");
 

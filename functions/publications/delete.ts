@@ -17,7 +17,9 @@ import { PublicationIdParams } from "./requests";
 import { ActionOutputBody } from "./schemas";
 
 export const DeletePublicationQuery = z.object({
-  confirm: BooleanQuery.optional().openapi({ description: "Must be `true`: explicit confirmation of permanent deletion (400 confirmation-required otherwise)" }),
+  confirm: BooleanQuery.optional().openapi({
+    description: "Must be `true`: explicit confirmation of permanent deletion (400 confirmation-required otherwise)",
+  }),
   expected_revision: ExpectedRevisionQuery.openapi({ description: "The revision the editor loaded" }),
 });
 
@@ -58,12 +60,15 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     assertRevision(expected_revision, row.revision, "publication");
     if (await beingSent(tx, id)) {
       throw new ApiError("not-editable", {
-        detail: "A rendition of this publication is being sent right now: cancel the publication (POST /publications/{id}/cancel), then delete it once that delivery has finished.",
+        detail:
+          "A rendition of this publication is being sent right now: cancel the publication (POST /publications/{id}/cancel), then delete it once that delivery has finished.",
       });
     }
     const output = await actionOutput(tx, id, { revision: row.revision, jobId: null, message: "The publication and its renditions were deleted." });
     // Jobs not yet handed to SQS go with it; a job already in SQS finds nothing and does nothing.
-    await tx.delete(outboxJobs).where(and(isNull(outboxJobs.sentAt), eq(outboxJobs.kind, "publication.publish"), sql`${outboxJobs.payload}->>'publication_id' = ${id}`));
+    await tx
+      .delete(outboxJobs)
+      .where(and(isNull(outboxJobs.sentAt), eq(outboxJobs.kind, "publication.publish"), sql`${outboxJobs.payload}->>'publication_id' = ${id}`));
     await clearMediaUsages(tx, "publication", [id]);
     await tx.delete(publications).where(eq(publications.id, id));
     await audit(tx, { ...auditActor(c), workspaceId: row.workspaceId, action: "publication.delete", targetType: "publication", targetId: id });

@@ -56,7 +56,9 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     const page = database
       .select()
       .from(publications)
-      .where(and(guard, ...listConditions(query), after ? sql`(${publications.createdAt}, ${publications.id}) < (${new Date(after[0])}, ${after[1]})` : undefined))
+      .where(
+        and(guard, ...listConditions(query), after ? sql`(${publications.createdAt}, ${publications.id}) < (${new Date(after[0])}, ${after[1]})` : undefined),
+      )
       .orderBy(desc(publications.createdAt), desc(publications.id))
       .limit(query.limit + 1)
       .offset(query.offset ?? 0);

@@ -28,7 +28,8 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { id } = c.req.valid("param");
   const body = c.req.valid("json");
   const user = currentUser(c);
-  const start = (q: Queryable) => startPublishingAsRead(q, { publicationId: id, userId: user.id, expectedRevision: body.expected_revision, actor: auditActor(c), message: QUEUED_MESSAGE });
+  const start = (q: Queryable) =>
+    startPublishingAsRead(q, { publicationId: id, userId: user.id, expectedRevision: body.expected_revision, actor: auditActor(c), message: QUEUED_MESSAGE });
   if (c.req.header("idempotency-key") === undefined) {
     // Nothing to replay: read, check and write in two requests, without an interactive transaction.
     const started = await start(db(c));

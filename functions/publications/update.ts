@@ -56,7 +56,10 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
       platforms = platformsOf(plans);
     } else if (row.status === "failed") {
       // Same content, another go: renditions become pending again and keep their delivery keys.
-      await tx.update(renditions).set({ status: "pending", updatedAt: sql`now()` }).where(and(eq(renditions.publicationId, id), ne(renditions.status, "published")));
+      await tx
+        .update(renditions)
+        .set({ status: "pending", updatedAt: sql`now()` })
+        .where(and(eq(renditions.publicationId, id), ne(renditions.status, "published")));
     }
     const mediaIds = body.media_ids ? await attachMedia(tx, workspaceId, body.media_ids, "body.media_ids") : row.mediaIds;
     if (body.media_ids) await attachMedia.record(tx, workspaceId, id, mediaIds);

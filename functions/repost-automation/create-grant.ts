@@ -51,7 +51,13 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     }
     const [row] = await tx
       .insert(repostGrants)
-      .values({ id: newId("rpg"), sourceWorkspaceId: body.source_workspace_id, targetWorkspaceId: account.workspaceId, targetAccountId: body.target_account_id, createdBy: user.id })
+      .values({
+        id: newId("rpg"),
+        sourceWorkspaceId: body.source_workspace_id,
+        targetWorkspaceId: account.workspaceId,
+        targetAccountId: body.target_account_id,
+        createdBy: user.id,
+      })
       .onConflictDoNothing()
       .returning();
     if (!row) throw new ApiError("conflict", { detail: "That workspace already has a grant for this account." });

@@ -30,7 +30,8 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
       .from(workspaceMembers)
       .where(and(eq(workspaceMembers.userId, user.id), inArray(workspaceMembers.workspaceId, [grant.targetWorkspaceId, grant.sourceWorkspaceId])));
     if (roles.length === 0) throw notFound("grant");
-    if (!roles.some((r) => roleAtLeast(r.role, "admin"))) throw new ApiError("forbidden", { detail: "This needs the admin role or higher in the workspace that gave or received the grant." });
+    if (!roles.some((r) => roleAtLeast(r.role, "admin")))
+      throw new ApiError("forbidden", { detail: "This needs the admin role or higher in the workspace that gave or received the grant." });
     await tx.delete(repostGrants).where(eq(repostGrants.id, id));
     await audit(tx, { ...auditActor(c), workspaceId: grant.targetWorkspaceId, action: "repost_grant.delete", targetType: "repost_grant", targetId: id });
   });

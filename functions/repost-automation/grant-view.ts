@@ -41,7 +41,6 @@ export async function grantsView(q: Queryable, workspaceId: string, where: SQL, 
   }));
 }
 
-export const grantsOfWorkspace = (workspaceId: string) =>
-  or(eq(repostGrants.sourceWorkspaceId, workspaceId), eq(repostGrants.targetWorkspaceId, workspaceId))!;
+export const grantsOfWorkspace = (workspaceId: string) => or(eq(repostGrants.sourceWorkspaceId, workspaceId), eq(repostGrants.targetWorkspaceId, workspaceId))!;
 
 export const grantById = (id: string) => inArray(repostGrants.id, [id]);

@@ -29,7 +29,11 @@ export async function loadPolicyFor(q: Queryable, userId: string, id: string): P
 }
 
 /** Sources and targets must be the workspace's own accounts (targets: or granted to it); else 422 naming each. */
-export async function checkPolicyAccounts(q: Queryable, workspaceId: string, body: { source_account_ids: string[]; target_account_ids: string[] }): Promise<void> {
+export async function checkPolicyAccounts(
+  q: Queryable,
+  workspaceId: string,
+  body: { source_account_ids: string[]; target_account_ids: string[] },
+): Promise<void> {
   const issues = [
     ...(await policyAccountIssues(q, workspaceId, body.source_account_ids, "source")).map((i) => ({ ...i, field: "source_account_ids" })),
     ...(await policyAccountIssues(q, workspaceId, body.target_account_ids, "target")).map((i) => ({ ...i, field: "target_account_ids" })),

@@ -22,7 +22,10 @@ export const RepostPolicyRule = z
       })
       .optional()
       .openapi({ description: "Wait until engagement grew by at most `max_growth_percent` across the last `checks` measurements" }),
-    stages: z.array(z.object({ delay_minutes: z.number().int().min(0).max(10_080) })).min(1).max(5),
+    stages: z
+      .array(z.object({ delay_minutes: z.number().int().min(0).max(10_080) }))
+      .min(1)
+      .max(5),
     unrepost_previous: z.boolean().openapi({ description: "Undo the previous stage's repost before reposting at the next stage" }),
   })
   .openapi("RepostPolicyRule");
@@ -110,9 +113,7 @@ export const ReplacePolicyRequest = CreatePolicyRequest.omit({ workspace_id: tru
 export const PolicyIdParams = z.object({ id: IdParam.openapi({ param: { name: "id", in: "path" } }) });
 export const GrantIdParams = PolicyIdParams;
 
-export const CreateGrantRequest = z
-  .object({ target_account_id: IdParam, source_workspace_id: WorkspaceIdField })
-  .openapi("CreateRepostGrantRequest");
+export const CreateGrantRequest = z.object({ target_account_id: IdParam, source_workspace_id: WorkspaceIdField }).openapi("CreateRepostGrantRequest");
 
 export const RepostGrantResponse = responseObject("RepostGrantResponse", RepostGrant.shape);
 

@@ -32,7 +32,15 @@ export async function settingsAccounts(q: Queryable, workspaceId: string, userId
           await q
             .select({ id: repostGrants.targetAccountId })
             .from(repostGrants)
-            .where(and(eq(repostGrants.sourceWorkspaceId, workspaceId), inArray(repostGrants.targetAccountId, rows.map((r) => r.account.id))))
+            .where(
+              and(
+                eq(repostGrants.sourceWorkspaceId, workspaceId),
+                inArray(
+                  repostGrants.targetAccountId,
+                  rows.map((r) => r.account.id),
+                ),
+              ),
+            )
         ).map((r) => r.id)
       : [],
   );

@@ -33,9 +33,9 @@ export const route = createRoute({
     "Based on head it is `applied`. A stale batch whose targets and paths are disjoint from every later revision is `rebased` onto head; one that overlaps " +
     "them opens a named conflict branch and leaves head unchanged (still a 200, outcome `conflict`). A repeated `mutation_id` answers `duplicate` with the " +
     "first result's revision. A `base_revision` beyond head is a 422: no such revision exists.\n\n" +
-    "Operations apply in order. `target` is a track or clip id, or `project` for the settings; `path` is a JSON Pointer inside it. `set` at `\"\"` " +
+    'Operations apply in order. `target` is a track or clip id, or `project` for the settings; `path` is a JSON Pointer inside it. `set` at `""` ' +
     "replaces the element, or creates it when no element has that id (an object with a `track_id` becomes a clip, any other object a track); " +
-    "`remove` at `\"\"` deletes it (a track only once no clip is on it). `set` deeper writes that member, creating missing objects on the way; on an " +
+    '`remove` at `""` deletes it (a track only once no clip is on it). `set` deeper writes that member, creating missing objects on the way; on an ' +
     "array the last segment may be an index (replace) or `-` (append). `remove` needs the member to exist.\n\n" +
     "Two batches overlap when they touch the same target with paths where one is a segment-wise prefix of the other (`/style` overlaps `/style/color`, " +
     "not `/styles`). A path through an array index counts as the whole array, and putting a clip on a track (creating it or setting its `track_id`) " +
@@ -54,7 +54,14 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
 
     const seen = await findMutation(tx, id, body.mutation_id);
     if (seen) {
-      return { outcome: "duplicate" as const, revision: seen.revision, project, conflictId: seen.conflictId, conflictName: seen.conflictName, overlap: seen.overlapTargets };
+      return {
+        outcome: "duplicate" as const,
+        revision: seen.revision,
+        project,
+        conflictId: seen.conflictId,
+        conflictName: seen.conflictName,
+        overlap: seen.overlapTargets,
+      };
     }
     if (body.base_revision > project.headRevision) {
       throw new ApiError("validation-error", {
@@ -76,14 +83,40 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     const remember = { projectId: id, mutationId: body.mutation_id, userId: user.id };
     const auditEntry = { ...auditActor(c), workspaceId: project.workspaceId, targetType: "video_project", targetId: id };
 
-    if (decision.outcome === "invalid") throw invalidOperations(decision.errors, "body.operations", `The operations do not apply to revision ${body.base_revision}`);
+    if (decision.outcome === "invalid")
+      throw invalidOperations(decision.errors, "body.operations", `The operations do not apply to revision ${body.base_revision}`);
     if (decision.outcome === "conflict") {
-      const conflict = await openConflict(tx, project, { ...remember, baseRevision: body.base_revision, operations: body.operations, overlapTargets: decision.overlapTargets });
-      await rememberMutation(tx, { ...remember, outcome: "conflict", revision: project.headRevision, conflictId: conflict.id, overlapTargets: decision.overlapTargets });
+      const conflict = await openConflict(tx, project, {
+        ...remember,
+        baseRevision: body.base_revision,
+        operations: body.operations,
+        overlapTargets: decision.overlapTargets,
+      });
+      await rememberMutation(tx, {
+        ...remember,
+        outcome: "conflict",
+        revision: project.headRevision,
+        conflictId: conflict.id,
+        overlapTargets: decision.overlapTargets,
+      });
       await audit(tx, { ...auditEntry, action: "video_project.mutation.conflict" });
-      return { outcome: "conflict" as const, revision: project.headRevision, project, conflictId: conflict.id, conflictName: conflict.name, overlap: decision.overlapTargets };
+      return {
+        outcome: "conflict" as const,
+        revision: project.headRevision,
+        project,
+        conflictId: conflict.id,
+        conflictName: conflict.name,
+        overlap: decision.overlapTargets,
+      };
     }
-    const updated = await commitRevision(tx, project, { ...decision, kind: decision.outcome, mutationId: body.mutation_id, baseRevision: body.base_revision, operations: body.operations, userId: user.id });
+    const updated = await commitRevision(tx, project, {
+      ...decision,
+      kind: decision.outcome,
+      mutationId: body.mutation_id,
+      baseRevision: body.base_revision,
+      operations: body.operations,
+      userId: user.id,
+    });
     await rememberMutation(tx, { ...remember, outcome: decision.outcome, revision: updated.headRevision });
     await audit(tx, { ...auditEntry, action: `video_project.mutation.${decision.outcome}` });
     return { outcome: decision.outcome, revision: updated.headRevision, project: updated, conflictId: null, conflictName: null, overlap: [] as string[] };

@@ -20,7 +20,11 @@ export const route = createRoute({
     'A bare array, open branches before resolved ones, each group oldest first (conflict-1, conflict-2, …). When more exist the response has `Link: <…cursor=…>; rel="next"`.',
   request: {
     params: z.object({ id: IdParam.openapi({ description: "Video project ID" }) }),
-    query: z.object({ state: ConflictState.optional().openapi({ description: "Only open or only resolved branches" }), limit: limitParam(50, 200), cursor: cursorParam }),
+    query: z.object({
+      state: ConflictState.optional().openapi({ description: "Only open or only resolved branches" }),
+      limit: limitParam(50, 200),
+      cursor: cursorParam,
+    }),
   },
   responses: { 200: jsonResponse(z.array(VideoConflict), "The project's conflict branches"), ...problems(401, 404, 422) },
 });

@@ -52,7 +52,10 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     const workspaceId = await projectWorkspace(tx, id);
     await requireRole(tx, user.id, workspaceId, "editor", "video project");
     let project = await lockProject(tx, id);
-    const [conflict] = await tx.select().from(videoConflicts).where(and(eq(videoConflicts.id, conflict_id), eq(videoConflicts.projectId, id)));
+    const [conflict] = await tx
+      .select()
+      .from(videoConflicts)
+      .where(and(eq(videoConflicts.id, conflict_id), eq(videoConflicts.projectId, id)));
     if (!conflict) throw notFound("conflict branch");
     if (conflict.state !== "open") {
       throw new ApiError("not-editable", { detail: `${conflict.name} was already resolved (${conflict.resolution}, revision ${conflict.resolvedRevision}).` });
@@ -63,8 +66,14 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
       const operations = conflict.operations as VideoOperation[];
       const applied = applyOperations(project.document as VideoDocument, operations);
       if (!applied.ok) {
-        const errors = applied.errors.map((e) => ({ location: e.index === null ? "conflict.operations" : `conflict.operations[${e.index}]${e.field ? `.${e.field}` : ""}`, message: e.message }));
-        throw new ApiError("not-editable", { detail: `${conflict.name} no longer applies to revision ${project.headRevision}; keep head, or make a new batch.`, errors });
+        const errors = applied.errors.map((e) => ({
+          location: e.index === null ? "conflict.operations" : `conflict.operations[${e.index}]${e.field ? `.${e.field}` : ""}`,
+          message: e.message,
+        }));
+        throw new ApiError("not-editable", {
+          detail: `${conflict.name} no longer applies to revision ${project.headRevision}; keep head, or make a new batch.`,
+          errors,
+        });
       }
       project = await commitRevision(tx, project, {
         kind: "branch",

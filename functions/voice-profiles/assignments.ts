@@ -20,7 +20,11 @@ export async function checkAssignments(tx: Queryable, profile: { id: string | nu
   if (clashes.length > 0) {
     throw new ApiError("conflict", {
       detail: `An account writes in one voice: ${clashes.map((c) => `${c.accountId} is assigned to voice profile ${c.profileId}`).join("; ")}. Remove it there first.`,
-      errors: clashes.map((c) => ({ location: `body.assigned_account_ids[${c.index}]`, message: `Assigned to voice profile ${c.profileId}`, value: c.accountId })),
+      errors: clashes.map((c) => ({
+        location: `body.assigned_account_ids[${c.index}]`,
+        message: `Assigned to voice profile ${c.profileId}`,
+        value: c.accountId,
+      })),
     });
   }
 }

@@ -12,7 +12,6 @@ import { loadProfileFor } from "./present";
 import { ExpectedRevisionQuery } from "../../lib/schemas/common";
 import { VoiceProfileIdParams } from "./schemas";
 
-
 export const route = createRoute({
   method: "delete",
   path: "/voice-profiles/{id}",
@@ -21,7 +20,10 @@ export const route = createRoute({
   description:
     "Its account assignments go with it. The workspace default cannot be deleted while other profiles exist (409 not-editable: " +
     "make another profile the default first); the last profile of a workspace can be. A stale `expected_revision` answers 409 revision-conflict.",
-  request: { params: VoiceProfileIdParams, query: z.object({ expected_revision: ExpectedRevisionQuery.openapi({ description: "The profile's revision as loaded" }) }) },
+  request: {
+    params: VoiceProfileIdParams,
+    query: z.object({ expected_revision: ExpectedRevisionQuery.openapi({ description: "The profile's revision as loaded" }) }),
+  },
   responses: { 204: { description: "Deleted" }, ...problems(401, 403, 404, 409, 422) },
 });
 

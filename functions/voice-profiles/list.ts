@@ -35,9 +35,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     .where(
       and(
         eq(voiceProfiles.workspaceId, workspace_id),
-        after
-          ? or(gt(voiceProfiles.createdAt, afterAt!), and(eq(voiceProfiles.createdAt, afterAt!), gt(voiceProfiles.id, after[1] as string)))
-          : undefined,
+        after ? or(gt(voiceProfiles.createdAt, afterAt!), and(eq(voiceProfiles.createdAt, afterAt!), gt(voiceProfiles.id, after[1] as string))) : undefined,
       ),
     )
     .orderBy(asc(voiceProfiles.createdAt), asc(voiceProfiles.id))
@@ -45,6 +43,16 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   setNextLink(c, rows.length > limit && last ? encodeCursor([last.createdAt.toISOString(), last.id]) : null);
-  const accounts = await accountIdsOf(database, page.map((r) => r.id));
-  return c.json(withSchemaEach(c, VoiceProfile, page.map((r) => toVoiceProfile(r, accounts.get(r.id) ?? []))), 200);
+  const accounts = await accountIdsOf(
+    database,
+    page.map((r) => r.id),
+  );
+  return c.json(
+    withSchemaEach(
+      c,
+      VoiceProfile,
+      page.map((r) => toVoiceProfile(r, accounts.get(r.id) ?? [])),
+    ),
+    200,
+  );
 };

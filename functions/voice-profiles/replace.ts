@@ -38,7 +38,13 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     // Compare-and-set on the revision: of concurrent writers holding the same revision only one matches.
     const [row] = await tx
       .update(voiceProfiles)
-      .set({ name: body.name, definition: body.definition, schemaVersion: VOICE_SCHEMA_VERSION, revision: sql`${voiceProfiles.revision} + 1`, updatedAt: sql`now()` })
+      .set({
+        name: body.name,
+        definition: body.definition,
+        schemaVersion: VOICE_SCHEMA_VERSION,
+        revision: sql`${voiceProfiles.revision} + 1`,
+        updatedAt: sql`now()`,
+      })
       .where(and(eq(voiceProfiles.id, id), eq(voiceProfiles.revision, body.expected_revision)))
       .returning();
     if (!row) {

@@ -41,7 +41,10 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     await requireRole(tx, user.id, workspace_id, "admin");
     // Default switches of a workspace queue here: each reads the current default after the previous switch committed.
     await lockWorkspaceVoices(tx, workspace_id);
-    const [profile] = await tx.select().from(voiceProfiles).where(and(eq(voiceProfiles.id, id), eq(voiceProfiles.workspaceId, workspace_id)));
+    const [profile] = await tx
+      .select()
+      .from(voiceProfiles)
+      .where(and(eq(voiceProfiles.id, id), eq(voiceProfiles.workspaceId, workspace_id)));
     if (!profile) throw notFound("voice profile");
     assertRevision(expected_revision, profile.revision, "voice profile");
     if (profile.isDefault) return profile;

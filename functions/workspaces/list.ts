@@ -38,5 +38,12 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   setNextLink(c, rows.length > limit && last ? encodeCursor([last.workspace.createdAt.toISOString(), last.workspace.id]) : null);
-  return c.json(withSchemaEach(c, Workspace, page.map((r) => toWorkspace(r.workspace, r.role))), 200);
+  return c.json(
+    withSchemaEach(
+      c,
+      Workspace,
+      page.map((r) => toWorkspace(r.workspace, r.role)),
+    ),
+    200,
+  );
 };

@@ -11,9 +11,7 @@ import { requireRole } from "../../lib/http/workspace-guard";
 import { RevisionField } from "../../lib/schemas/common";
 import { toWorkspace, Workspace, WorkspaceName } from "./schemas";
 
-export const UpdateWorkspaceRequest = z
-  .object({ expected_revision: RevisionField, name: WorkspaceName })
-  .openapi("UpdateWorkspaceRequest");
+export const UpdateWorkspaceRequest = z.object({ expected_revision: RevisionField, name: WorkspaceName }).openapi("UpdateWorkspaceRequest");
 
 export const route = createRoute({
   method: "patch",

@@ -58,10 +58,7 @@ export const PROVIDERS: Record<Platform, ProviderSpec> = {
       local_test: "Tested against a local receiver that verifies signatures independently and fails on purpose (500, 400, 429, hang).",
       policy: "Retries reuse the webhook-id so receivers can drop duplicates; 408, 429, 5xx and network errors are retried, other 4xx are not.",
     },
-    blockers: [
-      NO_ANALYTICS,
-      { code: "messages_not_applicable", detail: "A webhook endpoint has no mentions or replies to collect." },
-    ],
+    blockers: [NO_ANALYTICS, { code: "messages_not_applicable", detail: "A webhook endpoint has no mentions or replies to collect." }],
   },
   bluesky: {
     platform: "bluesky",
@@ -76,11 +73,13 @@ export const PROVIDERS: Record<Platform, ProviderSpec> = {
     analytics_ready: false,
     facts: {
       approval: "None needed: any account holder can connect.",
-      authorization: "An app password the account owner creates in Bluesky settings (Privacy and security → App passwords), with the handle or email as identifier.",
+      authorization:
+        "An app password the account owner creates in Bluesky settings (Privacy and security → App passwords), with the handle or email as identifier.",
       configuration: "None by the operator. instance_url defaults to https://bsky.social; give a PDS URL for accounts elsewhere.",
       control: "The account owner can revoke the app password at any time; Herald then reports an authentication error.",
       live_certification: "Not certified against bsky.social from this deployment.",
-      local_test: "Publishing, record-key idempotency and profile reads are tested against a real PDS (@atproto/pds 0.4.217) on loopback. Message collection needs an AppView, which the local tests do not run.",
+      local_test:
+        "Publishing, record-key idempotency and profile reads are tested against a real PDS (@atproto/pds 0.4.217) on loopback. Message collection needs an AppView, which the local tests do not run.",
       policy: "Each post's record key derives from the rendition and segment, so a retry finds the existing post instead of posting twice.",
     },
     blockers: [NO_ANALYTICS],
@@ -103,7 +102,8 @@ export const PROVIDERS: Record<Platform, ProviderSpec> = {
       control: "The account owner can revoke the token at any time; Herald then reports an authentication error.",
       live_certification: "Not certified against a live Mastodon server from this deployment.",
       local_test: "Tested against a local server written from the Mastodon API documentation (no Mastodon server can run in the test environment).",
-      policy: "Every status carries an Idempotency-Key derived from the rendition and segment; Mastodon honours it for about an hour, after which reconciliation reads the account's recent statuses.",
+      policy:
+        "Every status carries an Idempotency-Key derived from the rendition and segment; Mastodon honours it for about an hour, after which reconciliation reads the account's recent statuses.",
     },
     blockers: [NO_ANALYTICS],
   },
@@ -125,7 +125,13 @@ export interface Readiness {
 
 /** Readiness of a provider: every provider here connects and publishes without operator configuration. */
 export async function readinessOf(spec: ProviderSpec): Promise<Readiness> {
-  const contract = { platform: spec.platform, auth_mode: spec.auth_mode, capabilities: spec.capabilities, connection_modes: spec.connection_modes, facts: spec.facts };
+  const contract = {
+    platform: spec.platform,
+    auth_mode: spec.auth_mode,
+    capabilities: spec.capabilities,
+    connection_modes: spec.connection_modes,
+    facts: spec.facts,
+  };
   return {
     state: "ready",
     advertisable: true,

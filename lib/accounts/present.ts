@@ -5,7 +5,11 @@ type AccountRow = typeof socialAccounts.$inferSelect;
 
 /** A readable, stable label for an account: platform and username, lower-case, dashes for the rest. */
 export function accountSlug(row: Pick<AccountRow, "platform" | "username" | "id">): string {
-  const name = (row.username ?? row.id).toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 80);
+  const name = (row.username ?? row.id)
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 80);
   return `${row.platform}-${name || row.id}`;
 }
 

@@ -33,19 +33,36 @@ const failureCode = (err: ProviderError) =>
  * thrown, so other accounts' jobs are unaffected; what was read before a failure is kept.
  */
 export async function collectAccount(q: Queryable, env: Env, accountId: string, now = new Date()): Promise<"collected" | "failed" | "unsupported" | "gone"> {
-  const [account] = await q.select().from(socialAccounts).where(and(eq(socialAccounts.id, accountId), isNull(socialAccounts.disconnectedAt))).limit(1);
+  const [account] = await q
+    .select()
+    .from(socialAccounts)
+    .where(and(eq(socialAccounts.id, accountId), isNull(socialAccounts.disconnectedAt)))
+    .limit(1);
   if (!account || !account.isActive) return "gone";
   const [existing] = await q.select().from(analyticsCoverage).where(eq(analyticsCoverage.accountId, accountId)).limit(1);
   const coverage = existing ?? (await q.insert(analyticsCoverage).values({ accountId, workspaceId: account.workspaceId }).returning())[0];
   const collector = COLLECTORS[account.platform];
   if (!collector || !platformSupport(account.platform).content) {
-    await q.update(analyticsCoverage).set({ status: "unsupported", description: `${account.platform} accounts offer no analytics`, lastAttemptedAt: now, nextEligibleAt: null, updatedAt: now }).where(eq(analyticsCoverage.accountId, accountId));
+    await q
+      .update(analyticsCoverage)
+      .set({
+        status: "unsupported",
+        description: `${account.platform} accounts offer no analytics`,
+        lastAttemptedAt: now,
+        nextEligibleAt: null,
+        updatedAt: now,
+      })
+      .where(eq(analyticsCoverage.accountId, accountId));
     return "unsupported";
   }
 
   let result: CollectResult;
   try {
-    result = await collector.collect(await accountContext(env, account), { cursor: coverage.backfillCursor, done: coverage.initialCompletedAt !== null }, collector.budget);
+    result = await collector.collect(
+      await accountContext(env, account),
+      { cursor: coverage.backfillCursor, done: coverage.initialCompletedAt !== null },
+      collector.budget,
+    );
   } catch (err) {
     if (!(err instanceof ProviderError)) throw err;
     await recordFailure(q, accountId, coverage.consecutiveFailures, err, now, { status: "failed" });
@@ -53,7 +70,8 @@ export async function collectAccount(q: Queryable, env: Env, accountId: string, 
   }
 
   const created = await store(q, account.workspaceId, accountId, result, now);
-  const watermark = result.oldestSeen && (!coverage.backfillWatermark || result.oldestSeen < coverage.backfillWatermark) ? result.oldestSeen : coverage.backfillWatermark;
+  const watermark =
+    result.oldestSeen && (!coverage.backfillWatermark || result.oldestSeen < coverage.backfillWatermark) ? result.oldestSeen : coverage.backfillWatermark;
   const initialDone = coverage.initialCompletedAt ?? (result.backfill.done ? now : null);
   const progress = {
     status: initialDone ? ("complete" as const) : ("backfilling" as const),
@@ -69,25 +87,60 @@ export async function collectAccount(q: Queryable, env: Env, accountId: string, 
   }
   await q
     .update(analyticsCoverage)
-    .set({ ...progress, failureCode: null, failureMessage: null, consecutiveFailures: 0, lastAttemptedAt: now, lastSuccessAt: now, nextEligibleAt: new Date(now.getTime() + (initialDone ? REFRESH_EVERY_MS : BACKFILL_EVERY_MS)), updatedAt: now })
+    .set({
+      ...progress,
+      failureCode: null,
+      failureMessage: null,
+      consecutiveFailures: 0,
+      lastAttemptedAt: now,
+      lastSuccessAt: now,
+      nextEligibleAt: new Date(now.getTime() + (initialDone ? REFRESH_EVERY_MS : BACKFILL_EVERY_MS)),
+      updatedAt: now,
+    })
     .where(eq(analyticsCoverage.accountId, accountId));
   return "collected";
 }
 
-async function recordFailure(q: Queryable, accountId: string, failures: number, err: ProviderError, now: Date, fields: Partial<typeof analyticsCoverage.$inferInsert>) {
+async function recordFailure(
+  q: Queryable,
+  accountId: string,
+  failures: number,
+  err: ProviderError,
+  now: Date,
+  fields: Partial<typeof analyticsCoverage.$inferInsert>,
+) {
   const retryAt = err.info.retryAt && err.info.retryAt.getTime() > now.getTime() ? err.info.retryAt : new Date(now.getTime() + failureBackoffMs(failures + 1));
   await q
     .update(analyticsCoverage)
-    .set({ ...fields, failureCode: failureCode(err), failureMessage: err.message.slice(0, 500), consecutiveFailures: failures + 1, lastAttemptedAt: now, nextEligibleAt: retryAt, updatedAt: now })
+    .set({
+      ...fields,
+      failureCode: failureCode(err),
+      failureMessage: err.message.slice(0, 500),
+      consecutiveFailures: failures + 1,
+      lastAttemptedAt: now,
+      nextEligibleAt: retryAt,
+      updatedAt: now,
+    })
     .where(eq(analyticsCoverage.accountId, accountId));
 }
 
 /** Store what was read: posts Herald published are `native` and linked to their rendition; the rest `external`. */
 async function store(q: Queryable, workspaceId: string, accountId: string, result: CollectResult, now: Date): Promise<number> {
   const ids = [...new Set(result.posts.map((p) => p.externalId))];
-  const published = ids.length ? await q.select({ id: renditions.id, publicationId: renditions.publicationId, externalId: renditions.externalId }).from(renditions).where(and(eq(renditions.socialAccountId, accountId), inArray(renditions.externalId, ids))) : [];
+  const published = ids.length
+    ? await q
+        .select({ id: renditions.id, publicationId: renditions.publicationId, externalId: renditions.externalId })
+        .from(renditions)
+        .where(and(eq(renditions.socialAccountId, accountId), inArray(renditions.externalId, ids)))
+    : [];
   // Later posts of a thread Herald published belong to their rendition's first post, which is counted already.
-  const threadTails = ids.length ? await q.select({ externalId: renditionSegments.externalId }).from(renditionSegments).innerJoin(renditions, eq(renditions.id, renditionSegments.renditionId)).where(and(eq(renditions.socialAccountId, accountId), inArray(renditionSegments.externalId, ids), gt(renditionSegments.position, 0))) : [];
+  const threadTails = ids.length
+    ? await q
+        .select({ externalId: renditionSegments.externalId })
+        .from(renditionSegments)
+        .innerJoin(renditions, eq(renditions.id, renditionSegments.renditionId))
+        .where(and(eq(renditions.socialAccountId, accountId), inArray(renditionSegments.externalId, ids), gt(renditionSegments.position, 0)))
+    : [];
   const byExternal = new Map(published.map((r) => [r.externalId, r]));
   const skip = new Set(threadTails.map((t) => t.externalId));
   const posts = [...new Map(result.posts.filter((p) => !skip.has(p.externalId)).map((p) => [p.externalId, p])).values()];
@@ -95,16 +148,31 @@ async function store(q: Queryable, workspaceId: string, accountId: string, resul
     q,
     posts.map((p) => {
       const r = byExternal.get(p.externalId);
-      return { workspaceId, accountId, source: r ? ("native" as const) : ("external" as const), externalId: p.externalId, publishedAt: p.publishedAt, excerpt: p.excerpt, externalUrl: p.url, renditionId: r?.id ?? null, publicationId: r?.publicationId ?? null };
+      return {
+        workspaceId,
+        accountId,
+        source: r ? ("native" as const) : ("external" as const),
+        externalId: p.externalId,
+        publishedAt: p.publishedAt,
+        excerpt: p.excerpt,
+        externalUrl: p.url,
+        renditionId: r?.id ?? null,
+        publicationId: r?.publicationId ?? null,
+      };
     }),
     now,
   );
   const measurements: MeasurementInput[] = [
     ...result.account.map(({ source, ...reading }) => ({ workspaceId, accountId, contentItemId: null, reading, collectedAt: now, source })),
-    ...posts.flatMap((p, i) => p.readings.map(({ source, ...reading }) => ({ workspaceId, accountId, contentItemId: saved[i].id, reading, collectedAt: now, source }))),
+    ...posts.flatMap((p, i) =>
+      p.readings.map(({ source, ...reading }) => ({ workspaceId, accountId, contentItemId: saved[i].id, reading, collectedAt: now, source })),
+    ),
   ];
   await insertMeasurements(q, measurements);
-  await refreshRollups(q, saved.map((s) => s.id));
+  await refreshRollups(
+    q,
+    saved.map((s) => s.id),
+  );
   return saved.filter((s) => s.created).length;
 }
 

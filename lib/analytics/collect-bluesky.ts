@@ -35,14 +35,18 @@ const postUrl = (handle: string, uri: string) => `https://bsky.app/profile/${han
 export async function collectBluesky(account: AccountContext, state: BackfillState, budget: number): Promise<CollectResult> {
   return withSession(account, async (s: Session) => {
     const result: CollectResult = { account: [], posts: [], backfill: { ...state }, oldestSeen: null, reads: 1 };
-    const profile = await fromAppView(() => xrpc<{ followersCount?: number }>(account, s.pdsUrl, "app.bsky.actor.getProfile", { query: { actor: s.did }, token: s.accessJwt }));
+    const profile = await fromAppView(() =>
+      xrpc<{ followersCount?: number }>(account, s.pdsUrl, "app.bsky.actor.getProfile", { query: { actor: s.did }, token: s.accessJwt }),
+    );
     result.account.push("value" in profile ? counted("followers", profile.value?.followersCount) : unavailable("followers", profile.reason));
     const listPage = async (cursor: string | null) => {
       result.reads++;
       const out = await xrpc<{ records?: PostRecord[]; cursor?: string }>(account, s.pdsUrl, "com.atproto.repo.listRecords", {
         query: { repo: s.did, collection: "app.bsky.feed.post", limit: String(PAGE), ...(cursor ? { cursor } : {}) },
       });
-      const records = (out?.records ?? []).filter((r) => typeof r?.uri === "string" && typeof r.value?.createdAt === "string" && !Number.isNaN(Date.parse(r.value.createdAt as string)));
+      const records = (out?.records ?? []).filter(
+        (r) => typeof r?.uri === "string" && typeof r.value?.createdAt === "string" && !Number.isNaN(Date.parse(r.value.createdAt as string)),
+      );
       return { records, next: records.length === PAGE && typeof out?.cursor === "string" ? out.cursor : null };
     };
     const found: PostRecord[] = [];
@@ -71,7 +75,14 @@ export async function collectBluesky(account: AccountContext, state: BackfillSta
     const unique = [...new Map(found.map((r) => [r.uri, r])).values()];
     for (let i = 0; i < unique.length && appViewReason === null && !result.error; i += 25) {
       const uris = unique.slice(i, i + 25).map((r) => r.uri);
-      const got = await fromAppView(() => xrpc<{ posts?: { uri: string; likeCount?: number; repostCount?: number; replyCount?: number }[] }>(account, s.pdsUrl, `app.bsky.feed.getPosts?${uris.map((u) => `uris=${encodeURIComponent(u)}`).join("&")}`, { token: s.accessJwt }));
+      const got = await fromAppView(() =>
+        xrpc<{ posts?: { uri: string; likeCount?: number; repostCount?: number; replyCount?: number }[] }>(
+          account,
+          s.pdsUrl,
+          `app.bsky.feed.getPosts?${uris.map((u) => `uris=${encodeURIComponent(u)}`).join("&")}`,
+          { token: s.accessJwt },
+        ),
+      );
       if ("reason" in got) appViewReason = got.reason;
       else for (const p of got.value?.posts ?? []) countsByUri.set(p.uri, p);
     }
@@ -83,7 +94,12 @@ export async function collectBluesky(account: AccountContext, state: BackfillSta
         publishedAt: new Date(r.value!.createdAt as string),
         excerpt: typeof r.value?.text === "string" ? excerptOf(r.value.text) : null,
         url: postUrl(s.handle, r.uri),
-        readings: [metric("likes", c?.likeCount), metric("reposts", c?.repostCount), metric("replies", c?.replyCount), { metric: "views", value: null, reason: "not_offered_by_bluesky", source: "bluesky_pds" }],
+        readings: [
+          metric("likes", c?.likeCount),
+          metric("reposts", c?.repostCount),
+          metric("replies", c?.replyCount),
+          { metric: "views", value: null, reason: "not_offered_by_bluesky", source: "bluesky_pds" },
+        ],
       };
       result.posts.push(post);
       if (!result.oldestSeen || post.publishedAt < result.oldestSeen) result.oldestSeen = post.publishedAt;

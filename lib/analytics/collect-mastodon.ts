@@ -23,7 +23,9 @@ interface Status {
 
 const PAGE = 40;
 const count = (v: unknown, metric: string): SourcedReading =>
-  typeof v === "number" && Number.isSafeInteger(v) && v >= 0 ? { metric, value: v, source: "mastodon_api" } : { metric, value: null, reason: "not_in_response", source: "mastodon_api" };
+  typeof v === "number" && Number.isSafeInteger(v) && v >= 0
+    ? { metric, value: v, source: "mastodon_api" }
+    : { metric, value: null, reason: "not_in_response", source: "mastodon_api" };
 
 function postOf(s: Status): CollectedPost {
   return {
@@ -58,7 +60,10 @@ export async function collectMastodon(account: AccountContext, state: BackfillSt
   const seen = new Set<string>();
   const page = async (maxId: string | null) => {
     result.reads++;
-    const res = await mastodonResponse(account, `/api/v1/accounts/${encodeURIComponent(me.id)}/statuses?limit=${PAGE}${maxId ? `&max_id=${encodeURIComponent(maxId)}` : ""}`);
+    const res = await mastodonResponse(
+      account,
+      `/api/v1/accounts/${encodeURIComponent(me.id)}/statuses?limit=${PAGE}${maxId ? `&max_id=${encodeURIComponent(maxId)}` : ""}`,
+    );
     const statuses = ((await readJson<Status[]>(res)) ?? []).filter((s) => s && typeof s.id === "string" && !s.reblog);
     for (const s of statuses) {
       if (seen.has(s.id) || Number.isNaN(Date.parse(s.created_at))) continue;

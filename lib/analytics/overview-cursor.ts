@@ -19,14 +19,18 @@ interface Binding {
   accountId: string | null;
 }
 
-export const encodeContentCursor = (b: Binding, c: ContentCursor) => encodeCursor([b.sort, b.source, b.days, b.accountId ?? "", c.asOf.toISOString(), String(c.value), c.id]);
+export const encodeContentCursor = (b: Binding, c: ContentCursor) =>
+  encodeCursor([b.sort, b.source, b.days, b.accountId ?? "", c.asOf.toISOString(), String(c.value), c.id]);
 
 export function decodeContentCursor(cursor: string, b: Binding): ContentCursor {
   const [sort, source, days, accountId, asOf, valueText, id] = decodeCursor(cursor, ["string", "string", "number", "string", "date", "string", "string"]);
   // Sort values (sums of counts, epoch milliseconds) exceed int4, so they travel as decimal text.
   const value = /^-?\d{1,16}$/.test(valueText as string) ? Number(valueText) : NaN;
   if (!Number.isSafeInteger(value)) {
-    throw new ApiError("validation-error", { detail: "The cursor is not one this API issued; start again without it.", errors: [{ location: "query.cursor", message: "Invalid cursor" }] });
+    throw new ApiError("validation-error", {
+      detail: "The cursor is not one this API issued; start again without it.",
+      errors: [{ location: "query.cursor", message: "Invalid cursor" }],
+    });
   }
   if (sort !== b.sort || source !== b.source || days !== b.days || accountId !== (b.accountId ?? "")) {
     throw new ApiError("validation-error", {

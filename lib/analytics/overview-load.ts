@@ -5,7 +5,11 @@ import * as Q from "./overview-queries";
  * Every query behind one GET /analytics answer, run in two rounds (independent ones together). The
  * handler shapes the result; the benchmark runs this directly to compare with the HTTP answer.
  */
-export async function loadOverview(q: Queryable, filter: Q.OverviewFilter, opts: { sort: Q.SortKey; after: (Q.PagePosition & { asOf: Date }) | null; limit: number }) {
+export async function loadOverview(
+  q: Queryable,
+  filter: Q.OverviewFilter,
+  opts: { sort: Q.SortKey; after: (Q.PagePosition & { asOf: Date }) | null; limit: number },
+) {
   const allAccounts = await Q.accountRows(q, filter.workspaceId);
   const shown = allAccounts.filter((a) => (filter.accountId ? a.account.id === filter.accountId : a.account.disconnectedAt === null));
   const shownIds = shown.map((a) => a.account.id);
@@ -21,7 +25,27 @@ export async function loadOverview(q: Queryable, filter: Q.OverviewFilter, opts:
     Q.topEngagementItem(q, filter),
   ]);
   const page = pageRows.slice(0, opts.limit);
-  const pubItems = await Q.publicationItems(q, filter, pubRows.map((p) => p.publication_id));
+  const pubItems = await Q.publicationItems(
+    q,
+    filter,
+    pubRows.map((p) => p.publication_id),
+  );
   const readings = await Q.itemReadings(q, [...new Set([...page, ...pubItems, ...(topRow ? [topRow] : [])].map((r) => r.id))]);
-  return { allAccounts, shown, shownIds, pageFilter, followerDays, baselines, accountReadings, totals, trendDays, page, hasMore: pageRows.length > opts.limit, pubRows, pubItems, topRow, readings };
+  return {
+    allAccounts,
+    shown,
+    shownIds,
+    pageFilter,
+    followerDays,
+    baselines,
+    accountReadings,
+    totals,
+    trendDays,
+    page,
+    hasMore: pageRows.length > opts.limit,
+    pubRows,
+    pubItems,
+    topRow,
+    readings,
+  };
 }

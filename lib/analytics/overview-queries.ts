@@ -79,7 +79,10 @@ export async function followerDays(q: Queryable, f: OverviewFilter, accountIds: 
       select distinct on (account_id, date_trunc('day', collected_at at time zone 'UTC'))
         account_id, date_trunc('day', collected_at at time zone 'UTC') as d, value
       from ${m}
-      where account_id in (${sql.join(accountIds.map((id) => sql`${id}`), sql`, `)}) and content_item_id is null and metric = 'followers'
+      where account_id in (${sql.join(
+        accountIds.map((id) => sql`${id}`),
+        sql`, `,
+      )}) and content_item_id is null and metric = 'followers'
         and availability = 'available' and collected_at > ${rangeStart(f).toISOString()}::timestamptz and collected_at <= ${f.now.toISOString()}::timestamptz
       order by account_id, date_trunc('day', collected_at at time zone 'UTC'), collected_at desc) x
     order by account_id, day`,
@@ -91,7 +94,10 @@ export async function followerBaselines(q: Queryable, f: OverviewFilter, account
   if (accountIds.length === 0) return [];
   return rows(
     q,
-    sql`select a.id as account_id, b.value::float8 as value from unnest(array[${sql.join(accountIds.map((id) => sql`${id}`), sql`, `)}]::text[]) a(id)
+    sql`select a.id as account_id, b.value::float8 as value from unnest(array[${sql.join(
+      accountIds.map((id) => sql`${id}`),
+      sql`, `,
+    )}]::text[]) a(id)
       cross join lateral (select value from ${m} where account_id = a.id and content_item_id is null and metric = 'followers'
         and availability = 'available' and collected_at <= ${rangeStart(f).toISOString()}::timestamptz order by collected_at desc limit 1) b`,
   );
@@ -121,7 +127,10 @@ export async function accountReadings(q: Queryable, accountIds: string[]): Promi
   return rows(
     q,
     sql`select distinct on (account_id, metric) account_id as owner_id, ${readingColumns} from ${m}
-      where account_id in (${sql.join(accountIds.map((id) => sql`${id}`), sql`, `)}) and content_item_id is null
+      where account_id in (${sql.join(
+        accountIds.map((id) => sql`${id}`),
+        sql`, `,
+      )}) and content_item_id is null
       order by account_id, metric, (availability = 'available') desc, collected_at desc`,
   );
 }
@@ -132,7 +141,10 @@ export async function itemReadings(q: Queryable, itemIds: string[]): Promise<Rea
   return rows(
     q,
     sql`select distinct on (content_item_id, metric) content_item_id as owner_id, ${readingColumns} from ${m}
-      where content_item_id in (${sql.join(itemIds.map((id) => sql`${id}`), sql`, `)})
+      where content_item_id in (${sql.join(
+        itemIds.map((id) => sql`${id}`),
+        sql`, `,
+      )})
       order by content_item_id, metric, (availability = 'available') desc, collected_at desc`,
   );
 }
@@ -153,7 +165,9 @@ export interface PeriodTotals {
 }
 
 const metricSum = (name: string) =>
-  sql.raw(`coalesce(sum((i.latest_metrics ->> '${name}')::bigint), 0)::float8 as ${name}, (count(*) filter (where i.latest_metrics ? '${name}'))::int as ${name}_measured`);
+  sql.raw(
+    `coalesce(sum((i.latest_metrics ->> '${name}')::bigint), 0)::float8 as ${name}, (count(*) filter (where i.latest_metrics ? '${name}'))::int as ${name}_measured`,
+  );
 
 /** Totals over the range and, for deltas, over the previous period of the same length. */
 export async function periodTotals(q: Queryable, f: OverviewFilter): Promise<{ current: PeriodTotals; previous: PeriodTotals }> {
@@ -171,7 +185,20 @@ export async function periodTotals(q: Queryable, f: OverviewFilter): Promise<{ c
       from ${items} i where ${inSet(f, previousStart, f.now)}
       group by 1`,
   );
-  const empty: PeriodTotals = { published: 0, engagement: 0, engagement_measured: 0, views: 0, views_measured: 0, impressions: 0, impressions_measured: 0, reach: 0, reach_measured: 0, accounts: 0, first_collected_ms: null, last_collected_ms: null };
+  const empty: PeriodTotals = {
+    published: 0,
+    engagement: 0,
+    engagement_measured: 0,
+    views: 0,
+    views_measured: 0,
+    impressions: 0,
+    impressions_measured: 0,
+    reach: 0,
+    reach_measured: 0,
+    accounts: 0,
+    first_collected_ms: null,
+    last_collected_ms: null,
+  };
   return { current: found.find((r) => r.period === "current") ?? empty, previous: found.find((r) => r.period === "previous") ?? empty };
 }
 
@@ -247,7 +274,10 @@ export async function publicationItems(q: Queryable, f: OverviewFilter, publicat
   return rows(
     q,
     sql`select ${contentColumns}, null::float8 as sort_value from ${items} i ${contentJoins}
-      where ${inSet(f, rangeStart(f), f.now)} and i.publication_id in (${sql.join(publicationIds.map((id) => sql`${id}`), sql`, `)})
+      where ${inSet(f, rangeStart(f), f.now)} and i.publication_id in (${sql.join(
+        publicationIds.map((id) => sql`${id}`),
+        sql`, `,
+      )})
       order by i.publication_id, i.published_at, i.id`,
   );
 }
@@ -276,7 +306,20 @@ export interface TrendRow {
   day: string;
   engagement: number;
   views: number;
-  top: { id: string; title: string | null; excerpt: string | null; external_id: string; account_id: string; publication_id: string | null; engagement: number; views: number | null; re: number; rv: number }[] | null;
+  top:
+    | {
+        id: string;
+        title: string | null;
+        excerpt: string | null;
+        external_id: string;
+        account_id: string;
+        publication_id: string | null;
+        engagement: number;
+        views: number | null;
+        re: number;
+        rv: number;
+      }[]
+    | null;
 }
 
 /** Per publication day: engagement and views of the content published that day, with its top three items by each. */

@@ -48,7 +48,12 @@ export interface AccountInfo {
 }
 
 export function accountInfo(rows: AccountRow[]): Map<string, AccountInfo> {
-  return new Map(rows.map((r) => [r.account.id, { id: r.account.id, platform: r.account.platform, username: r.account.username, nextSyncMs: r.coverage?.nextEligibleAt?.getTime() ?? null }]));
+  return new Map(
+    rows.map((r) => [
+      r.account.id,
+      { id: r.account.id, platform: r.account.platform, username: r.account.username, nextSyncMs: r.coverage?.nextEligibleAt?.getTime() ?? null },
+    ]),
+  );
 }
 
 /** A content item with its latest readings (SPEC 2.7 ContentItem). */
@@ -107,7 +112,13 @@ export interface AccountGrowth {
 }
 
 /** Each account's follower series over the range and the delta from its baseline. */
-export function followerGrowth(accountIds: string[], days: FollowerDay[], baselines: { account_id: string; value: number }[], now: Date, rangeDays: number): AccountGrowth[] {
+export function followerGrowth(
+  accountIds: string[],
+  days: FollowerDay[],
+  baselines: { account_id: string; value: number }[],
+  now: Date,
+  rangeDays: number,
+): AccountGrowth[] {
   const list = dayList(now, rangeDays);
   const base = new Map(baselines.map((b) => [b.account_id, Number(b.value)]));
   return accountIds.map((accountId) => {
@@ -135,14 +146,25 @@ export function trends(trendDays: TrendRow[], growth: AccountGrowth[], accounts:
   const contentTrend = (metric: "engagement" | "views") =>
     list.map((date) => {
       const t = byDay.get(date);
-      const top = (t?.top ?? []).filter((x) => (metric === "engagement" ? x.re <= 3 : x.rv <= 3 && x.views !== null)).sort((a, b) => (metric === "engagement" ? a.re - b.re : a.rv - b.rv));
+      const top = (t?.top ?? [])
+        .filter((x) => (metric === "engagement" ? x.re <= 3 : x.rv <= 3 && x.views !== null))
+        .sort((a, b) => (metric === "engagement" ? a.re - b.re : a.rv - b.rv));
       return {
         date,
         value: t ? Number(t[metric]) : 0,
-        items: top.map((x) => ({ key: x.id, label: label(x), platform: accounts.get(x.account_id)?.platform ?? "unknown", publication_id: x.publication_id, value: Number(x[metric] ?? 0) })),
+        items: top.map((x) => ({
+          key: x.id,
+          label: label(x),
+          platform: accounts.get(x.account_id)?.platform ?? "unknown",
+          publication_id: x.publication_id,
+          value: Number(x[metric] ?? 0),
+        })),
       };
     });
-  const followerTotals = sumSeries(growth.map((g) => g.series), list);
+  const followerTotals = sumSeries(
+    growth.map((g) => g.series),
+    list,
+  );
   const followers = followerTotals.map(({ date, value }) => ({
     date,
     value,
@@ -215,7 +237,10 @@ export function publicationAnalytics(pub: { publication_id: string; title: strin
   }
   const engagementMeasured = renditions.filter((r) => ENGAGEMENT_METRICS.some((k) => k in r.metrics)).length;
   const published = renditions.map((r) => r.published_at).sort();
-  const synced = renditions.map((r) => r.last_synced_at).filter((x): x is string => x !== null).sort();
+  const synced = renditions
+    .map((r) => r.last_synced_at)
+    .filter((x): x is string => x !== null)
+    .sort();
   return {
     publication_id: pub.publication_id,
     title: pub.title,

@@ -58,7 +58,12 @@ export async function upsertContentItems(q: Queryable, items: ContentItemInput[]
           updatedAt: sql`now()`,
         },
       })
-      .returning({ id: analyticsContentItems.id, accountId: analyticsContentItems.accountId, externalId: analyticsContentItems.externalId, created: sql<boolean>`(xmax = 0)` });
+      .returning({
+        id: analyticsContentItems.id,
+        accountId: analyticsContentItems.accountId,
+        externalId: analyticsContentItems.externalId,
+        created: sql<boolean>`(xmax = 0)`,
+      });
     // RETURNING order is not promised to follow VALUES order: map back by key.
     const byKey = new Map(rows.map((r) => [`${r.accountId}\n${r.externalId}`, r]));
     for (const it of chunk) {
@@ -106,7 +111,10 @@ export async function insertMeasurements(q: Queryable, rows: MeasurementInput[])
  * never measured). One statement per 1,000 items.
  */
 export async function refreshRollups(q: Queryable, itemIds: string[]): Promise<void> {
-  const engagementMetrics = sql.join(ENGAGEMENT_METRICS.map((m) => sql`${m}`), sql`, `);
+  const engagementMetrics = sql.join(
+    ENGAGEMENT_METRICS.map((m) => sql`${m}`),
+    sql`, `,
+  );
   for (let i = 0; i < itemIds.length; i += 1000) {
     const ids = itemIds.slice(i, i + 1000);
     if (ids.length === 0) continue;
@@ -123,7 +131,10 @@ export async function refreshRollups(q: Queryable, itemIds: string[]): Promise<v
             select distinct on (m.metric) m.metric, m.value from ${analyticsMeasurements} m
             where m.content_item_id = x.id and m.availability = 'available' order by m.metric, m.collected_at desc) d) as metrics,
           (select max(m.collected_at) from ${analyticsMeasurements} m where m.content_item_id = x.id) as collected_at
-        from unnest(${sql.raw("ARRAY[")}${sql.join(ids.map((id) => sql`${id}`), sql`, `)}${sql.raw("]::text[]")}) as x(id)
+        from unnest(${sql.raw("ARRAY[")}${sql.join(
+          ids.map((id) => sql`${id}`),
+          sql`, `,
+        )}${sql.raw("]::text[]")}) as x(id)
       ) l0
       cross join lateral (
         select l0.id, l0.metrics, l0.collected_at,

@@ -77,7 +77,12 @@ export async function recordCheckout(
  * Give an open Stripe attempt its hosted Checkout Session (once: Stripe's Idempotency-Key is the attempt id,
  * so a retry after a lost answer gets the same session) and store it.
  */
-export async function ensureStripeSession(q: Queryable, stripe: StripeConfig, attempt: CheckoutRow, ctx: { email: string; baseUrl: string }): Promise<CheckoutRow> {
+export async function ensureStripeSession(
+  q: Queryable,
+  stripe: StripeConfig,
+  attempt: CheckoutRow,
+  ctx: { email: string; baseUrl: string },
+): Promise<CheckoutRow> {
   if (attempt.provider !== "stripe" || attempt.status !== "open" || attempt.providerSessionId) return attempt;
   const plan = planOrThrow(attempt.planId);
   const metadata = { checkout_attempt_id: attempt.id, organization_id: attempt.organizationId, plan_id: plan.id };
@@ -94,7 +99,12 @@ export async function ensureStripeSession(q: Queryable, stripe: StripeConfig, at
       line_items: [
         {
           quantity: 1,
-          price_data: { currency: plan.currency, unit_amount: plan.price_minor[attempt.interval], recurring: { interval: attempt.interval }, product_data: { name: `Herald ${plan.name}` } },
+          price_data: {
+            currency: plan.currency,
+            unit_amount: plan.price_minor[attempt.interval],
+            recurring: { interval: attempt.interval },
+            product_data: { name: `Herald ${plan.name}` },
+          },
         },
       ],
       metadata,

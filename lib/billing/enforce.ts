@@ -18,7 +18,12 @@ export interface LimitCheck {
  * counts usage and throws 403 `plan-limit-reached` (with `limit`, `usage` and `allowed`) when an addition
  * would go over the plan. With billing off it does nothing.
  */
-export async function enforcePlanLimits(tx: Queryable, env: Env, scope: { workspaceId: string } | { organizationId: string }, checks: LimitCheck[]): Promise<void> {
+export async function enforcePlanLimits(
+  tx: Queryable,
+  env: Env,
+  scope: { workspaceId: string } | { organizationId: string },
+  checks: LimitCheck[],
+): Promise<void> {
   if (checks.length === 0 || !(await billingEnabled(env, tx))) return;
   const organizationId = "organizationId" in scope ? scope.organizationId : await organizationOfWorkspace(tx, scope.workspaceId);
   await lockOrganization(tx, organizationId);

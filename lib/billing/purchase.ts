@@ -37,10 +37,20 @@ export async function trialEligible(q: Queryable, organizationId: string): Promi
  * provider, and when the choice expires. A plan that needs payment now on an instance without a payment
  * provider cannot be bought (422).
  */
-export async function purchaseFacts(env: Env, q: Queryable, organizationId: string, planId: string, interval: Interval, now = new Date()): Promise<PurchaseFacts> {
+export async function purchaseFacts(
+  env: Env,
+  q: Queryable,
+  organizationId: string,
+  planId: string,
+  interval: Interval,
+  now = new Date(),
+): Promise<PurchaseFacts> {
   const plan = findPlan(planId);
   if (!plan || !plan.purchasable) {
-    throw new ApiError("validation-error", { detail: "No such plan can be bought.", errors: [{ location: "body.plan_id", message: "Unknown or not purchasable plan", value: planId }] });
+    throw new ApiError("validation-error", {
+      detail: "No such plan can be bought.",
+      errors: [{ location: "body.plan_id", message: "Unknown or not purchasable plan", value: planId }],
+    });
   }
   const amount = plan.price_minor[interval];
   const eligible = plan.trial_days > 0 && (await trialEligible(q, organizationId));

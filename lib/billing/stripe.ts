@@ -17,7 +17,14 @@ export function formEncode(params: Record<string, unknown>, prefix = ""): string
   for (const [key, value] of Object.entries(params)) {
     if (value === undefined || value === null) continue;
     const name = prefix ? `${prefix}[${key}]` : key;
-    if (Array.isArray(value)) value.forEach((v, i) => out.push(...(typeof v === "object" ? formEncode(v as Record<string, unknown>, `${name}[${i}]`) : [`${encodeURIComponent(`${name}[${i}]`)}=${encodeURIComponent(String(v))}`])));
+    if (Array.isArray(value))
+      value.forEach((v, i) =>
+        out.push(
+          ...(typeof v === "object"
+            ? formEncode(v as Record<string, unknown>, `${name}[${i}]`)
+            : [`${encodeURIComponent(`${name}[${i}]`)}=${encodeURIComponent(String(v))}`]),
+        ),
+      );
     else if (typeof value === "object") out.push(...formEncode(value as Record<string, unknown>, name));
     else out.push(`${encodeURIComponent(name)}=${encodeURIComponent(String(value))}`);
   }
@@ -56,7 +63,9 @@ export async function createCheckoutSession(req: CheckoutSessionRequest): Promis
   }
   const body = (await res.json().catch(() => null)) as { id?: unknown; url?: unknown; expires_at?: unknown; error?: { type?: string } } | null;
   if (!res.ok || typeof body?.id !== "string" || typeof body?.url !== "string") {
-    throw new ApiError("bad-gateway", { detail: `The payment provider refused the checkout (HTTP ${res.status}${body?.error?.type ? `, ${body.error.type}` : ""}); retry the same request to resume.` });
+    throw new ApiError("bad-gateway", {
+      detail: `The payment provider refused the checkout (HTTP ${res.status}${body?.error?.type ? `, ${body.error.type}` : ""}); retry the same request to resume.`,
+    });
   }
   return { id: body.id, url: body.url, expires_at: typeof body.expires_at === "number" ? body.expires_at : null };
 }
@@ -72,7 +81,12 @@ export async function stripeSignatureHeader(secret: string, payload: string, tim
 }
 
 /** Whether a Stripe-Signature header holds for this exact payload within the tolerance. */
-export async function verifyStripeSignature(secret: string, payload: string, header: string | undefined, nowSeconds = Math.floor(Date.now() / 1000)): Promise<boolean> {
+export async function verifyStripeSignature(
+  secret: string,
+  payload: string,
+  header: string | undefined,
+  nowSeconds = Math.floor(Date.now() / 1000),
+): Promise<boolean> {
   if (!header || header.length > 2000) return false;
   let t: number | null = null;
   const v1: string[] = [];

@@ -59,7 +59,10 @@ export async function assembleInput(q: Queryable, workspaceId: string, body: Bui
 
   const mediaIds = [...new Set(requested.flatMap((s) => (s.kind === "media" && s.media_id ? [s.media_id] : [])))];
   const mediaRows = mediaIds.length
-    ? await q.select().from(media).where(and(eq(media.workspaceId, workspaceId), inArray(media.id, mediaIds), isNull(media.trashedAt)))
+    ? await q
+        .select()
+        .from(media)
+        .where(and(eq(media.workspaceId, workspaceId), inArray(media.id, mediaIds), isNull(media.trashedAt)))
     : [];
   const mediaById = new Map(mediaRows.map((m) => [m.id, m]));
   requested.forEach((s, i) => {

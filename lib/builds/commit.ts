@@ -33,7 +33,16 @@ export async function commitBuild(tx: Tx, build: BuildRow, userId: string): Prom
     const platform = platformOf.get(d.account_id);
     if (!platform) return [];
     const segments = d.segments.map((s) => ({ title: s.title, body: s.body, url: null, fromSource: false }));
-    return [{ socialAccountId: d.account_id, platform, title: segments[0]?.title ?? null, body: segments.map((s) => s.body).join("\n\n"), formatLocked: true, segments }];
+    return [
+      {
+        socialAccountId: d.account_id,
+        platform,
+        title: segments[0]?.title ?? null,
+        body: segments.map((s) => s.body).join("\n\n"),
+        formatLocked: true,
+        segments,
+      },
+    ];
   });
   // Media attach to the whole publication (every rendition carries them), so only what every included
   // destination chose goes on; what only some chose is named in metadata for the editor to decide.

@@ -18,13 +18,20 @@ export async function fetchSource(url: string, opts: { allowPrivateUrls: boolean
   const maxBytes = opts.maxBytes ?? SOURCE_MAX_BYTES;
   let res: Response;
   try {
-    res = await providerFetch(url, { allowPrivateUrls: opts.allowPrivateUrls, timeoutMs: opts.timeoutMs ?? SOURCE_TIMEOUT_MS, headers: { accept: TEXT_TYPES.join(", "), "user-agent": "Herald/1 (publication build)" } });
+    res = await providerFetch(url, {
+      allowPrivateUrls: opts.allowPrivateUrls,
+      timeoutMs: opts.timeoutMs ?? SOURCE_TIMEOUT_MS,
+      headers: { accept: TEXT_TYPES.join(", "), "user-agent": "Herald/1 (publication build)" },
+    });
   } catch (err) {
     return { ok: false, reason: `The source ${url.slice(0, 200)} could not be read: ${err instanceof ProviderError ? err.message : "network error"}` };
   }
   if (res.status >= 300 && res.status < 400) {
     await res.body?.cancel().catch(() => {});
-    return { ok: false, reason: `The source ${url.slice(0, 200)} redirects elsewhere (${res.status}); Herald does not follow redirects, so give the final address.` };
+    return {
+      ok: false,
+      reason: `The source ${url.slice(0, 200)} redirects elsewhere (${res.status}); Herald does not follow redirects, so give the final address.`,
+    };
   }
   if (!res.ok) {
     await res.body?.cancel().catch(() => {});
@@ -36,14 +43,61 @@ export async function fetchSource(url: string, opts: { allowPrivateUrls: boolean
     return { ok: false, reason: `The source ${url.slice(0, 200)} is ${mimeType || "of no stated type"}, not a web page or text.` };
   }
   const raw = await readTextCapped(res, maxBytes);
-  if (raw === null) return { ok: false, reason: `The source ${url.slice(0, 200)} is larger than ${Math.round(maxBytes / 1024 / 1024)} MiB or could not be read to the end in time.` };
+  if (raw === null)
+    return {
+      ok: false,
+      reason: `The source ${url.slice(0, 200)} is larger than ${Math.round(maxBytes / 1024 / 1024)} MiB or could not be read to the end in time.`,
+    };
   const text = mimeType === "text/html" || mimeType === "application/xhtml+xml" ? pageText(raw) : raw.trim();
   if (!text) return { ok: false, reason: `The source ${url.slice(0, 200)} has no readable text.` };
   return { ok: true, text, mimeType };
 }
 
 const DROPPED = new Set(["script", "style", "noscript", "template", "svg", "head", "title"]);
-const BLOCKS = new Set(["p", "/p", "div", "/div", "br", "br/", "li", "/li", "ul", "/ul", "ol", "/ol", "h1", "h2", "h3", "h4", "h5", "h6", "/h1", "/h2", "/h3", "/h4", "/h5", "/h6", "tr", "/tr", "table", "/table", "section", "/section", "article", "/article", "blockquote", "/blockquote", "header", "footer", "main", "nav", "pre", "/pre", "hr", "hr/"]);
+const BLOCKS = new Set([
+  "p",
+  "/p",
+  "div",
+  "/div",
+  "br",
+  "br/",
+  "li",
+  "/li",
+  "ul",
+  "/ul",
+  "ol",
+  "/ol",
+  "h1",
+  "h2",
+  "h3",
+  "h4",
+  "h5",
+  "h6",
+  "/h1",
+  "/h2",
+  "/h3",
+  "/h4",
+  "/h5",
+  "/h6",
+  "tr",
+  "/tr",
+  "table",
+  "/table",
+  "section",
+  "/section",
+  "article",
+  "/article",
+  "blockquote",
+  "/blockquote",
+  "header",
+  "footer",
+  "main",
+  "nav",
+  "pre",
+  "/pre",
+  "hr",
+  "hr/",
+]);
 const CELLS = new Set(["td", "th"]);
 /** Where each dropped element ends: a literal, case-insensitive search from a given index (no backtracking). */
 const CLOSING = new Map([...DROPPED].map((name) => [name, new RegExp(`</${name}`, "gi")]));
@@ -102,7 +156,8 @@ export function pageText(html: string): string {
     const c = html.charCodeAt(i);
     if (c === 60 && tagsLeft) {
       const close = html.indexOf(">", i + 1);
-      if (close === -1) tagsLeft = false; // no tag closes after this point: the rest is text
+      if (close === -1)
+        tagsLeft = false; // no tag closes after this point: the rest is text
       else {
         const name = tagName(html, i + 1, close);
         i = close + 1;

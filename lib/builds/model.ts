@@ -44,7 +44,13 @@ export async function modelFromSettings(env: Env, q: Queryable): Promise<ModelCa
 
 const Completion = z.object({
   choices: z.array(z.object({ message: z.object({ content: z.string().nullable() }) })).min(1),
-  usage: z.object({ prompt_tokens: z.number().int().nonnegative().optional(), completion_tokens: z.number().int().nonnegative().optional(), total_tokens: z.number().int().nonnegative().optional() }).optional(),
+  usage: z
+    .object({
+      prompt_tokens: z.number().int().nonnegative().optional(),
+      completion_tokens: z.number().int().nonnegative().optional(),
+      total_tokens: z.number().int().nonnegative().optional(),
+    })
+    .optional(),
 });
 
 /** `status`: the HTTP status the model answered with, when it answered with an error (429: rate-limited). */
@@ -64,7 +70,14 @@ export async function chatJson<T>(
   schema: z.ZodType<T>,
 ): Promise<ModelAnswer<T>> {
   const eventId = newId("pce");
-  await db.insert(providerCostEvents).values({ id: eventId, workspaceId: ledger.workspaceId, provider: "openai-compatible", operation: ledger.operation, status: "reserved", buildId: ledger.buildId });
+  await db.insert(providerCostEvents).values({
+    id: eventId,
+    workspaceId: ledger.workspaceId,
+    provider: "openai-compatible",
+    operation: ledger.operation,
+    status: "reserved",
+    buildId: ledger.buildId,
+  });
   const url = `${call.baseUrl}/chat/completions`;
   let res: Response;
   try {
@@ -87,7 +100,9 @@ export async function chatJson<T>(
     body = null;
   }
   const parsed = Completion.safeParse(body);
-  const tokens = parsed.success ? (parsed.data.usage?.total_tokens ?? (parsed.data.usage?.prompt_tokens ?? 0) + (parsed.data.usage?.completion_tokens ?? 0)) : 0;
+  const tokens = parsed.success
+    ? (parsed.data.usage?.total_tokens ?? (parsed.data.usage?.prompt_tokens ?? 0) + (parsed.data.usage?.completion_tokens ?? 0))
+    : 0;
   await db
     .update(providerCostEvents)
     .set(res.ok ? { status: "committed", units: tokens, costMicrousd: Math.ceil((tokens * call.microUsdPer1kTokens) / 1000) } : { status: "released" })
@@ -102,7 +117,8 @@ export async function chatJson<T>(
     return { ok: false, reason: "The language model did not answer with JSON." };
   }
   const checked = schema.safeParse(json);
-  if (!checked.success) return { ok: false, reason: `The language model's JSON does not have the shape asked for (${checked.error.issues[0]?.path.join(".") || "root"}).` };
+  if (!checked.success)
+    return { ok: false, reason: `The language model's JSON does not have the shape asked for (${checked.error.issues[0]?.path.join(".") || "root"}).` };
   return { ok: true, value: checked.data };
 }
 
@@ -131,7 +147,9 @@ export const BuildDraftAnswer = z.object({
 function sourcesForPrompt(input: BuildInputValue): string {
   const readable = input.sources.filter((s) => s.text);
   const share = Math.floor(PROMPT_SOURCE_BUDGET / Math.max(1, readable.length));
-  return readable.map((s) => `[${s.id}] (${s.publishable ? "may be quoted" : "background only, do not quote"}) ${s.label}\n${s.text!.slice(0, share)}`).join("\n\n");
+  return readable
+    .map((s) => `[${s.id}] (${s.publishable ? "may be quoted" : "background only, do not quote"}) ${s.label}\n${s.text!.slice(0, share)}`)
+    .join("\n\n");
 }
 
 /**
@@ -139,12 +157,20 @@ function sourcesForPrompt(input: BuildInputValue): string {
  * the draft to the same limits and source checks as its own text (repairing or flagging); a call
  * that fails leaves the planner alone at work, with a review flag saying so.
  */
-export async function draftWithModel(db: Database, call: ModelCall, ids: { workspaceId: string; buildId: string }, input: BuildInputValue): Promise<{ draft: ModelDraft | null; flags: ReviewFlag[] }> {
+export async function draftWithModel(
+  db: Database,
+  call: ModelCall,
+  ids: { workspaceId: string; buildId: string },
+  input: BuildInputValue,
+): Promise<{ draft: ModelDraft | null; flags: ReviewFlag[] }> {
   const destinations = input.destinations.map((d) => {
     const profile = d.allowed_output_profiles.at(-1);
     return `- ${d.account_id} (${d.platform}; up to ${profile?.max_segments ?? 1} posts of ${profile?.text_limit ?? 300} characters)${d.voice ? `; voice ${d.voice.name}: ${d.voice.definition.identity} ${d.voice.definition.guidance} Avoid: ${d.voice.definition.avoidances.join(", ") || "nothing listed"}` : ""}`;
   });
-  const direction = Object.entries(input.direction).filter(([, v]) => v).map(([k, v]) => `${k}: ${v}`).join("; ");
+  const direction = Object.entries(input.direction)
+    .filter(([, v]) => v)
+    .map(([k, v]) => `${k}: ${v}`)
+    .join("; ");
   const answer = await chatJson(
     db,
     call,
@@ -155,10 +181,14 @@ export async function draftWithModel(db: Database, call: ModelCall, ids: { works
         content:
           'You draft social media publications from the sources given, and nothing else: every sentence must rest on a source. Answer with JSON only: {"canonical_text": string, "thesis": string, "destinations": [{"account_id": string, "text": string}]}.',
       },
-      { role: "user", content: `Idea: ${input.idea ?? "(none)"}\nDirection: ${direction || "(none)"}\nDestinations:\n${destinations.join("\n")}\n\nSources:\n${sourcesForPrompt(input)}` },
+      {
+        role: "user",
+        content: `Idea: ${input.idea ?? "(none)"}\nDirection: ${direction || "(none)"}\nDestinations:\n${destinations.join("\n")}\n\nSources:\n${sourcesForPrompt(input)}`,
+      },
     ],
     BuildDraftAnswer,
   );
-  if (!answer.ok) return { draft: null, flags: [{ account_id: "", field: "model", message: `${answer.reason} The planner wrote this build alone.`, severity: "info" }] };
+  if (!answer.ok)
+    return { draft: null, flags: [{ account_id: "", field: "model", message: `${answer.reason} The planner wrote this build alone.`, severity: "info" }] };
   return { draft: { model: call.model, ...answer.value }, flags: [] };
 }

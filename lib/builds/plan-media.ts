@@ -17,7 +17,14 @@ export interface MediaPlan {
  * video or up to four images, not both). Alt text is carried over as the brief; media without alt
  * text is flagged, since people using screen readers would otherwise get nothing.
  */
-export function chooseMedia(accountId: string, platform: string, profile: OutputProfile, sources: readonly InputSource[], media: PlanContext["media"], preference: string | null): MediaPlan {
+export function chooseMedia(
+  accountId: string,
+  platform: string,
+  profile: OutputProfile,
+  sources: readonly InputSource[],
+  media: PlanContext["media"],
+  preference: string | null,
+): MediaPlan {
   const plan: MediaPlan = { choices: [], mediaIds: [], flags: [], refused: [] };
   if (preference === "none") return plan;
   const chosen: { source: InputSource; item: PlanContext["media"][string] }[] = [];
@@ -34,7 +41,10 @@ export function chooseMedia(accountId: string, platform: string, profile: Output
     }
     const candidate = [...chosen, { source, item }];
     const problems = isPlatform(platform)
-      ? mediaProblemsFor(platform, candidate.map((c) => ({ mediaType: c.item.media_type, mimeType: c.item.mime_type, size: c.item.size })))
+      ? mediaProblemsFor(
+          platform,
+          candidate.map((c) => ({ mediaType: c.item.media_type, mimeType: c.item.mime_type, size: c.item.size })),
+        )
       : [];
     if (problems.length > 0) {
       plan.refused.push(`${source.label}: ${problems[0].message}`);
@@ -46,7 +56,13 @@ export function chooseMedia(accountId: string, platform: string, profile: Output
     const alt = item.alt_text?.trim() ?? "";
     plan.choices.push({ brief: alt || source.label, role: i === 0 ? "lead" : "supporting", source_ref: source.id, treatment: "attach as is" });
     plan.mediaIds.push(item.media_id);
-    if (!alt) plan.flags.push({ account_id: accountId, field: `media.${source.id}.alt_text`, message: `${source.label} has no alt text; add a description before publishing.`, severity: "warning" });
+    if (!alt)
+      plan.flags.push({
+        account_id: accountId,
+        field: `media.${source.id}.alt_text`,
+        message: `${source.label} has no alt text; add a description before publishing.`,
+        severity: "warning",
+      });
   });
   return plan;
 }

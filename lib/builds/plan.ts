@@ -2,7 +2,18 @@ import { canonicalFromDraft, canonicalFromSources, type Canonical, type Canonica
 import { SupportIndex } from "./plan-claims";
 import { fitSegments, type FitResult } from "./plan-fit";
 import { chooseMedia } from "./plan-media";
-import type { BuildInputValue, BuildResultValue, Claim, InputDestination, MediaChoice, ModelDraft, OutputProfile, PlanContext, ResultDestination, ReviewFlag } from "./plan-types";
+import type {
+  BuildInputValue,
+  BuildResultValue,
+  Claim,
+  InputDestination,
+  MediaChoice,
+  ModelDraft,
+  OutputProfile,
+  PlanContext,
+  ResultDestination,
+  ReviewFlag,
+} from "./plan-types";
 import { measureFor } from "./profiles";
 import { clipGraphemes, type Sentence, joinSentences, splitSentences } from "./text";
 
@@ -35,11 +46,21 @@ export function planBuild(input: BuildInputValue, context: PlanContext, draft: M
   const canonicalText = joinSentences(canonical.sentences);
   for (const s of canonical.sentences) {
     if (s.claim.status === "unsupported") {
-      flags.push({ account_id: "", field: "canonical_text", message: `No source supports this sentence; check it or add a source: "${clipGraphemes(s.text, CLIP_FLAG)}"`, severity: "warning" });
+      flags.push({
+        account_id: "",
+        field: "canonical_text",
+        message: `No source supports this sentence; check it or add a source: "${clipGraphemes(s.text, CLIP_FLAG)}"`,
+        severity: "warning",
+      });
     }
   }
   if (canonical.leftOut > 0) {
-    flags.push({ account_id: "", field: "canonical_text", message: `${canonical.leftOut} source sentence(s) did not fit the canonical text and were left out.`, severity: "info" });
+    flags.push({
+      account_id: "",
+      field: "canonical_text",
+      message: `${canonical.leftOut} source sentence(s) did not fit the canonical text and were left out.`,
+      severity: "info",
+    });
   }
 
   const inactive = new Set(context.inactive_account_ids);
@@ -71,11 +92,20 @@ export function planBuild(input: BuildInputValue, context: PlanContext, draft: M
     }
     destinations.push(planned.destination);
     mediaIds[dest.account_id] = planned.mediaIds;
-    choices.push({ account_id: dest.account_id, include: true, reason: `Planned as ${planned.destination.archetype} (${planned.destination.output_profile}).` });
+    choices.push({
+      account_id: dest.account_id,
+      include: true,
+      reason: `Planned as ${planned.destination.archetype} (${planned.destination.output_profile}).`,
+    });
   }
   for (const accountId of drafted.keys()) {
     if (!input.destinations.some((d) => d.account_id === accountId)) {
-      flags.push({ account_id: "", field: "model", message: "The model wrote for a destination the build does not have; that text was ignored.", severity: "info" });
+      flags.push({
+        account_id: "",
+        field: "model",
+        message: "The model wrote for a destination the build does not have; that text was ignored.",
+        severity: "info",
+      });
     }
   }
 
@@ -92,7 +122,10 @@ export function planBuild(input: BuildInputValue, context: PlanContext, draft: M
       route: draft ? `model:${draft.model}` : "planner",
       thesis: draft?.thesis?.trim() || canonical.sentences[0]?.text || "",
       claims,
-      factual_kernel: claims.filter((c) => c.status === "supported").slice(0, 10).map((c) => c.text),
+      factual_kernel: claims
+        .filter((c) => c.status === "supported")
+        .slice(0, 10)
+        .map((c) => c.text),
       media: overallMedia(input, context),
       destinations: choices,
     },
@@ -103,9 +136,7 @@ export function planBuild(input: BuildInputValue, context: PlanContext, draft: M
   return { result, mediaIds, empty: canonicalText === "" && result.direction.media.length === 0 };
 }
 
-type DestinationPlan =
-  | { destination: ResultDestination; mediaIds: string[]; flags: ReviewFlag[] }
-  | { skip: string; flags: ReviewFlag[] };
+type DestinationPlan = { destination: ResultDestination; mediaIds: string[]; flags: ReviewFlag[] } | { skip: string; flags: ReviewFlag[] };
 
 function planDestination(
   dest: InputDestination,
@@ -133,7 +164,12 @@ function planDestination(
   const postable = sentences.map((s) => fitSegments(s.text, largest.text_limit, Number.MAX_SAFE_INTEGER, measure).ok);
   const tooLong = postable.filter((ok) => !ok).length;
   if (tooLong > 0) {
-    flags.push({ account_id: dest.account_id, field: "segments", message: `${tooLong} sentence(s) hold a link longer than one ${dest.platform} post and were left out.`, severity: "warning" });
+    flags.push({
+      account_id: dest.account_id,
+      field: "segments",
+      message: `${tooLong} sentence(s) hold a link longer than one ${dest.platform} post and were left out.`,
+      severity: "warning",
+    });
   }
   const text = joinSentences(sentences.filter((_, i) => postable[i]));
 
@@ -190,12 +226,22 @@ function planDestination(
     });
   }
   for (const avoided of avoidancesUsed(fit.segments, dest)) {
-    flags.push({ account_id: dest.account_id, field: "segments", message: `The voice ${dest.voice!.name} avoids "${avoided}", and the text uses it.`, severity: "warning" });
+    flags.push({
+      account_id: dest.account_id,
+      field: "segments",
+      message: `The voice ${dest.voice!.name} avoids "${avoided}", and the text uses it.`,
+      severity: "warning",
+    });
   }
   const claims: Claim[] = sentences.map((s) => s.claim);
   for (const c of claims) {
     if (c.status === "unsupported" && draftedText !== null) {
-      flags.push({ account_id: dest.account_id, field: "segments", message: `No source supports this sentence: "${clipGraphemes(c.text, CLIP_FLAG)}"`, severity: "warning" });
+      flags.push({
+        account_id: dest.account_id,
+        field: "segments",
+        message: `No source supports this sentence: "${clipGraphemes(c.text, CLIP_FLAG)}"`,
+        severity: "warning",
+      });
     }
   }
   const segments = fit.segments.length > 0 ? fit.segments : [""];

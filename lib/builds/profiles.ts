@@ -35,10 +35,24 @@ export function outputProfiles(platform: Platform, announcedLimit: number | null
     case "mastodon":
       return [
         { key: "mastodon.post", allowed_mimes: [...IMAGES, ...VIDEO, ...AUDIO], max_segments: 1, media_max_count: MASTODON_MAX_MEDIA, text_limit: limit },
-        { key: "mastodon.thread", allowed_mimes: [...IMAGES, ...VIDEO, ...AUDIO], max_segments: MAX_THREAD, media_max_count: MASTODON_MAX_MEDIA, text_limit: limit },
+        {
+          key: "mastodon.thread",
+          allowed_mimes: [...IMAGES, ...VIDEO, ...AUDIO],
+          max_segments: MAX_THREAD,
+          media_max_count: MASTODON_MAX_MEDIA,
+          text_limit: limit,
+        },
       ];
     case "webhook":
-      return [{ key: "webhook.document", allowed_mimes: [...IMAGES, ...VIDEO, ...AUDIO], max_segments: WEBHOOK_MAX_SEGMENTS, media_max_count: WEBHOOK_MAX_MEDIA, text_limit: limit }];
+      return [
+        {
+          key: "webhook.document",
+          allowed_mimes: [...IMAGES, ...VIDEO, ...AUDIO],
+          max_segments: WEBHOOK_MAX_SEGMENTS,
+          media_max_count: WEBHOOK_MAX_MEDIA,
+          text_limit: limit,
+        },
+      ];
   }
 }
 

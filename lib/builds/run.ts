@@ -46,13 +46,23 @@ export async function runBuild(db: Database, env: Env, buildId: string, opts: Ru
     source.text = fetched.text.length > URL_TEXT_MAX ? fetched.text.slice(0, URL_TEXT_MAX) : fetched.text;
     source.mime_type = fetched.mimeType;
     if (fetched.text.length > URL_TEXT_MAX) {
-      extraFlags.push({ account_id: "", field: `sources.${source.id}`, message: "Only the beginning of this page was read (it is longer than a build reads).", severity: "info" });
+      extraFlags.push({
+        account_id: "",
+        field: `sources.${source.id}`,
+        message: "Only the beginning of this page was read (it is longer than a build reads).",
+        severity: "info",
+      });
     }
   }
 
   // Media as they are now, of this workspace only (the request already checked they were its own).
   const mediaIds = row.assets.map((a) => a.media_id);
-  const items = mediaIds.length ? await db.select().from(media).where(and(eq(media.workspaceId, row.workspaceId), inArray(media.id, mediaIds))) : [];
+  const items = mediaIds.length
+    ? await db
+        .select()
+        .from(media)
+        .where(and(eq(media.workspaceId, row.workspaceId), inArray(media.id, mediaIds)))
+    : [];
   input.sources.forEach((source, i) => {
     if (source.kind !== "media") return;
     const asset = row.assets[input.sources.slice(0, i).filter((s) => s.kind === "media").length];
@@ -98,11 +108,22 @@ export async function runBuild(db: Database, env: Env, buildId: string, opts: Ru
     });
     return;
   }
-  await finish({ state: "completed", phase: "done", result: outcome.result, mediaPlan: outcome.mediaIds, model: draft?.model ?? null, errorCode: null, errorMessage: null });
+  await finish({
+    state: "completed",
+    phase: "done",
+    result: outcome.result,
+    mediaPlan: outcome.mediaIds,
+    model: draft?.model ?? null,
+    errorCode: null,
+    errorMessage: null,
+  });
 }
 
 async function setPhase(db: Database, buildId: string, phase: BuildPhase): Promise<void> {
-  await db.update(publicationBuilds).set({ phase, updatedAt: sql`now()` }).where(and(eq(publicationBuilds.id, buildId), eq(publicationBuilds.state, "running")));
+  await db
+    .update(publicationBuilds)
+    .set({ phase, updatedAt: sql`now()` })
+    .where(and(eq(publicationBuilds.id, buildId), eq(publicationBuilds.state, "running")));
 }
 
 /** The last attempt failed unexpectedly: the build fails where it stopped, with a code (never content) and a message. */
@@ -110,6 +131,12 @@ export async function failBuild(db: Database, buildId: string, error: unknown): 
   const message = error instanceof Error ? error.message : String(error);
   await db
     .update(publicationBuilds)
-    .set({ state: "failed", errorCode: "build_error", errorMessage: `The build could not be generated: ${message.slice(0, 500)}`, revision: sql`${publicationBuilds.revision} + 1`, updatedAt: sql`now()` })
+    .set({
+      state: "failed",
+      errorCode: "build_error",
+      errorMessage: `The build could not be generated: ${message.slice(0, 500)}`,
+      revision: sql`${publicationBuilds.revision} + 1`,
+      updatedAt: sql`now()`,
+    })
     .where(and(eq(publicationBuilds.id, buildId), inArray(publicationBuilds.state, ["queued", "running"])));
 }

@@ -88,7 +88,9 @@ export function joinSentences(sentences: readonly Sentence[]): string {
 }
 
 const STOPWORDS = new Set(
-  "this that with from have will your what when where which there their they them then than into about would could should been were also just more most some such only over very each other these those after before because while being does doing make made like much many here".split(" "),
+  "this that with from have will your what when where which there their they them then than into about would could should been were also just more most some such only over very each other these those after before because while being does doing make made like much many here".split(
+    " ",
+  ),
 );
 
 const isWordChar = (ch: string) => /[\p{L}\p{N}]/u.test(ch);

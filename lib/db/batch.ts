@@ -20,7 +20,11 @@ type Item = BatchItem;
 
 /** A drizzle builder's result as drizzle maps it, a compiled statement's as its rows; an `sql` statement's is the driver's raw result. */
 type Results<T extends readonly Item[]> = {
-  -readonly [K in keyof T]: T[K] extends SQL ? { rows: Record<string, unknown>[]; rowCount: number | null } : T[K] extends BoundStatement<infer Row> ? Row[] : Awaited<T[K]>;
+  -readonly [K in keyof T]: T[K] extends SQL
+    ? { rows: Record<string, unknown>[]; rowCount: number | null }
+    : T[K] extends BoundStatement<infer Row>
+      ? Row[]
+      : Awaited<T[K]>;
 };
 
 /**
@@ -38,7 +42,8 @@ export async function inOneTransaction<T extends readonly Item[]>(db: Queryable,
   if (!send) {
     return db.transaction(async (tx) => {
       const out: unknown[] = [];
-      for (const statement of build(tx)) out.push(await (statement instanceof BoundStatement ? runOnConnection(tx, statement) : is(statement, SQL) ? tx.execute(statement) : statement));
+      for (const statement of build(tx))
+        out.push(await (statement instanceof BoundStatement ? runOnConnection(tx, statement) : is(statement, SQL) ? tx.execute(statement) : statement));
       return out as Results<T>;
     });
   }
@@ -68,7 +73,14 @@ export async function inOneTransaction<T extends readonly Item[]>(db: Queryable,
       // Compiled: nothing for drizzle to build or map; it takes its place at once.
       const { text, values, rowMode, types } = queryOf(statement);
       const result = new Promise((resolve, reject) =>
-        captured.push({ text, params: values, rowMode, types, resolve: (r) => resolve(mapCompiledRows(statement.statement, (r as { rows: unknown[][] }).rows)), reject: (e) => reject(failureOf(statement, e)) }),
+        captured.push({
+          text,
+          params: values,
+          rowMode,
+          types,
+          resolve: (r) => resolve(mapCompiledRows(statement.statement, (r as { rows: unknown[][] }).rows)),
+          reject: (e) => reject(failureOf(statement, e)),
+        }),
       );
       result.catch(() => {}); // awaited below; never an unhandled rejection meanwhile
       running.push(result);
@@ -79,7 +91,13 @@ export async function inOneTransaction<T extends readonly Item[]>(db: Queryable,
     // Each runs (once: a drizzle query runs again at every `then`) when wrapped, so now, in its turn.
     const result = Promise.resolve(is(statement, SQL) ? capturing.execute(statement) : statement);
     running.push(result);
-    await Promise.race([seen, result.then(() => {}, () => {})]);
+    await Promise.race([
+      seen,
+      result.then(
+        () => {},
+        () => {},
+      ),
+    ]);
     if (captured.length !== before + 1) {
       // It failed before reaching the database (or is not a single statement): nothing is sent.
       const failure = new Error("inOneTransaction: each item must be one drizzle statement");
@@ -118,7 +136,10 @@ export type NamedResults<G extends NamedStatements> = { [K in keyof G]: ResultOf
  * one request, each group's results under its statements' names, so no caller reads results by position.
  * Statements run in each group's key order, groups in the order given.
  */
-export async function inOneTransactionNamed<G extends readonly NamedStatements[]>(db: Queryable, build: (q: Queryable) => [...G]): Promise<{ [I in keyof G]: NamedResults<G[I]> }> {
+export async function inOneTransactionNamed<G extends readonly NamedStatements[]>(
+  db: Queryable,
+  build: (q: Queryable) => [...G],
+): Promise<{ [I in keyof G]: NamedResults<G[I]> }> {
   let groups: NamedStatements[] = [];
   const results = (await inOneTransaction(db, (q) => {
     groups = build(q);

@@ -68,7 +68,7 @@ class HttpFirstPool extends Pool {
       return (super.query as (...a: unknown[]) => never)(...args);
     }
     const text = typeof config === "string" ? config : config.text;
-    const params = values ?? (typeof config === "string" ? [] : config.values ?? []);
+    const params = values ?? (typeof config === "string" ? [] : (config.values ?? []));
     const rowMode = typeof config === "string" ? undefined : config.rowMode;
     const types = (typeof config === "string" ? undefined : config.types) ?? (this as unknown as { options?: { types?: unknown } }).options?.types;
     return this.http.query(text, params, { arrayMode: rowMode === "array", fullResults: true, types: types as never }) as never;

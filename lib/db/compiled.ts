@@ -28,13 +28,26 @@ export interface CompiledStatement<Row> {
  * runs one on every request. Parameters are `sql.placeholder(name)`, filled at each run; `fields` must be the
  * selection the statement was built with (its keys, in order).
  */
-export function compileStatement<Row>(statement: { toSQL(): { sql: string; params: unknown[] } }, fields: Record<keyof Row & string, unknown>): CompiledStatement<Row> {
+export function compileStatement<Row>(
+  statement: { toSQL(): { sql: string; params: unknown[] } },
+  fields: Record<keyof Row & string, unknown>,
+): CompiledStatement<Row> {
   const { sql, params } = statement.toSQL();
   return { text: sql, params, fields: Object.entries(fields) as [keyof Row & string, unknown][] };
 }
 
 /** Date and time values stay text for their columns to map, as drizzle's own Neon session has them. */
-const RAW_TEXT_TYPES = new Set<number>([types.builtins.TIMESTAMPTZ, types.builtins.TIMESTAMP, types.builtins.DATE, types.builtins.INTERVAL, 1115, 1182, 1185, 1187, 1231]);
+const RAW_TEXT_TYPES = new Set<number>([
+  types.builtins.TIMESTAMPTZ,
+  types.builtins.TIMESTAMP,
+  types.builtins.DATE,
+  types.builtins.INTERVAL,
+  1115,
+  1182,
+  1185,
+  1187,
+  1231,
+]);
 const DRIZZLE_TYPES = {
   getTypeParser: (typeId: number, format?: "text" | "binary") => (RAW_TEXT_TYPES.has(typeId) ? (value: string) => value : types.getTypeParser(typeId, format)),
 };
@@ -56,7 +69,12 @@ export class BoundStatement<Row> {
 }
 
 /** The query a bound statement sends, as `Pool.query` and the batch sender take it. */
-export const queryOf = <Row>(bound: BoundStatement<Row>) => ({ text: bound.statement.text, values: bound.params, rowMode: "array" as const, types: DRIZZLE_TYPES });
+export const queryOf = <Row>(bound: BoundStatement<Row>) => ({
+  text: bound.statement.text,
+  values: bound.params,
+  rowMode: "array" as const,
+  types: DRIZZLE_TYPES,
+});
 
 /** Failures look as they do from drizzle (the driver's error as `cause`), so every handler reads them alike. */
 export const failureOf = <Row>(bound: BoundStatement<Row>, error: unknown) => new DrizzleQueryError(bound.statement.text, bound.params, error as Error);

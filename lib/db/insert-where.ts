@@ -16,7 +16,10 @@ export function insertWhere<T extends PgTable>(table: T, values: { [K in keyof T
       if (!column) throw new Error(`insertWhere: ${key} is not a column`);
       return { column, value };
     });
-  const names = sql.join(given.map(({ column }) => sql.identifier(column.name)), sql`, `);
+  const names = sql.join(
+    given.map(({ column }) => sql.identifier(column.name)),
+    sql`, `,
+  );
   const cells = sql.join(
     given.map(({ column, value }) => (is(value, SQL) ? value : sql`${sql.param(value, column)}::${sql.raw(column.getSQLType())}`)),
     sql`, `,

@@ -50,7 +50,10 @@ function failureOf(err: unknown): { info: FailureInfo & { httpStatus?: number };
     return { info: { ...info, retryAfterSeconds }, message: err.message };
   }
   // Herald itself failed mid-delivery: the call may have gone out, so the next attempt asks the platform first.
-  return { info: { kind: "unknown", code: "internal", retryable: true, outcomeUnknown: true }, message: "Herald failed while delivering; it will check with the platform and try again." };
+  return {
+    info: { kind: "unknown", code: "internal", retryable: true, outcomeUnknown: true },
+    message: "Herald failed while delivering; it will check with the platform and try again.",
+  };
 }
 
 /**
@@ -66,7 +69,11 @@ export async function deliverClaimed(db: Database, env: Env, claim: Claim, commi
 
   const exhausted = decideBeforeAttempt(rendition);
   if (exhausted) {
-    const ended = await recordFailure(db, ids, { decision: exhausted, info: { kind: "unknown", retryable: false, outcomeUnknown: inDoubt(rendition.status) }, message: "Herald used every delivery attempt." });
+    const ended = await recordFailure(db, ids, {
+      decision: exhausted,
+      info: { kind: "unknown", retryable: false, outcomeUnknown: inDoubt(rendition.status) },
+      message: "Herald used every delivery attempt.",
+    });
     return ended === "recorded" ? exhausted.status : ended;
   }
 
@@ -76,10 +83,18 @@ export async function deliverClaimed(db: Database, env: Env, claim: Claim, commi
     renditionId: ids.id,
     title: rendition.title,
     deliveryKey: rendition.deliveryKey,
-    segments: segments.map((s) => ({ position: s.position, title: s.titleOverride ?? s.title, body: s.bodyOverride ?? s.body, url: s.urlOverride ?? s.url, media: [] })),
+    segments: segments.map((s) => ({
+      position: s.position,
+      title: s.titleOverride ?? s.title,
+      body: s.bodyOverride ?? s.body,
+      url: s.urlOverride ?? s.url,
+      media: [],
+    })),
   };
   const posted = new Map<number, PostRef>(
-    segments.filter((s) => s.status === "published" && s.externalId).map((s) => [s.position, { id: s.externalId!, url: s.externalUrl, cid: s.externalCid ?? undefined }]),
+    segments
+      .filter((s) => s.status === "published" && s.externalId)
+      .map((s) => [s.position, { id: s.externalId!, url: s.externalUrl, cid: s.externalCid ?? undefined }]),
   );
   const record = async (position: number, ref: PostRef) => {
     if (!(await recordPosted(db, ids, position, ref))) throw new LeaseLost();

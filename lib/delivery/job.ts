@@ -3,7 +3,17 @@ import type { Database } from "../db/client";
 import type { Env } from "../env";
 import type { StepsFinish } from "../jobs/consumer";
 import { deliverClaimed, type CommitPublished } from "./deliver";
-import { claimRenditions, convergeIfUnchanged, dueRenditions, settleLocked, settleReads, type Claim, type DueRenditions, type PublishedGroup, type SettleRead } from "./store";
+import {
+  claimRenditions,
+  convergeIfUnchanged,
+  dueRenditions,
+  settleLocked,
+  settleReads,
+  type Claim,
+  type DueRenditions,
+  type PublishedGroup,
+  type SettleRead,
+} from "./store";
 
 /**
  * Renditions go to different destinations and each is claimed under its own lease, so they are delivered side
@@ -25,7 +35,14 @@ export async function processPublication(db: Database, env: Env, publicationId: 
     outcomes.ended(claim.id);
   };
   // Every lane's first rendition is claimed in one request; a lane that frees claims its next on its own.
-  const lanes = due.length === 0 ? [] : await claimRenditions(db, due.slice(0, DELIVERIES_AT_ONCE).map((r) => r.id), jobId);
+  const lanes =
+    due.length === 0
+      ? []
+      : await claimRenditions(
+          db,
+          due.slice(0, DELIVERIES_AT_ONCE).map((r) => r.id),
+          jobId,
+        );
   let next = lanes.length;
   const lane = async (first: Claim) => {
     await deliver(first);

@@ -106,10 +106,24 @@ export function decideAfterFailure(info: FailureInfo, attempt: number, random = 
   const wait = Math.max(retryDelaySeconds(attempt, random), Math.ceil(info.retryAfterSeconds ?? 0));
   if (info.outcomeUnknown) {
     if (!more) return OUTCOME_UNKNOWN;
-    return { status: "reconciling", recoveryAction: "none", errorCode: info.code, errorAction: "Checking with the platform whether the post went out before trying again.", terminalReason: null, retryInSeconds: wait };
+    return {
+      status: "reconciling",
+      recoveryAction: "none",
+      errorCode: info.code,
+      errorAction: "Checking with the platform whether the post went out before trying again.",
+      terminalReason: null,
+      retryInSeconds: wait,
+    };
   }
   if (info.retryable && more) {
-    return { status: "retrying", recoveryAction: "none", errorCode: info.code, errorAction: "Herald will retry automatically.", terminalReason: null, retryInSeconds: wait };
+    return {
+      status: "retrying",
+      recoveryAction: "none",
+      errorCode: info.code,
+      errorAction: "Herald will retry automatically.",
+      terminalReason: null,
+      retryInSeconds: wait,
+    };
   }
   const { recovery, action } = ACTIONS[info.kind];
   return {

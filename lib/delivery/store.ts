@@ -58,7 +58,13 @@ export type AccountRow = typeof socialAccounts.$inferSelect;
 type ClaimRead = AccountRow & { publicationId: string; mediaIds: string[] };
 
 /** The rendition still carries this attempt's id: the fence on every write of a delivery. */
-const heldBy = () => exists(q.select({ one: sql`1` }).from(renditions).where(and(eq(renditions.id, p("id")), eq(renditions.currentAttemptId, p("attemptId")))));
+const heldBy = () =>
+  exists(
+    q
+      .select({ one: sql`1` })
+      .from(renditions)
+      .where(and(eq(renditions.id, p("id")), eq(renditions.currentAttemptId, p("attemptId")))),
+  );
 
 function compileAll() {
   const accountColumns = getTableColumns(socialAccounts);
@@ -84,7 +90,16 @@ function compileAll() {
       claimedFields,
     ),
     attempt: compileSql<NoRow>(
-      insertWhere(deliveryAttempts, { id: p("attemptId"), renditionId: p("id"), number: sql`(select ${renditions.attemptCount} from ${renditions} where ${renditions.id} = ${p("id")})`, jobId: p("jobId") }, held),
+      insertWhere(
+        deliveryAttempts,
+        {
+          id: p("attemptId"),
+          renditionId: p("id"),
+          number: sql`(select ${renditions.attemptCount} from ${renditions} where ${renditions.id} = ${p("id")})`,
+          jobId: p("jobId"),
+        },
+        held,
+      ),
       {},
     ),
     /** The destination account and the publication's media, as the delivery needs them. */
@@ -98,35 +113,80 @@ function compileAll() {
       { ...accountColumns, publicationId: publications.id, mediaIds: publications.mediaIds } as Record<keyof ClaimRead, unknown>,
     ),
     segments: compileStatement<DeliverySegment>(
-      q.select(segmentFields).from(renditionSegments).where(and(eq(renditionSegments.renditionId, p("id")), held)).orderBy(asc(renditionSegments.position)),
+      q
+        .select(segmentFields)
+        .from(renditionSegments)
+        .where(and(eq(renditionSegments.renditionId, p("id")), held))
+        .orderBy(asc(renditionSegments.position)),
       segmentFields,
     ),
     reconciled: compileStatement<NoRow>(q.update(renditions).set({ lastReconciledAt: sql`now()` }).where(here), {}),
-    renew: compileStatement<{ id: string }>(q.update(renditions).set({ leaseUntil: leaseFromNow }).where(here).returning({ id: renditions.id }), { id: renditions.id }),
+    renew: compileStatement<{ id: string }>(q.update(renditions).set({ leaseUntil: leaseFromNow }).where(here).returning({ id: renditions.id }), {
+      id: renditions.id,
+    }),
     posted: compileStatement<NoRow>(
       q
         .update(renditionSegments)
-        .set({ status: "published", externalId: p("externalId"), externalUrl: p("externalUrl"), externalCid: p("externalCid"), errorKind: null, errorCode: null, errorMessage: null, errorHttpStatus: null, errorRetryAt: null, errorAction: null })
+        .set({
+          status: "published",
+          externalId: p("externalId"),
+          externalUrl: p("externalUrl"),
+          externalCid: p("externalCid"),
+          errorKind: null,
+          errorCode: null,
+          errorMessage: null,
+          errorHttpStatus: null,
+          errorRetryAt: null,
+          errorAction: null,
+        })
         .where(and(eq(renditionSegments.renditionId, p("id")), eq(renditionSegments.position, p("position")), held)),
       {},
     ),
     published: compileStatement<{ id: string }>(
       q
         .update(renditions)
-        .set({ status: "published", externalId: p("externalId"), externalUrl: p("externalUrl"), publishedAt: sql`now()`, leaseUntil: null, nextAttemptAt: null, ...RENDITION_ERROR_CLEARED, terminalReason: null, updatedAt: sql`now()` })
+        .set({
+          status: "published",
+          externalId: p("externalId"),
+          externalUrl: p("externalUrl"),
+          publishedAt: sql`now()`,
+          leaseUntil: null,
+          nextAttemptAt: null,
+          ...RENDITION_ERROR_CLEARED,
+          terminalReason: null,
+          updatedAt: sql`now()`,
+        })
         .where(and(here, ne(renditions.status, "published")))
         .returning({ id: renditions.id }),
       { id: renditions.id },
     ),
     restPublished: compileStatement<NoRow>(
-      q.update(renditionSegments).set({ status: "published" }).where(and(eq(renditionSegments.renditionId, p("id")), eq(renditionSegments.status, "pending"), held)),
+      q
+        .update(renditionSegments)
+        .set({ status: "published" })
+        .where(and(eq(renditionSegments.renditionId, p("id")), eq(renditionSegments.status, "pending"), held)),
       {},
     ),
-    attemptSucceeded: compileStatement<NoRow>(q.update(deliveryAttempts).set({ outcome: "succeeded", finishedAt: sql`now()` }).where(and(eq(deliveryAttempts.id, p("attemptId")), isNull(deliveryAttempts.finishedAt), held)), {}),
+    attemptSucceeded: compileStatement<NoRow>(
+      q
+        .update(deliveryAttempts)
+        .set({ outcome: "succeeded", finishedAt: sql`now()` })
+        .where(and(eq(deliveryAttempts.id, p("attemptId")), isNull(deliveryAttempts.finishedAt), held)),
+      {},
+    ),
     audit: compileSql<NoRow>(
       insertWhere(
         auditEvents,
-        { id: p("auditId"), actorUserId: null, actorKind: "system", workspaceId: p("workspaceId"), action: "rendition.publish", targetType: "rendition", targetId: p("id"), requestId: p("jobId") },
+        {
+          id: p("auditId"),
+          actorUserId: null,
+          actorKind: "system",
+          workspaceId: p("workspaceId"),
+          action: "rendition.publish",
+          targetType: "rendition",
+          targetId: p("id"),
+          requestId: p("jobId"),
+        },
         held,
       ),
       {},
@@ -169,7 +229,11 @@ export async function claimRenditions(db: Database, renditionIds: readonly strin
     })),
   );
   return ids.map((i, n) => {
-    const { claim: [rendition], read: [read], segments } = results[n];
+    const {
+      claim: [rendition],
+      read: [read],
+      segments,
+    } = results[n];
     if (!read) return { ...i, rendition, account: undefined, segments, publication: undefined };
     const { publicationId, mediaIds, ...account } = read;
     return { ...i, rendition, account, segments, publication: { id: publicationId, mediaIds } };
@@ -198,7 +262,9 @@ const postedStatement = (ids: AttemptIds, position: number, ref: PostedRef) =>
 
 /** A confirmed segment on record with the lease renewed, before anything else is sent; false when the lease was lost. */
 export async function recordPosted(db: Database, ids: AttemptIds, position: number, ref: PostedRef): Promise<boolean> {
-  const [{ renewed }] = await inOneTransactionNamed(db, () => [{ renewed: new BoundStatement(statements().renew, ids), posted: postedStatement(ids, position, ref) }]);
+  const [{ renewed }] = await inOneTransactionNamed(db, () => [
+    { renewed: new BoundStatement(statements().renew, ids), posted: postedStatement(ids, position, ref) },
+  ]);
   return renewed.length > 0;
 }
 
@@ -207,7 +273,11 @@ export async function recordPosted(db: Database, ids: AttemptIds, position: numb
  * one request): the rendition, the last confirmed segment when given, the rest of its segments, the attempt, the
  * audit entry. `published` answers the rendition's id when this attempt still held it.
  */
-export function publishedGroup(ids: AttemptIds & { workspaceId: string }, external: { id: string | null; url: string | null }, lastPosted?: { position: number; ref: PostedRef }) {
+export function publishedGroup(
+  ids: AttemptIds & { workspaceId: string },
+  external: { id: string | null; url: string | null },
+  lastPosted?: { position: number; ref: PostedRef },
+) {
   const s = statements();
   return {
     published: new BoundStatement(s.published, { ...ids, externalId: external.id, externalUrl: external.url }),
@@ -247,12 +317,26 @@ export async function recordFailure(db: Database, ids: AttemptIds, f: FailureRec
     errorAction: decision.errorAction,
   };
   const here = and(eq(renditions.id, ids.id), eq(renditions.currentAttemptId, ids.attemptId));
-  const stillHeld = exists(q.select({ one: sql`1` }).from(renditions).where(and(here, ne(renditions.status, "published"))));
+  const stillHeld = exists(
+    q
+      .select({ one: sql`1` })
+      .from(renditions)
+      .where(and(here, ne(renditions.status, "published"))),
+  );
   const [{ recorded, after }] = await inOneTransactionNamed(db, (tx) => [
     {
       recorded: tx
         .update(renditions)
-        .set({ ...error, status: decision.status, errorRetryable: f.info.retryable, recoveryAction: decision.recoveryAction, terminalReason: decision.terminalReason, nextAttemptAt: retryAt, leaseUntil: null, updatedAt: sql`now()` })
+        .set({
+          ...error,
+          status: decision.status,
+          errorRetryable: f.info.retryable,
+          recoveryAction: decision.recoveryAction,
+          terminalReason: decision.terminalReason,
+          nextAttemptAt: retryAt,
+          leaseUntil: null,
+          updatedAt: sql`now()`,
+        })
         .where(and(here, ne(renditions.status, "published")))
         .returning({ id: renditions.id }),
       // A segment posted before the failure is on record all the same, so it is never posted again.
@@ -262,7 +346,14 @@ export async function recordFailure(db: Database, ids: AttemptIds, f: FailureRec
             failedSegment: tx
               .update(renditionSegments)
               .set({ ...error, status: decision.status === "failed" ? "failed" : "pending" })
-              .where(and(eq(renditionSegments.renditionId, ids.id), eq(renditionSegments.position, f.failedPosition), ne(renditionSegments.status, "published"), stillHeld)),
+              .where(
+                and(
+                  eq(renditionSegments.renditionId, ids.id),
+                  eq(renditionSegments.position, f.failedPosition),
+                  ne(renditionSegments.status, "published"),
+                  stillHeld,
+                ),
+              ),
           }
         : {}),
       attempt: tx
@@ -282,7 +373,13 @@ export const dueRenditions = (db: Queryable, publicationId: string) =>
   db
     .select({ id: renditions.id })
     .from(renditions)
-    .where(and(eq(renditions.publicationId, publicationId), inArray(renditions.status, CLAIMABLE), or(isNull(renditions.nextAttemptAt), lte(renditions.nextAttemptAt, sql`now()`))))
+    .where(
+      and(
+        eq(renditions.publicationId, publicationId),
+        inArray(renditions.status, CLAIMABLE),
+        or(isNull(renditions.nextAttemptAt), lte(renditions.nextAttemptAt, sql`now()`)),
+      ),
+    )
     .orderBy(renditions.position);
 export type DueRenditions = Awaited<ReturnType<typeof dueRenditions>>;
 
@@ -291,7 +388,11 @@ export type DueRenditions = Awaited<ReturnType<typeof dueRenditions>>;
 /** What settling reads, as statements a caller may send with its last writes. */
 export const settleReads = (db: Queryable, publicationId: string) => ({
   publication: db.select({ status: publications.status, updatedAt: publications.updatedAt }).from(publications).where(eq(publications.id, publicationId)),
-  renditions: db.select({ id: renditions.id, status: renditions.status, terminalReason: renditions.terminalReason }).from(renditions).where(eq(renditions.publicationId, publicationId)).orderBy(renditions.id),
+  renditions: db
+    .select({ id: renditions.id, status: renditions.status, terminalReason: renditions.terminalReason })
+    .from(renditions)
+    .where(eq(renditions.publicationId, publicationId))
+    .orderBy(renditions.id),
 });
 
 /** Given up after every retry: also recorded in the dead-letter queue when its publication settles, for operators. */
@@ -303,7 +404,10 @@ export type SettleRead = NamedResults<ReturnType<typeof settleReads>>;
  * the publication and its renditions' statuses are still exactly as read. `null` when that is not the case here
  * (some rendition still in flight, or the publication is not publishing): then `settleLocked`.
  */
-export function convergeIfUnchanged(publicationId: string, { publication: [publication], renditions: rows }: SettleRead): { update: (db: Queryable) => BatchItem; settled: SQL } | null {
+export function convergeIfUnchanged(
+  publicationId: string,
+  { publication: [publication], renditions: rows }: SettleRead,
+): { update: (db: Queryable) => BatchItem; settled: SQL } | null {
   if (!publication || publication.status !== "publishing") return null;
   const status = convergedStatus(rows.map((r) => r.status));
   if (status === "publishing" || rows.some(gaveUp)) return null;
@@ -344,21 +448,37 @@ export async function settleLocked(db: Database, publicationId: string): Promise
         .update(publications)
         .set({ status, revision: status === "draft" ? sql`${publications.revision} + 1` : publications.revision, updatedAt: sql`now()` })
         .where(eq(publications.id, publicationId));
-      const dead = rows.filter(gaveUp).map((r) =>
-        outboxRow("publication.publish", publication.workspaceId, { publication_id: publicationId, rendition_id: r.id, error_code: r.errorCode, terminal_reason: r.terminalReason }, { deadLetter: true }),
-      );
+      const dead = rows
+        .filter(gaveUp)
+        .map((r) =>
+          outboxRow(
+            "publication.publish",
+            publication.workspaceId,
+            { publication_id: publicationId, rendition_id: r.id, error_code: r.errorCode, terminal_reason: r.terminalReason },
+            { deadLetter: true },
+          ),
+        );
       if (dead.length > 0) await tx.insert(outboxJobs).values(dead);
       return;
     }
     const [waiting] = await tx
       .select({ id: outboxJobs.id })
       .from(outboxJobs)
-      .where(and(isNull(outboxJobs.sentAt), eq(outboxJobs.kind, "publication.publish"), eq(outboxJobs.deadLetter, false), sql`${outboxJobs.payload}->>'publication_id' = ${publicationId}`))
+      .where(
+        and(
+          isNull(outboxJobs.sentAt),
+          eq(outboxJobs.kind, "publication.publish"),
+          eq(outboxJobs.deadLetter, false),
+          sql`${outboxJobs.payload}->>'publication_id' = ${publicationId}`,
+        ),
+      )
       .limit(1);
     if (waiting) return;
     const earliest = sql`(select min(greatest(coalesce(${renditions.nextAttemptAt}, now()), coalesce(${renditions.leaseUntil}, now()))) from ${renditions}
       where ${renditions.publicationId} = ${publicationId} and ${inArray(renditions.status, CLAIMABLE)})`;
-    await tx.insert(outboxJobs).values({ ...outboxRow("publication.publish", publication.workspaceId, { publication_id: publicationId }), nextAttemptAt: earliest });
+    await tx
+      .insert(outboxJobs)
+      .values({ ...outboxRow("publication.publish", publication.workspaceId, { publication_id: publicationId }), nextAttemptAt: earliest });
   });
 }
 
@@ -407,7 +527,15 @@ export async function sweepStalledDeliveries(db: Database): Promise<string[]> {
     if (stalled.length === 0) return [];
     const jobs = stalled.map((s) => outboxRow("publication.publish", s.workspaceId, { publication_id: s.publicationId }));
     await tx.insert(outboxJobs).values(jobs);
-    await tx.update(publications).set({ lastSweptAt: sql`now()` }).where(inArray(publications.id, stalled.map((s) => s.publicationId)));
+    await tx
+      .update(publications)
+      .set({ lastSweptAt: sql`now()` })
+      .where(
+        inArray(
+          publications.id,
+          stalled.map((s) => s.publicationId),
+        ),
+      );
     return jobs.map((j) => j.id);
   });
 }
@@ -431,7 +559,11 @@ const endedByHerald = (decision: FailureDecision, message: string) => ({
 
 /** Still exactly as read (status and attempt id): a delivery that took it up meanwhile wins. */
 const unchangedSince = (r: { id: string; attemptId: string | null; status: RenditionStatus }) =>
-  and(eq(renditions.id, r.id), eq(renditions.status, r.status), r.attemptId === null ? isNull(renditions.currentAttemptId) : eq(renditions.currentAttemptId, r.attemptId));
+  and(
+    eq(renditions.id, r.id),
+    eq(renditions.status, r.status),
+    r.attemptId === null ? isNull(renditions.currentAttemptId) : eq(renditions.currentAttemptId, r.attemptId),
+  );
 
 async function endStalled(db: Database, r: { id: string; attemptId: string | null; status: RenditionStatus }, decision: FailureDecision): Promise<void> {
   await db

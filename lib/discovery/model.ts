@@ -18,7 +18,9 @@ export const DiscoveryAnswer = z.object({
         why_now: text(2000),
         signal_date: z.string().max(40).nullable().optional(),
         angles: z.array(z.object({ label: text(200), approach: text(1000), thesis: text(1000) })).max(10),
-        platform_treatments: z.array(z.object({ platform: text(50), format: text(100), media: text(500), objective: text(200), rationale: text(1000) })).max(10),
+        platform_treatments: z
+          .array(z.object({ platform: text(50), format: text(100), media: text(500), objective: text(200), rationale: text(1000) }))
+          .max(10),
       }),
     )
     .min(1)
@@ -33,8 +35,19 @@ const PROMPT_SIGNALS = 60;
  * each (filled from the ranker's when short), exactly one treatment per requested platform, and a
  * signal_date only when it is the date of a real signal. It only ever suggests; nothing is written.
  */
-export async function discoverWithModel(db: Database, call: ModelCall, workspaceId: string, signals: readonly Signal[], platforms: readonly string[]): Promise<ModelAnswer<Opportunity[]>> {
-  const listed = signals.slice(0, PROMPT_SIGNALS).map((s) => `- [${s.kind}${s.date ? ` ${s.date.slice(0, 10)}` : ""}${s.engagement !== null ? `, ${s.engagement} engagements` : ""}] ${clipGraphemes(s.title, 120)}: ${clipGraphemes(s.text, 300)}`);
+export async function discoverWithModel(
+  db: Database,
+  call: ModelCall,
+  workspaceId: string,
+  signals: readonly Signal[],
+  platforms: readonly string[],
+): Promise<ModelAnswer<Opportunity[]>> {
+  const listed = signals
+    .slice(0, PROMPT_SIGNALS)
+    .map(
+      (s) =>
+        `- [${s.kind}${s.date ? ` ${s.date.slice(0, 10)}` : ""}${s.engagement !== null ? `, ${s.engagement} engagements` : ""}] ${clipGraphemes(s.title, 120)}: ${clipGraphemes(s.text, 300)}`,
+    );
   const answer = await chatJson(
     db,
     call,
@@ -64,7 +77,15 @@ export async function discoverWithModel(db: Database, call: ModelCall, workspace
       why_now: o.why_now,
       signal_date: o.signal_date && dates.has(o.signal_date) ? o.signal_date : null,
       angles,
-      platform_treatments: platforms.map((p) => o.platform_treatments.find((t) => t.platform === p) ?? treatment(p, "this idea", signals.find((s) => s.kind === "media"))),
+      platform_treatments: platforms.map(
+        (p) =>
+          o.platform_treatments.find((t) => t.platform === p) ??
+          treatment(
+            p,
+            "this idea",
+            signals.find((s) => s.kind === "media"),
+          ),
+      ),
     };
   });
   return { ok: true, value: cards };

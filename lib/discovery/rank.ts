@@ -59,7 +59,9 @@ export function rankOpportunities(signals: readonly Signal[], platforms: readonl
 }
 
 function leadSignal(topic: Topic): Signal {
-  return [...topic.signals].sort((a, b) => (b.engagement ?? -1) - (a.engagement ?? -1) || (b.date ?? "").localeCompare(a.date ?? "") || a.id.localeCompare(b.id))[0];
+  return [...topic.signals].sort(
+    (a, b) => (b.engagement ?? -1) - (a.engagement ?? -1) || (b.date ?? "").localeCompare(a.date ?? "") || a.id.localeCompare(b.id),
+  )[0];
 }
 
 const capital = (w: string) => w.charAt(0).toUpperCase() + w.slice(1);
@@ -80,7 +82,12 @@ function card(topic: Topic, lead: Signal, platforms: readonly string[], all: rea
   const angles: Angle[] = [
     { id: "explain", label: "Explain it", approach: "A short explainer for people new to it", thesis: `What ${word} means for your audience, in plain words.` },
     { id: "evidence", label: "Show the evidence", approach: "Lead with a figure or result from your own work", thesis: clipGraphemes(sentence, 200) },
-    { id: "opinion", label: "Take a position", approach: "State your view and why", thesis: expertise?.kind === "opinion" ? clipGraphemes(expertise.text, 200) : `Where you stand on ${word}, and what you would tell a peer.` },
+    {
+      id: "opinion",
+      label: "Take a position",
+      approach: "State your view and why",
+      thesis: expertise?.kind === "opinion" ? clipGraphemes(expertise.text, 200) : `Where you stand on ${word}, and what you would tell a peer.`,
+    },
     { id: "behind", label: "Behind the scenes", approach: "How your team actually works on it", thesis: `How we handle ${word} day to day.` },
   ];
   return {
@@ -88,7 +95,9 @@ function card(topic: Topic, lead: Signal, platforms: readonly string[], all: rea
     title: `${Word}: ${clipGraphemes(lead.title || sentence, 80)}`,
     hook: clipGraphemes(sentence, 200),
     why_it_fits: `${fits.join("; ")}.`,
-    why_now: dated.length ? `Your latest signal on it is from ${dated[0].date!.slice(0, 10)}${measured.length ? " and it found an audience" : ""}; follow up while it is fresh.` : "It is part of what your voice stands for; it has not been covered recently.",
+    why_now: dated.length
+      ? `Your latest signal on it is from ${dated[0].date!.slice(0, 10)}${measured.length ? " and it found an audience" : ""}; follow up while it is fresh.`
+      : "It is part of what your voice stands for; it has not been covered recently.",
     signal_date: dated[0]?.date ?? null,
     angles,
     platform_treatments: platforms.map((p) => treatment(p, word, media)),
@@ -96,13 +105,33 @@ function card(topic: Topic, lead: Signal, platforms: readonly string[], all: rea
 }
 
 export function treatment(platform: string, word: string, media: Signal | undefined): PlatformTreatment {
-  const withMedia = media ? `Attach ${media.title || "a library item"}${media.media_type ? ` (${media.media_type})` : ""}` : "Text only; no matching media in the library";
+  const withMedia = media
+    ? `Attach ${media.title || "a library item"}${media.media_type ? ` (${media.media_type})` : ""}`
+    : "Text only; no matching media in the library";
   switch (platform) {
     case "bluesky":
-      return { platform, format: "thread", media: withMedia, objective: "conversation", rationale: `Bluesky posts hold 300 characters: a short thread gives ${word} room and invites replies.` };
+      return {
+        platform,
+        format: "thread",
+        media: withMedia,
+        objective: "conversation",
+        rationale: `Bluesky posts hold 300 characters: a short thread gives ${word} room and invites replies.`,
+      };
     case "mastodon":
-      return { platform, format: "post", media: withMedia, objective: "discussion", rationale: `One considered status with hashtags on ${word} travels furthest on Mastodon.` };
+      return {
+        platform,
+        format: "post",
+        media: withMedia,
+        objective: "discussion",
+        rationale: `One considered status with hashtags on ${word} travels furthest on Mastodon.`,
+      };
     default:
-      return { platform, format: "document", media: withMedia, objective: "inform", rationale: `A webhook receives the whole text: a complete write-up on ${word}.` };
+      return {
+        platform,
+        format: "document",
+        media: withMedia,
+        objective: "inform",
+        rationale: `A webhook receives the whole text: a complete write-up on ${word}.`,
+      };
   }
 }

@@ -22,7 +22,14 @@ export async function loadSignals(q: Queryable, workspaceId: string): Promise<Si
       .orderBy(desc(publications.createdAt), desc(publications.id))
       .limit(PER_KIND),
     q
-      .select({ id: analyticsContentItems.id, title: analyticsContentItems.title, excerpt: analyticsContentItems.excerpt, at: analyticsContentItems.publishedAt, engagement: analyticsContentItems.engagement, publicationId: analyticsContentItems.publicationId })
+      .select({
+        id: analyticsContentItems.id,
+        title: analyticsContentItems.title,
+        excerpt: analyticsContentItems.excerpt,
+        at: analyticsContentItems.publishedAt,
+        engagement: analyticsContentItems.engagement,
+        publicationId: analyticsContentItems.publicationId,
+      })
       .from(analyticsContentItems)
       .where(eq(analyticsContentItems.workspaceId, workspaceId))
       .orderBy(desc(analyticsContentItems.publishedAt), desc(analyticsContentItems.id))
@@ -39,7 +46,11 @@ export async function loadSignals(q: Queryable, workspaceId: string): Promise<Si
       .where(eq(publicationBuilds.workspaceId, workspaceId))
       .orderBy(desc(publicationBuilds.createdAt), desc(publicationBuilds.id))
       .limit(PER_KIND),
-    q.select().from(voiceProfiles).where(and(eq(voiceProfiles.workspaceId, workspaceId), eq(voiceProfiles.isDefault, true))).limit(1),
+    q
+      .select()
+      .from(voiceProfiles)
+      .where(and(eq(voiceProfiles.workspaceId, workspaceId), eq(voiceProfiles.isDefault, true)))
+      .limit(1),
   ]);
   // How a publication did: the engagement of the content items it became.
   const byPublication = new Map<string, number>();
@@ -47,25 +58,66 @@ export async function loadSignals(q: Queryable, workspaceId: string): Promise<Si
     const rows = await q
       .select({ id: analyticsContentItems.publicationId, engagement: sql<number>`sum(${analyticsContentItems.engagement})::bigint` })
       .from(analyticsContentItems)
-      .where(inArray(analyticsContentItems.publicationId, pubs.map((p) => p.id)))
+      .where(
+        inArray(
+          analyticsContentItems.publicationId,
+          pubs.map((p) => p.id),
+        ),
+      )
       .groupBy(analyticsContentItems.publicationId);
     for (const r of rows) if (r.id) byPublication.set(r.id, Number(r.engagement));
   }
   const signals: Signal[] = [];
-  for (const p of pubs) signals.push({ kind: "publication", id: p.id, date: p.at.toISOString(), title: clip(p.title ?? p.text.slice(0, 80)), text: clip(p.text), engagement: byPublication.get(p.id) ?? null });
+  for (const p of pubs)
+    signals.push({
+      kind: "publication",
+      id: p.id,
+      date: p.at.toISOString(),
+      title: clip(p.title ?? p.text.slice(0, 80)),
+      text: clip(p.text),
+      engagement: byPublication.get(p.id) ?? null,
+    });
   // Content items of our own publications are already counted through them.
-  for (const c of items) if (!c.publicationId) signals.push({ kind: "content", id: c.id, date: c.at.toISOString(), title: clip(c.title ?? c.excerpt?.slice(0, 80)), text: clip(c.excerpt ?? c.title), engagement: c.engagement });
+  for (const c of items)
+    if (!c.publicationId)
+      signals.push({
+        kind: "content",
+        id: c.id,
+        date: c.at.toISOString(),
+        title: clip(c.title ?? c.excerpt?.slice(0, 80)),
+        text: clip(c.excerpt ?? c.title),
+        engagement: c.engagement,
+      });
   for (const m of library) {
-    signals.push({ kind: "media", id: m.id, date: m.at.toISOString(), title: clip(m.name ?? m.id), text: clip([m.alt, ...m.tags].filter(Boolean).join(". ")), engagement: null, media_type: m.type });
+    signals.push({
+      kind: "media",
+      id: m.id,
+      date: m.at.toISOString(),
+      title: clip(m.name ?? m.id),
+      text: clip([m.alt, ...m.tags].filter(Boolean).join(". ")),
+      engagement: null,
+      media_type: m.type,
+    });
   }
   for (const b of builds) {
     const input = b.input as { idea?: string | null; sources?: { label?: string; text?: string | null; publishable?: boolean }[] };
     const sources = (input.sources ?? []).filter((s) => s.publishable !== false);
-    signals.push({ kind: "build", id: b.id, date: b.at.toISOString(), title: clip(input.idea ?? sources[0]?.label ?? ""), text: clip([input.idea, ...sources.map((s) => s.text)].filter(Boolean).join("\n")), engagement: null });
+    signals.push({
+      kind: "build",
+      id: b.id,
+      date: b.at.toISOString(),
+      title: clip(input.idea ?? sources[0]?.label ?? ""),
+      text: clip([input.idea, ...sources.map((s) => s.text)].filter(Boolean).join("\n")),
+      engagement: null,
+    });
   }
   if (voice) {
-    voice.definition.expertise.slice(0, PER_KIND).forEach((e, i) => signals.push({ kind: "expertise", id: `${voice.id}:expertise:${i}`, date: null, title: clip(e), text: clip(e), engagement: null }));
-    voice.definition.opinions.slice(0, PER_KIND).forEach((o, i) => signals.push({ kind: "opinion", id: `${voice.id}:opinion:${i}`, date: null, title: clip(o), text: clip(o), engagement: null }));
+    voice.definition.expertise
+      .slice(0, PER_KIND)
+      .forEach((e, i) => signals.push({ kind: "expertise", id: `${voice.id}:expertise:${i}`, date: null, title: clip(e), text: clip(e), engagement: null }));
+    voice.definition.opinions
+      .slice(0, PER_KIND)
+      .forEach((o, i) => signals.push({ kind: "opinion", id: `${voice.id}:opinion:${i}`, date: null, title: clip(o), text: clip(o), engagement: null }));
   }
   return signals;
 }

@@ -16,8 +16,15 @@ import { enforceRateLimit } from "./rate-limit";
  * page, the passkey sign-in (it is how a person gets a session) and the Stripe webhook (signed instead).
  */
 const PUBLIC = [
-  /^\/healthz$/, /^\/openapi\.json$/, /^\/docs\/?$/, /^\/api\/v1\/schemas\//, /^\/problems\//, /^\/favicon\.ico$/,
-  /^\/account\/security(\.js|\.css)?$/, /^\/auth\/sessions\/passkey\/(start|finish)$/, /^\/billing\/webhooks\/stripe$/,
+  /^\/healthz$/,
+  /^\/openapi\.json$/,
+  /^\/docs\/?$/,
+  /^\/api\/v1\/schemas\//,
+  /^\/problems\//,
+  /^\/favicon\.ico$/,
+  /^\/account\/security(\.js|\.css)?$/,
+  /^\/auth\/sessions\/passkey\/(start|finish)$/,
+  /^\/billing\/webhooks\/stripe$/,
 ];
 
 export const isPublicPath = (path: string) => PUBLIC.some((re) => re.test(path));
@@ -74,15 +81,19 @@ async function credentialOf(c: Context<AppEnv>): Promise<Credential> {
     return { kind: "token", hash: await hashToken(match[1]) };
   }
   const session = sessionTokenFrom(c.req.header("cookie"));
-  if (session === undefined) throw new ApiError("unauthorized", { detail: "Send Authorization: Bearer <token>, or sign in with a passkey at /account/security." });
+  if (session === undefined)
+    throw new ApiError("unauthorized", { detail: "Send Authorization: Bearer <token>, or sign in with a passkey at /account/security." });
   if (!SAFE_METHODS.has(c.req.method) && c.req.header("origin") !== new URL(publicBaseUrl(c.env, c.req.url)).origin) {
-    throw new ApiError("forbidden", { detail: "A request carried by a session cookie that changes something must come from Herald's own pages (its Origin did not match)." });
+    throw new ApiError("forbidden", {
+      detail: "A request carried by a session cookie that changes something must come from Herald's own pages (its Origin did not match).",
+    });
   }
   if (!looksLikeSessionToken(session)) throw sessionEnded();
   return { kind: "session", hash: await sha256Hex(session) };
 }
 
-const sessionEnded = () => new ApiError("unauthorized", { detail: "The session has ended (signed out, idle for 12 hours, or older than 7 days); sign in again." });
+const sessionEnded = () =>
+  new ApiError("unauthorized", { detail: "The session has ended (signed out, idle for 12 hours, or older than 7 days); sign in again." });
 
 /** Who the credential belongs to (one statement, with the role in `workspaceId`), remembered on the context. */
 async function identify(c: Context<AppEnv>, credential: Credential, workspaceId: string | undefined): Promise<void> {
@@ -97,7 +108,12 @@ async function identify(c: Context<AppEnv>, credential: Credential, workspaceId:
   remember(c, found, workspaceId, { tokenId: null, sessionId: found.sessionId });
 }
 
-function remember(c: Context<AppEnv>, found: typeof users.$inferSelect & { role: Role | null }, workspaceId: string | undefined, via: Pick<AuthUser, "tokenId" | "sessionId">): void {
+function remember(
+  c: Context<AppEnv>,
+  found: typeof users.$inferSelect & { role: Role | null },
+  workspaceId: string | undefined,
+  via: Pick<AuthUser, "tokenId" | "sessionId">,
+): void {
   const { role, ...row } = found;
   c.set("user", { id: row.id, email: row.email, isAdmin: row.isAdmin, ...via });
   c.set("userRow", row);
@@ -111,6 +127,9 @@ export function requireInstanceAdmin(c: Parameters<MiddlewareHandler<AppEnv>>[0]
 /** SPEC 5: the audit listing wants an instance administrator in a browser session; a bearer token, even an administrator's, is refused. */
 export function requireAdminSession(c: Parameters<MiddlewareHandler<AppEnv>>[0]): void {
   const user = c.get("user");
-  if (!user?.sessionId) throw new ApiError("forbidden", { detail: "Only an instance administrator signed in with a passkey (a browser session) may read this; API tokens may not." });
+  if (!user?.sessionId)
+    throw new ApiError("forbidden", {
+      detail: "Only an instance administrator signed in with a passkey (a browser session) may read this; API tokens may not.",
+    });
   requireInstanceAdmin(c);
 }

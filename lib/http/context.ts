@@ -76,6 +76,9 @@ export function auditActor(c: Context<AppEnv>): { actorUserId: string; actorKind
 export async function callerRow(c: Context<AppEnv>): Promise<typeof users.$inferSelect> {
   const known = c.get("userRow");
   if (known) return known;
-  const [row] = await db(c).select().from(users).where(eq(users.id, currentUser(c).id));
+  const [row] = await db(c)
+    .select()
+    .from(users)
+    .where(eq(users.id, currentUser(c).id));
   return row;
 }

@@ -36,8 +36,7 @@ export class ReadyResponse extends Error {
   }
 }
 
-export const notFound = (what = "resource") =>
-  new ApiError("not-found", { detail: `No such ${what}, or it is not visible to you.` });
+export const notFound = (what = "resource") => new ApiError("not-found", { detail: `No such ${what}, or it is not visible to you.` });
 
 export const notImplemented = (operation: string, issue: string) =>
   new ApiError("not-implemented", {

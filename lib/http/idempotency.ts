@@ -102,16 +102,16 @@ export async function idempotent<T extends JSONValue | {}, S extends ContentfulS
   try {
     const result = await database.transaction(async (tx) => {
       const out = await work(tx);
-      await tx
-        .update(idempotencyKeys)
-        .set({ state: "done", responseStatus: out.status, responseBody: out.body })
-        .where(where);
+      await tx.update(idempotencyKeys).set({ state: "done", responseStatus: out.status, responseBody: out.body }).where(where);
       return out;
     });
     return respond(c, result);
   } catch (err) {
     // Nothing took effect (the transaction rolled back): release the key so the request can be retried.
-    await database.delete(idempotencyKeys).where(and(where, eq(idempotencyKeys.state, "in_flight"))).catch(() => {});
+    await database
+      .delete(idempotencyKeys)
+      .where(and(where, eq(idempotencyKeys.state, "in_flight")))
+      .catch(() => {});
     throw err;
   }
 }

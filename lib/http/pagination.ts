@@ -30,10 +30,11 @@ const fits: Record<CursorPart, (value: unknown) => boolean> = {
 };
 
 export function decodeCursor(cursor: string, shape: CursorPart[]): (string | number)[] {
-  const bad = () => new ApiError("validation-error", {
-    detail: "The cursor is not one this API issued; start again without it.",
-    errors: [{ location: "query.cursor", message: "Invalid cursor" }],
-  });
+  const bad = () =>
+    new ApiError("validation-error", {
+      detail: "The cursor is not one this API issued; start again without it.",
+      errors: [{ location: "query.cursor", message: "Invalid cursor" }],
+    });
   if (cursor.length > 512 || !/^[A-Za-z0-9_-]+$/.test(cursor)) throw bad();
   let parsed: { v?: unknown; p?: unknown } | null;
   try {
@@ -49,7 +50,13 @@ export function decodeCursor(cursor: string, shape: CursorPart[]): (string | num
 
 /** `limit` query parameter: default and maximum per operation. */
 export const limitParam = (defaultLimit: number, max: number) =>
-  z.coerce.number().int().min(1).max(max).default(defaultLimit).openapi({ description: `Page size, 1 to ${max}`, example: defaultLimit });
+  z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(max)
+    .default(defaultLimit)
+    .openapi({ description: `Page size, 1 to ${max}`, example: defaultLimit });
 
 export const cursorParam = z.string().max(512).optional().openapi({ description: "Opaque cursor from a previous page's Link header" });
 

@@ -50,13 +50,19 @@ export function handleError(err: unknown, c: Context): Response {
   // Backstop for values Postgres refuses as text (NUL, invalid encodings): the client's input, not our bug.
   const code = (err as { cause?: { code?: string } })?.cause?.code;
   if (code === "22021" || code === "22P05" || code === "54000") {
-    return problemResponse(c, new ApiError("validation-error", { detail: "A value in the request cannot be stored as text (a NUL character or an invalid encoding)." }));
+    return problemResponse(
+      c,
+      new ApiError("validation-error", { detail: "A value in the request cannot be stored as text (a NUL character or an invalid encoding)." }),
+    );
   }
   const requestId = c.get("requestId");
   // The route's pattern, not the path or its query; the error's codes, not its message or stack.
   logEvent("error", "unhandled error", { request_id: requestId, method: c.req.method, route: c.req.routePath, ...errorFields(err) });
   if (isUnavailable(err)) {
-    return problemResponse(c, new ApiError("service-unavailable", { detail: "A dependency did not answer; try again shortly.", headers: { "retry-after": "5" } }));
+    return problemResponse(
+      c,
+      new ApiError("service-unavailable", { detail: "A dependency did not answer; try again shortly.", headers: { "retry-after": "5" } }),
+    );
   }
   return problemResponse(c, new ApiError("internal-error", { detail: `Unexpected error (request ${requestId}). This is a bug; it has been logged.` }));
 }

@@ -6,7 +6,10 @@ import { schemaUrl } from "./schema-url";
 const names = new WeakMap<z.ZodType, string>();
 
 const schemaRef = (name: string) =>
-  z.string().url().openapi({ description: "URL of the JSON Schema describing this object", example: `http://localhost:8787/api/v1/schemas/${name}.json` });
+  z
+    .string()
+    .url()
+    .openapi({ description: "URL of the JSON Schema describing this object", example: `http://localhost:8787/api/v1/schemas/${name}.json` });
 
 /**
  * A named response object: registered as an OpenAPI component, served at

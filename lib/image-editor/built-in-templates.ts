@@ -34,7 +34,13 @@ const shape = (id: string, name: string, box: Box, fill: string, radius = 0): La
   shape: { kind: "rectangle", fill, radius },
 });
 
-const text = (id: string, name: string, box: Box, content: string, style: { size: number; weight: number; color: string; align?: "left" | "center" }): Layer => ({
+const text = (
+  id: string,
+  name: string,
+  box: Box,
+  content: string,
+  style: { size: number; weight: number; color: string; align?: "left" | "center" },
+): Layer => ({
   ...base(id, name, "text", box),
   text: {
     text: content,
@@ -49,7 +55,13 @@ const text = (id: string, name: string, box: Box, content: string, style: { size
   },
 });
 
-const doc = (presetKey: string, title: string, width: number, height: number, page: Omit<ImageDocumentValue["pages"][number], "id" | "name">): ImageDocumentValue => ({
+const doc = (
+  presetKey: string,
+  title: string,
+  width: number,
+  height: number,
+  page: Omit<ImageDocumentValue["pages"][number], "id" | "name">,
+): ImageDocumentValue => ({
   schema_version: 1,
   title,
   width_px: width,
@@ -69,12 +81,24 @@ export const BUILT_IN_TEMPLATES: readonly BuiltInTemplate[] = [
       background_color: "#1e3a8a",
       background: {
         type: "gradient",
-        gradient: { type: "linear", start: { x: 0, y: 0 }, end: { x: 1080, y: 1080 }, stops: [{ color: "#1e3a8a", offset: 0 }, { color: "#7c3aed", offset: 1 }] },
+        gradient: {
+          type: "linear",
+          start: { x: 0, y: 0 },
+          end: { x: 1080, y: 1080 },
+          stops: [
+            { color: "#1e3a8a", offset: 0 },
+            { color: "#7c3aed", offset: 1 },
+          ],
+        },
       },
       layers: [
         shape("accent", "Accent bar", { x: 80, y: 96, width: 120, height: 12 }, "#fbbf24", 6),
         text("title", "Title", { x: 80, y: 150, width: 920, height: 380 }, "Your headline goes here", { size: 88, weight: 800, color: "#ffffff" }),
-        text("subtitle", "Subtitle", { x: 80, y: 560, width: 920, height: 180 }, "One supporting line that gives the headline its context.", { size: 40, weight: 400, color: "rgba(255, 255, 255, 0.85)" }),
+        text("subtitle", "Subtitle", { x: 80, y: 560, width: 920, height: 180 }, "One supporting line that gives the headline its context.", {
+          size: 40,
+          weight: 400,
+          color: "rgba(255, 255, 255, 0.85)",
+        }),
         text("handle", "Handle", { x: 80, y: 940, width: 920, height: 56 }, "@yourhandle", { size: 32, weight: 600, color: "#fbbf24" }),
       ],
     }),
@@ -90,7 +114,11 @@ export const BUILT_IN_TEMPLATES: readonly BuiltInTemplate[] = [
       layers: [
         shape("frame", "Frame", { x: 60, y: 60, width: 960, height: 1230 }, "#fffbeb", 40),
         text("mark", "Quote mark", { x: 120, y: 120, width: 200, height: 200 }, "\u201c", { size: 220, weight: 800, color: "#d97706" }),
-        text("title", "Quote", { x: 120, y: 360, width: 840, height: 560 }, "A quote worth sharing, in a few well-chosen words.", { size: 64, weight: 700, color: "#1c1917" }),
+        text("title", "Quote", { x: 120, y: 360, width: 840, height: 560 }, "A quote worth sharing, in a few well-chosen words.", {
+          size: 64,
+          weight: 700,
+          color: "#1c1917",
+        }),
         text("subtitle", "Attribution", { x: 120, y: 1000, width: 840, height: 120 }, "\u2014 Name, role", { size: 36, weight: 500, color: "#78350f" }),
       ],
     }),
@@ -104,15 +132,38 @@ export const BUILT_IN_TEMPLATES: readonly BuiltInTemplate[] = [
       background_color: "#0f172a",
       background: {
         type: "gradient",
-        gradient: { type: "linear", start: { x: 0, y: 0 }, end: { x: 0, y: 1920 }, stops: [{ color: "#0f172a", offset: 0 }, { color: "#134e4a", offset: 1 }] },
+        gradient: {
+          type: "linear",
+          start: { x: 0, y: 0 },
+          end: { x: 0, y: 1920 },
+          stops: [
+            { color: "#0f172a", offset: 0 },
+            { color: "#134e4a", offset: 1 },
+          ],
+        },
       },
       layers: [
         shape("band", "Top band", { x: 0, y: 0, width: 1080, height: 220 }, "rgba(255, 255, 255, 0.08)"),
         text("kicker", "Kicker", { x: 90, y: 120, width: 900, height: 70 }, "NEW", { size: 40, weight: 700, color: "#5eead4", align: "center" }),
-        text("title", "Title", { x: 90, y: 640, width: 900, height: 420 }, "Big news in one line", { size: 104, weight: 800, color: "#ffffff", align: "center" }),
-        text("subtitle", "Subtitle", { x: 90, y: 1090, width: 900, height: 200 }, "Add the detail people need before they tap.", { size: 44, weight: 400, color: "#cbd5e1", align: "center" }),
+        text("title", "Title", { x: 90, y: 640, width: 900, height: 420 }, "Big news in one line", {
+          size: 104,
+          weight: 800,
+          color: "#ffffff",
+          align: "center",
+        }),
+        text("subtitle", "Subtitle", { x: 90, y: 1090, width: 900, height: 200 }, "Add the detail people need before they tap.", {
+          size: 44,
+          weight: 400,
+          color: "#cbd5e1",
+          align: "center",
+        }),
         shape("button", "Button", { x: 290, y: 1600, width: 500, height: 120 }, "#5eead4", 60),
-        text("button-label", "Button label", { x: 290, y: 1628, width: 500, height: 64 }, "Learn more", { size: 44, weight: 700, color: "#0f172a", align: "center" }),
+        text("button-label", "Button label", { x: 290, y: 1628, width: 500, height: 64 }, "Learn more", {
+          size: 44,
+          weight: 700,
+          color: "#0f172a",
+          align: "center",
+        }),
       ],
     }),
   },
@@ -126,8 +177,16 @@ export const BUILT_IN_TEMPLATES: readonly BuiltInTemplate[] = [
       background: { type: "color", color: "#ffffff" },
       layers: [
         shape("accent", "Accent bar", { x: 0, y: 0, width: 24, height: 630 }, "#2563eb"),
-        text("title", "Title", { x: 80, y: 140, width: 1040, height: 240 }, "The title of the page you are sharing", { size: 64, weight: 800, color: "#0f172a" }),
-        text("subtitle", "Subtitle", { x: 80, y: 400, width: 1040, height: 100 }, "A one-sentence summary of what readers will find.", { size: 32, weight: 400, color: "#475569" }),
+        text("title", "Title", { x: 80, y: 140, width: 1040, height: 240 }, "The title of the page you are sharing", {
+          size: 64,
+          weight: 800,
+          color: "#0f172a",
+        }),
+        text("subtitle", "Subtitle", { x: 80, y: 400, width: 1040, height: 100 }, "A one-sentence summary of what readers will find.", {
+          size: 32,
+          weight: 400,
+          color: "#475569",
+        }),
         text("domain", "Domain", { x: 80, y: 530, width: 700, height: 50 }, "example.com", { size: 28, weight: 600, color: "#2563eb" }),
       ],
     }),

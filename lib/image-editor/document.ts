@@ -52,8 +52,18 @@ export const ImageDocument = z
       .max(IMAGE_DOCUMENT_SCHEMA_VERSION)
       .openapi({ description: `Document format version; ${IMAGE_DOCUMENT_SCHEMA_VERSION} is current` }),
     title: z.string().max(200).optional(),
-    width_px: z.number().int().min(1).max(MAX_CANVAS_PX).openapi({ description: `Canvas width, 1 to ${MAX_CANVAS_PX} px` }),
-    height_px: z.number().int().min(1).max(MAX_CANVAS_PX).openapi({ description: `Canvas height, 1 to ${MAX_CANVAS_PX} px` }),
+    width_px: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_CANVAS_PX)
+      .openapi({ description: `Canvas width, 1 to ${MAX_CANVAS_PX} px` }),
+    height_px: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_CANVAS_PX)
+      .openapi({ description: `Canvas height, 1 to ${MAX_CANVAS_PX} px` }),
     preset_key: z.string().max(100).nullable().optional(),
     brand_kit_id: MediaRef.optional().openapi({ description: "Brand kit the design follows, if any" }),
     brand_kit_revision: z.number().int().min(1).max(2_147_483_647).nullable().optional(),

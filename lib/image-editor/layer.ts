@@ -14,8 +14,22 @@ export const LAYER_TYPES = ["text", "image", "shape", "paint", "group"] as const
 
 /** CSS mix-blend-mode values. */
 export const BLEND_MODES = [
-  "normal", "multiply", "screen", "overlay", "darken", "lighten", "color-dodge", "color-burn",
-  "hard-light", "soft-light", "difference", "exclusion", "hue", "saturation", "color", "luminosity",
+  "normal",
+  "multiply",
+  "screen",
+  "overlay",
+  "darken",
+  "lighten",
+  "color-dodge",
+  "color-burn",
+  "hard-light",
+  "soft-light",
+  "difference",
+  "exclusion",
+  "hue",
+  "saturation",
+  "color",
+  "luminosity",
 ] as const;
 
 export const Fit = z.enum(["cover", "contain", "fill"]).openapi({ description: "How an image fills its box" });
@@ -51,7 +65,10 @@ const EraseMask = z
 
 const ImageContent = z
   .object({
-    adjustments: z.object({ blur: z.number().min(0).max(1000), ...toneFields }).partial().openapi("ImageAdjustments"),
+    adjustments: z
+      .object({ blur: z.number().min(0).max(1000), ...toneFields })
+      .partial()
+      .openapi("ImageAdjustments"),
     color_grade_version: Version,
     crop: z.object({ height: Length, width: Length, x: Coord, y: Coord }).openapi("ImageCrop"),
     fit: Fit,
@@ -63,7 +80,10 @@ const ImageContent = z
   .partial()
   .openapi("ImageLayerContent");
 
-const Mask = z.object({ inset: Length, radius: Length, shape: knownValue("rectangle", "Mask shape") }).partial().openapi("LayerMask");
+const Mask = z
+  .object({ inset: Length, radius: Length, shape: knownValue("rectangle", "Mask shape") })
+  .partial()
+  .openapi("LayerMask");
 
 const Paint = z
   .object({

@@ -15,7 +15,13 @@ export const coverOf = (document: ImageDocumentValue) => document.pages[0]?.prev
 
 /** Record the document's media as used by the design (same transaction as the revision that uses them). */
 const recordMedia = (tx: Queryable, design: DesignRow, document: ImageDocumentValue) =>
-  replaceMediaUsages(tx, { workspaceId: design.workspaceId, ownerType: "design", ownerId: design.id }, referencedMediaIds(document), "body.document", mentionedMediaIds(document));
+  replaceMediaUsages(
+    tx,
+    { workspaceId: design.workspaceId, ownerType: "design", ownerId: design.id },
+    referencedMediaIds(document),
+    "body.document",
+    mentionedMediaIds(document),
+  );
 
 /** A new design at revision 1, with its first revision row. */
 export async function insertDesign(tx: Queryable, input: { workspaceId: string; userId: string; document: ImageDocumentValue }): Promise<DesignRow> {

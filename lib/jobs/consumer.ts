@@ -125,7 +125,13 @@ export async function drainQueue<K extends JobKind, First>(env: Env, consumer: C
     while (Date.now() < deadline) {
       const waitSeconds = Math.max(0, Math.min(opts.waitSeconds ?? 0, Math.floor((deadline - Date.now()) / 1000)));
       const { Messages = [] } = await sqs.send(
-        new ReceiveMessageCommand({ QueueUrl: url, MaxNumberOfMessages: 10, WaitTimeSeconds: waitSeconds, VisibilityTimeout: opts.visibility?.visibilitySeconds, AttributeNames: ["All"] }),
+        new ReceiveMessageCommand({
+          QueueUrl: url,
+          MaxNumberOfMessages: 10,
+          WaitTimeSeconds: waitSeconds,
+          VisibilityTimeout: opts.visibility?.visibilitySeconds,
+          AttributeNames: ["All"],
+        }),
       );
       if (Messages.length === 0) break;
       const receivedAt = Date.now();
@@ -158,9 +164,7 @@ export async function drainQueue<K extends JobKind, First>(env: Env, consumer: C
   }
 }
 
-type Outcome =
-  | { kind: "processed" | "duplicates" }
-  | { kind: "failed"; job: JobMessage | null; attempt: number; error: string };
+type Outcome = { kind: "processed" | "duplicates" } | { kind: "failed"; job: JobMessage | null; attempt: number; error: string };
 
 /** Attempt number: retries carry it in the body; a crash redelivery (message never deleted) adds receives. */
 function attemptOf(job: JobMessage, message: Message): number {
@@ -210,7 +214,13 @@ async function processOne<K extends JobKind, First>(db: Database, env: Env, cons
   }
 }
 
-async function runSteps<K extends JobKind, First>(db: Database, env: Env, consumer: ConsumerDefinition<K, First>, job: JobMessage<JobPayloads[K]>, attempt: number): Promise<"processed" | "duplicates"> {
+async function runSteps<K extends JobKind, First>(
+  db: Database,
+  env: Env,
+  consumer: ConsumerDefinition<K, First>,
+  job: JobMessage<JobPayloads[K]>,
+  attempt: number,
+): Promise<"processed" | "duplicates"> {
   const [[seen], first] = await inOneTransaction(db, (q) => [
     q.select({ jobId: jobReceipts.jobId }).from(jobReceipts).where(eq(jobReceipts.jobId, job.job_id)),
     ...(consumer.firstRead ? [consumer.firstRead(q, job)] : []),
@@ -229,10 +239,7 @@ async function runSteps<K extends JobKind, First>(db: Database, env: Env, consum
     await finish.otherwise();
   }
   // The receipt and the job's state commit together, in one request.
-  await inOneTransaction(db, (q) => [
-    q.insert(jobReceipts).values(receipt).onConflictDoNothing(),
-    jobStateStatement(q, job.job_id, "done", attempt),
-  ]);
+  await inOneTransaction(db, (q) => [q.insert(jobReceipts).values(receipt).onConflictDoNothing(), jobStateStatement(q, job.job_id, "done", attempt)]);
   return "processed";
 }
 
@@ -252,7 +259,7 @@ async function scheduleRetry(
   retryDelay: (attempt: number) => number,
 ): Promise<void> {
   if (!outcome.job || outcome.attempt >= MAX_ATTEMPTS) {
-    const body = outcome.job ? JSON.stringify({ ...outcome.job, attempt: outcome.attempt, last_error: outcome.error }) : message.Body ?? "";
+    const body = outcome.job ? JSON.stringify({ ...outcome.job, attempt: outcome.attempt, last_error: outcome.error }) : (message.Body ?? "");
     await sqs.send(new SendMessageCommand({ QueueUrl: deadLetterUrl(env, kind), MessageBody: body }));
     return;
   }

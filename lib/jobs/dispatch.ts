@@ -25,5 +25,10 @@ export function dispatchLeasedAfterCommit(c: Context<any>, jobs: Parameters<type
 /** Send after the response, then nudge the consumers of what went out, so the work starts now rather than at the next cron (lib/jobs/nudge.ts). */
 function sendThenNudge(c: Context<any>, send: (db: Database) => Promise<{ kinds: Iterable<JobKind> }>): void {
   const { db, close } = openDb(c.env as Env);
-  defer(c, send(db).finally(close).then((sent) => nudgeConsumers(c.env, sent.kinds)));
+  defer(
+    c,
+    send(db)
+      .finally(close)
+      .then((sent) => nudgeConsumers(c.env, sent.kinds)),
+  );
 }

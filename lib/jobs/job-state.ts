@@ -6,7 +6,13 @@ import type { Queryable } from "../db/client";
  * Records where a job is on its outbox row (what GET /admin/jobs shows). Bookkeeping only: whether a job
  * may run again is decided by `job_receipts`, never by this.
  */
-export async function recordJobState(q: Queryable, jobId: string, state: Exclude<JobState, "pending" | "queued">, attempt: number, error?: string): Promise<void> {
+export async function recordJobState(
+  q: Queryable,
+  jobId: string,
+  state: Exclude<JobState, "pending" | "queued">,
+  attempt: number,
+  error?: string,
+): Promise<void> {
   await jobStateStatement(q, jobId, state, attempt, error);
 }
 

@@ -74,14 +74,21 @@ export async function releaseUnstarted(sqs: SQSClient, url: string, messages: Me
 
 async function makeVisible(sqs: SQSClient, url: string, messages: Message[]): Promise<void> {
   await sqs
-    .send(new ChangeMessageVisibilityBatchCommand({ QueueUrl: url, Entries: messages.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle, VisibilityTimeout: 0 })) }))
+    .send(
+      new ChangeMessageVisibilityBatchCommand({
+        QueueUrl: url,
+        Entries: messages.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle, VisibilityTimeout: 0 })),
+      }),
+    )
     .catch((err) => logEvent("warn", "job messages not made visible", { count: messages.length, ...errorFields(err) }));
 }
 
 /** Deletes a batch's messages in one request (handled ones, and released ones already sent again). */
 export async function deleteMessages(sqs: SQSClient, url: string, messages: Message[]): Promise<void> {
   if (messages.length === 0) return;
-  const { Failed = [] } = await sqs.send(new DeleteMessageBatchCommand({ QueueUrl: url, Entries: messages.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle })) }));
+  const { Failed = [] } = await sqs.send(
+    new DeleteMessageBatchCommand({ QueueUrl: url, Entries: messages.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle })) }),
+  );
   // Not deleted (its receipt handle expired, say): it comes back and is recognised by its job id.
   for (const failed of Failed) logEvent("warn", "job message not deleted", { code: failed.Code ?? "unknown" });
 }

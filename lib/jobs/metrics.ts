@@ -38,11 +38,19 @@ export async function jobMetrics(q: Queryable, opts: { onlyJobIds?: string[] } =
       in_flight: count(state("queued")),
       retrying: count(state("retrying")),
       dead: count(state("dead")),
-      oldest_pending_age_seconds: sql<number | null>`floor(extract(epoch from now() - min(${outboxJobs.nextAttemptAt}) filter (where ${state("pending")} and ${outboxJobs.nextAttemptAt} <= now())))::int`,
+      oldest_pending_age_seconds: sql<
+        number | null
+      >`floor(extract(epoch from now() - min(${outboxJobs.nextAttemptAt}) filter (where ${state("pending")} and ${outboxJobs.nextAttemptAt} <= now())))::int`,
       done_last_hour: count(sql`${state("done")} and ${outboxJobs.finishedAt} > ${hourAgo}`),
     })
     .from(outboxJobs)
-    .where(and(inArray(outboxJobs.kind, Object.keys(JOB_KINDS)), opts.onlyJobIds ? inArray(outboxJobs.id, opts.onlyJobIds) : undefined, or(inArray(outboxJobs.state, ["pending", "queued", "retrying", "dead"]), gt(outboxJobs.finishedAt, hourAgo))))
+    .where(
+      and(
+        inArray(outboxJobs.kind, Object.keys(JOB_KINDS)),
+        opts.onlyJobIds ? inArray(outboxJobs.id, opts.onlyJobIds) : undefined,
+        or(inArray(outboxJobs.state, ["pending", "queued", "retrying", "dead"]), gt(outboxJobs.finishedAt, hourAgo)),
+      ),
+    )
     .groupBy(outboxJobs.kind);
   const byKind = new Map(rows.map((r) => [r.kind, r]));
   return (Object.keys(JOB_KINDS) as JobKind[]).map((kind) => {

@@ -113,7 +113,9 @@ export async function relayOutbox(
     const due = await tx
       .select()
       .from(outboxJobs)
-      .where(and(isNull(outboxJobs.sentAt), lte(outboxJobs.nextAttemptAt, sql`now()`), notLeased, opts.kinds ? inArray(outboxJobs.kind, opts.kinds) : undefined))
+      .where(
+        and(isNull(outboxJobs.sentAt), lte(outboxJobs.nextAttemptAt, sql`now()`), notLeased, opts.kinds ? inArray(outboxJobs.kind, opts.kinds) : undefined),
+      )
       .orderBy(outboxJobs.createdAt)
       .limit(opts.limit ?? 50)
       .for("update", { skipLocked: true });
@@ -123,13 +125,26 @@ export async function relayOutbox(
   });
 }
 
-async function relayByIds(database: Database, sqs: SQSClient, env: Env, opts: { ids: string[]; kinds?: JobKind[]; due?: boolean; limit?: number }): Promise<RelayResult> {
+async function relayByIds(
+  database: Database,
+  sqs: SQSClient,
+  env: Env,
+  opts: { ids: string[]; kinds?: JobKind[]; due?: boolean; limit?: number },
+): Promise<RelayResult> {
   if (opts.ids.length === 0) return { sent: 0, failed: 0, kinds: [] };
   // Rows another relay holds in its transaction are skipped (it is sending them); the rest are taken at once.
   const free = database
     .select({ id: outboxJobs.id })
     .from(outboxJobs)
-    .where(and(inArray(outboxJobs.id, opts.ids), isNull(outboxJobs.sentAt), notLeased, opts.due ? lte(outboxJobs.nextAttemptAt, sql`now()`) : undefined, opts.kinds ? inArray(outboxJobs.kind, opts.kinds) : undefined))
+    .where(
+      and(
+        inArray(outboxJobs.id, opts.ids),
+        isNull(outboxJobs.sentAt),
+        notLeased,
+        opts.due ? lte(outboxJobs.nextAttemptAt, sql`now()`) : undefined,
+        opts.kinds ? inArray(outboxJobs.kind, opts.kinds) : undefined,
+      ),
+    )
     .orderBy(outboxJobs.createdAt)
     .limit(opts.limit ?? 50)
     .for("update", { skipLocked: true });
@@ -172,7 +187,13 @@ async function sendInOrder(sqs: SQSClient, env: Env, rows: Sendable[]): Promise<
   const round: Round = { sent: [], untried: [], result: { sent: 0, failed: 0, kinds: [] } };
   const kinds = new Set<JobKind>();
   for (const [i, job] of rows.entries()) {
-    const message: JobMessage = { job_id: job.id, kind: job.kind as JobKind, workspace_id: job.workspaceId, payload: job.payload, ...(job.requestId ? { request_id: job.requestId } : {}) };
+    const message: JobMessage = {
+      job_id: job.id,
+      kind: job.kind as JobKind,
+      workspace_id: job.workspaceId,
+      payload: job.payload,
+      ...(job.requestId ? { request_id: job.requestId } : {}),
+    };
     try {
       const url = job.deadLetter ? deadLetterUrl(env, job.kind as JobKind) : queueUrl(env, job.kind as JobKind);
       await sqs.send(new SendMessageCommand({ QueueUrl: url, MessageBody: JSON.stringify(message) }));
@@ -206,7 +227,12 @@ function settleRound(q: Queryable, round: Round) {
           finishedAt: sql`case when ${outboxJobs.deadLetter} then now() else ${outboxJobs.finishedAt} end`,
           sendLeaseUntil: null,
         })
-        .where(inArray(outboxJobs.id, round.sent.map((j) => j.id))),
+        .where(
+          inArray(
+            outboxJobs.id,
+            round.sent.map((j) => j.id),
+          ),
+        ),
     );
   }
   if (round.failure) {
@@ -215,7 +241,12 @@ function settleRound(q: Queryable, round: Round) {
     statements.push(
       q
         .update(outboxJobs)
-        .set({ sendAttempts: attempts, lastError: String((error as Error)?.name ?? error).slice(0, 200), nextAttemptAt: secondsFromNow(relayBackoffMs(attempts) / 1000), sendLeaseUntil: null })
+        .set({
+          sendAttempts: attempts,
+          lastError: String((error as Error)?.name ?? error).slice(0, 200),
+          nextAttemptAt: secondsFromNow(relayBackoffMs(attempts) / 1000),
+          sendLeaseUntil: null,
+        })
         .where(eq(outboxJobs.id, job.id)),
     );
   }

@@ -22,7 +22,7 @@ export function aspectOf(width: number | null, height: number | null): Aspect | 
 export function rotationOfMatrix(matrix: ArrayLike<number> | undefined): number {
   if (!matrix || matrix.length < 2) return 0;
   const degrees = Math.round((Math.atan2(matrix[1], matrix[0]) * 180) / Math.PI);
-  return ((Math.round(degrees / 90) * 90) % 360 + 360) % 360;
+  return (((Math.round(degrees / 90) * 90) % 360) + 360) % 360;
 }
 
 /** Clockwise rotation that an EXIF orientation (1–8) asks for; mirrored orientations count by their turn. */

@@ -4,16 +4,48 @@
  */
 
 const VIDEO: Record<string, string> = {
-  avc1: "h264", avc3: "h264", hvc1: "hevc", hev1: "hevc", av01: "av1", vp08: "vp8", vp09: "vp9", mp4v: "mpeg4",
-  apch: "prores", apcn: "prores", apcs: "prores", apco: "prores", ap4h: "prores", ap4x: "prores", jpeg: "mjpeg", mjpa: "mjpeg",
+  avc1: "h264",
+  avc3: "h264",
+  hvc1: "hevc",
+  hev1: "hevc",
+  av01: "av1",
+  vp08: "vp8",
+  vp09: "vp9",
+  mp4v: "mpeg4",
+  apch: "prores",
+  apcn: "prores",
+  apcs: "prores",
+  apco: "prores",
+  ap4h: "prores",
+  ap4x: "prores",
+  jpeg: "mjpeg",
+  mjpa: "mjpeg",
 };
 
 const AUDIO: Record<string, string> = {
-  "ac-3": "ac3", "ec-3": "eac3", opus: "opus", Opus: "opus", fLaC: "flac", alac: "alac", sowt: "pcm", twos: "pcm", lpcm: "pcm", ipcm: "pcm", ulaw: "pcm_mulaw", alaw: "pcm_alaw",
+  "ac-3": "ac3",
+  "ec-3": "eac3",
+  opus: "opus",
+  Opus: "opus",
+  fLaC: "flac",
+  alac: "alac",
+  sowt: "pcm",
+  twos: "pcm",
+  lpcm: "pcm",
+  ipcm: "pcm",
+  ulaw: "pcm_mulaw",
+  alaw: "pcm_alaw",
 };
 
 const H264_PROFILES: Record<number, string> = {
-  66: "Baseline", 77: "Main", 88: "Extended", 100: "High", 110: "High 10", 122: "High 4:2:2", 244: "High 4:4:4 Predictive", 44: "CAVLC 4:4:4",
+  66: "Baseline",
+  77: "Main",
+  88: "Extended",
+  100: "High",
+  110: "High 10",
+  122: "High 4:2:2",
+  244: "High 4:4:4 Predictive",
+  44: "CAVLC 4:4:4",
 };
 
 export function videoCodecName(codec: string): string {

@@ -31,7 +31,18 @@ const ISO_BMFF = new Set(["video/mp4", "video/quicktime", "video/x-m4v", "video/
 /** file-type's names for a few types, as browsers and players know them. */
 const CANONICAL: Record<string, string> = { "audio/x-m4a": "audio/mp4", "audio/x-wav": "audio/wav" };
 
-const empty = { width: null, height: null, rotation: null, durationMs: null, frameRate: null, bitRate: null, audioChannels: null, audioCodec: null, videoCodec: null, videoProfile: null };
+const empty = {
+  width: null,
+  height: null,
+  rotation: null,
+  durationMs: null,
+  frameRate: null,
+  bitRate: null,
+  audioChannels: null,
+  audioCodec: null,
+  videoCodec: null,
+  videoProfile: null,
+};
 const round = (n: number, places: number) => Math.round(n * 10 ** places) / 10 ** places;
 const intOrNull = (n: number | undefined) => (n !== undefined && Number.isFinite(n) && n > 0 ? Math.round(n) : null);
 
@@ -69,7 +80,8 @@ function movie(bytes: Uint8Array, base: DetectedMedia): Detection {
   const video = info?.videoTracks[0];
   const audio = info?.audioTracks[0];
   if (!info || (!video && !audio)) return { ok: false, reason: `The file looks like ${base.mimeType} but holds no readable audio or video track.` };
-  const seconds = info.duration && info.timescale ? info.duration / info.timescale : Math.max(...tracks.map((t) => (t.timescale ? t.duration / t.timescale : 0)));
+  const seconds =
+    info.duration && info.timescale ? info.duration / info.timescale : Math.max(...tracks.map((t) => (t.timescale ? t.duration / t.timescale : 0)));
   const bitRate = tracks.reduce((sum, t) => sum + (Number.isFinite(t.bitrate) ? t.bitrate : 0), 0);
   const common = {
     durationMs: intOrNull(seconds * 1000),

@@ -5,6 +5,9 @@
 export function cleanFilename(name: string | undefined | null): string | null {
   if (!name) return null;
   const base = name.split(/[/\\]/).pop() ?? "";
-  const clean = base.replace(/\p{Cc}/gu, "").trim().slice(0, 255);
+  const clean = base
+    .replace(/\p{Cc}/gu, "")
+    .trim()
+    .slice(0, 255);
   return clean || null;
 }

@@ -74,7 +74,11 @@ export async function purgeMedia(db: Database, bucket: R2Bucket, opts: PurgeOpti
 
   // Bytes a previous run could not remove (or that a crash left behind) go first.
   const leftover = await db.select({ key: mediaPurgedObjects.objectKey }).from(mediaPurgedObjects).orderBy(asc(mediaPurgedObjects.purgedAt)).limit(100);
-  report.pendingObjects += await removeObjects(db, bucket, leftover.map((r) => r.key));
+  report.pendingObjects += await removeObjects(
+    db,
+    bucket,
+    leftover.map((r) => r.key),
+  );
 
   const ids = await dueItems(db, now, opts.limit ?? 200, new Date(now.getTime() - (opts.recheckAfterMs ?? HOUR_MS)));
   for (const id of ids) {
@@ -85,7 +89,10 @@ export async function purgeMedia(db: Database, bucket: R2Bucket, opts: PurgeOpti
       const dueTrash = row.trashedAt !== null && row.purgeAfter !== null && row.purgeAfter <= now;
       const dueExpiry = row.trashedAt === null && row.retentionClass === "temporary" && row.expiresAt !== null && row.expiresAt <= now;
       if (!dueTrash && !dueExpiry) return null; // restored or kept since it was listed
-      const [{ usages }] = await tx.select({ usages: sql<number>`count(*)::int` }).from(mediaUsages).where(and(eq(mediaUsages.mediaId, id), eq(mediaUsages.workspaceId, row.workspaceId)));
+      const [{ usages }] = await tx
+        .select({ usages: sql<number>`count(*)::int` })
+        .from(mediaUsages)
+        .where(and(eq(mediaUsages.mediaId, id), eq(mediaUsages.workspaceId, row.workspaceId)));
       if (usages > 0) {
         await tx.update(media).set({ purgeBlockedReason: "in_use", purgeBlockedAt: now }).where(eq(media.id, id));
         return { kind: "kept" as const, row, usages };

@@ -29,7 +29,13 @@ async function signingKey(env: Pick<Env, "INSTANCE_SECRET_KEY">): Promise<Crypto
 
 const message = (id: string, expires: number) => encoder.encode(`media-file:${id}:${expires}`);
 
-export async function signedMediaUrl(env: Pick<Env, "INSTANCE_SECRET_KEY">, baseUrl: string, mediaId: string, ttlSeconds = DEFAULT_MEDIA_URL_TTL_SECONDS, now = Date.now()): Promise<string> {
+export async function signedMediaUrl(
+  env: Pick<Env, "INSTANCE_SECRET_KEY">,
+  baseUrl: string,
+  mediaId: string,
+  ttlSeconds = DEFAULT_MEDIA_URL_TTL_SECONDS,
+  now = Date.now(),
+): Promise<string> {
   const expires = Math.ceil((Math.floor(now / 1000) + ttlSeconds) / EXPIRY_GRANULARITY_SECONDS) * EXPIRY_GRANULARITY_SECONDS;
   const mac = new Uint8Array(await crypto.subtle.sign("HMAC", await signingKey(env), message(mediaId, expires)));
   return `${mediaFileUrl(baseUrl.replace(/\/+$/, ""), encodeURIComponent(mediaId))}?expires=${expires}&signature=${toBase64Url(mac)}`;
@@ -39,7 +45,13 @@ export async function signedMediaUrl(env: Pick<Env, "INSTANCE_SECRET_KEY">, base
  * True only for an unexpired signature made by this instance for this item. The comparison is
  * crypto.subtle.verify's, which does not leak how much of a guess was right.
  */
-export async function verifyMediaSignature(env: Pick<Env, "INSTANCE_SECRET_KEY">, id: string, expires: string | undefined, signature: string | undefined, now = Date.now()): Promise<boolean> {
+export async function verifyMediaSignature(
+  env: Pick<Env, "INSTANCE_SECRET_KEY">,
+  id: string,
+  expires: string | undefined,
+  signature: string | undefined,
+  now = Date.now(),
+): Promise<boolean> {
   if (!expires || !signature || !/^[1-9]\d{0,11}$/.test(expires) || !/^[A-Za-z0-9_-]{43}$/.test(signature)) return false;
   const at = Number(expires);
   if (at * 1000 <= now) return false;

@@ -5,7 +5,12 @@
 export const objectKey = (workspaceId: string, mediaId: string) => `workspaces/${workspaceId}/media/${mediaId}`;
 
 /** Store the bytes, typed, with the ids they belong to (useful when auditing the bucket by hand). */
-export async function putObject(bucket: R2Bucket, key: string, bytes: Uint8Array, meta: { mimeType: string; workspaceId: string; mediaId: string }): Promise<void> {
+export async function putObject(
+  bucket: R2Bucket,
+  key: string,
+  bytes: Uint8Array,
+  meta: { mimeType: string; workspaceId: string; mediaId: string },
+): Promise<void> {
   await bucket.put(key, bytes, {
     httpMetadata: { contentType: meta.mimeType },
     customMetadata: { workspace_id: meta.workspaceId, media_id: meta.mediaId },

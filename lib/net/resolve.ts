@@ -85,7 +85,11 @@ export async function checkResolvedHost(hostname: string, resolve: Resolver): Pr
   }
   if (addresses.length === 0) return { ok: false, reason: "names a host without an address", code: "not_found" };
   if (addresses.some(isPrivateAddress)) {
-    return { ok: false, reason: "names a host that resolves to a loopback, private or local address, which this server does not contact (ALLOW_PRIVATE_URLS is off)", code: "url_refused" };
+    return {
+      ok: false,
+      reason: "names a host that resolves to a loopback, private or local address, which this server does not contact (ALLOW_PRIVATE_URLS is off)",
+      code: "url_refused",
+    };
   }
   return { ok: true, addresses };
 }

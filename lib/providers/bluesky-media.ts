@@ -14,12 +14,21 @@ export const BLUESKY_MAX_IMAGE_BYTES = 1_000_000;
 export async function uploadImages(account: AccountContext, s: Session, media: MediaRef[]) {
   if (media.length === 0) return null;
   const other = media.find((m) => !m.mime_type.startsWith("image/"));
-  if (other) throw new ProviderError(`Bluesky posts from Herald carry images only; ${other.mime_type} is not supported.`, { kind: "validation", code: "media_unsupported", retryable: false });
-  if (media.length > BLUESKY_MAX_IMAGES) throw new ProviderError(`A Bluesky post carries at most ${BLUESKY_MAX_IMAGES} images.`, { kind: "validation", code: "too_many_media", retryable: false });
+  if (other)
+    throw new ProviderError(`Bluesky posts from Herald carry images only; ${other.mime_type} is not supported.`, {
+      kind: "validation",
+      code: "media_unsupported",
+      retryable: false,
+    });
+  if (media.length > BLUESKY_MAX_IMAGES)
+    throw new ProviderError(`A Bluesky post carries at most ${BLUESKY_MAX_IMAGES} images.`, { kind: "validation", code: "too_many_media", retryable: false });
   const images = [];
   for (const item of media) {
     const bytes = await fetchMedia(account, item, BLUESKY_MAX_IMAGE_BYTES);
-    const out = await xrpc<{ blob: unknown }>(account, s.pdsUrl, "com.atproto.repo.uploadBlob", { token: s.accessJwt, rawBody: { bytes, type: item.mime_type } });
+    const out = await xrpc<{ blob: unknown }>(account, s.pdsUrl, "com.atproto.repo.uploadBlob", {
+      token: s.accessJwt,
+      rawBody: { bytes, type: item.mime_type },
+    });
     images.push({ alt: item.alt_text ?? "", image: out.blob });
   }
   return { $type: "app.bsky.embed.images", images };

@@ -30,7 +30,13 @@ interface RecordRef {
   cid: string;
 }
 
-async function readRecord(account: AccountContext, s: Session, collection: string, repo: string, rkey: string): Promise<(RecordRef & { value: Record<string, unknown> }) | null> {
+async function readRecord(
+  account: AccountContext,
+  s: Session,
+  collection: string,
+  repo: string,
+  rkey: string,
+): Promise<(RecordRef & { value: Record<string, unknown> }) | null> {
   try {
     return await xrpc(account, s.pdsUrl, "com.atproto.repo.getRecord", { query: { repo, collection, rkey } });
   } catch (err) {

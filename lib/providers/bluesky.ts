@@ -1,7 +1,15 @@
 import { serviceUrl, withSession, xrpc, type Session } from "./bluesky-xrpc";
 import { uploadImages } from "./bluesky-media";
 import { byteOffset, digest, findUrls, graphemeLength, segmentText, utf8Length } from "./text";
-import { ProviderError, type AccountContext, type InboundMessage, type PostRef, type ProviderAdapter, type ProviderProfile, type SegmentToPublish } from "./types";
+import {
+  ProviderError,
+  type AccountContext,
+  type InboundMessage,
+  type PostRef,
+  type ProviderAdapter,
+  type ProviderProfile,
+  type SegmentToPublish,
+} from "./types";
 
 /**
  * Bluesky through the AT Protocol against any PDS. A rendition is a thread: each segment after the
@@ -68,10 +76,18 @@ export async function getPost(account: AccountContext, base: string, repo: strin
 export function checkLength(text: string, position: number): void {
   const graphemes = graphemeLength(text);
   if (graphemes > BLUESKY_GRAPHEME_LIMIT) {
-    throw new ProviderError(`Segment ${position} is ${graphemes} graphemes; Bluesky allows ${BLUESKY_GRAPHEME_LIMIT}.`, { kind: "validation", code: "text_too_long", retryable: false });
+    throw new ProviderError(`Segment ${position} is ${graphemes} graphemes; Bluesky allows ${BLUESKY_GRAPHEME_LIMIT}.`, {
+      kind: "validation",
+      code: "text_too_long",
+      retryable: false,
+    });
   }
   if (utf8Length(text) > BLUESKY_BYTE_LIMIT) {
-    throw new ProviderError(`Segment ${position} is ${utf8Length(text)} bytes of UTF-8; Bluesky allows ${BLUESKY_BYTE_LIMIT}.`, { kind: "validation", code: "text_too_long", retryable: false });
+    throw new ProviderError(`Segment ${position} is ${utf8Length(text)} bytes of UTF-8; Bluesky allows ${BLUESKY_BYTE_LIMIT}.`, {
+      kind: "validation",
+      code: "text_too_long",
+      retryable: false,
+    });
   }
 }
 
@@ -161,19 +177,31 @@ export const blueskyAdapter: ProviderAdapter = {
         if (err instanceof ProviderError && err.info.kind === "authentication") throw err;
         avatar = await avatarFromRepo(account, s);
       }
-      return { username: s.handle, avatar_url: avatar, external_account_id: s.did, instance_url: serviceUrl(account), text_limit: BLUESKY_GRAPHEME_LIMIT, account_kind: "personal" };
+      return {
+        username: s.handle,
+        avatar_url: avatar,
+        external_account_id: s.did,
+        instance_url: serviceUrl(account),
+        text_limit: BLUESKY_GRAPHEME_LIMIT,
+        account_kind: "personal",
+      };
     });
   },
 
   /** Mentions, replies and quotes through app.bsky.notification.listNotifications, which needs an AppView. */
   async readMessages(account, opts): Promise<InboundMessage[]> {
     return withSession(account, async (s) => {
-      const out = await appView(xrpc<{ notifications: { uri: string; reason: string; indexedAt: string; author: { handle: string }; record: { text?: string; createdAt?: string; reply?: { parent?: { uri?: string } } } }[] }>(
-        account,
-        s.pdsUrl,
-        "app.bsky.notification.listNotifications",
-        { query: { limit: "50" }, token: s.accessJwt },
-      ));
+      const out = await appView(
+        xrpc<{
+          notifications: {
+            uri: string;
+            reason: string;
+            indexedAt: string;
+            author: { handle: string };
+            record: { text?: string; createdAt?: string; reply?: { parent?: { uri?: string } } };
+          }[];
+        }>(account, s.pdsUrl, "app.bsky.notification.listNotifications", { query: { limit: "50" }, token: s.accessJwt }),
+      );
       const since = opts.since ? Date.parse(opts.since) : null;
       return (out?.notifications ?? [])
         .filter((n) => n.reason === "mention" || n.reason === "reply" || n.reason === "quote")

@@ -23,7 +23,17 @@ export interface ProviderRequest extends RequestInit {
 }
 
 /** Connection failures that happen before a request is sent: safe to repeat, nothing was posted. */
-const BEFORE_SENDING = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "UND_ERR_CONNECT_TIMEOUT", "CERT_HAS_EXPIRED", "DEPTH_ZERO_SELF_SIGNED_CERT", "ERR_TLS_CERT_ALTNAME_INVALID"]);
+const BEFORE_SENDING = new Set([
+  "ECONNREFUSED",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "UND_ERR_CONNECT_TIMEOUT",
+  "CERT_HAS_EXPIRED",
+  "DEPTH_ZERO_SELF_SIGNED_CERT",
+  "ERR_TLS_CERT_ALTNAME_INVALID",
+]);
 
 function causeCode(err: unknown): string | undefined {
   const cause = (err as { cause?: { code?: unknown; name?: unknown } })?.cause;
@@ -40,7 +50,8 @@ export async function providerFetch(url: string, init: ProviderRequest): Promise
   if (!init.allowPrivateUrls) {
     // At send time, every address the name has now must be public (CONTRACT.md §6).
     const host = await checkResolvedHost(verdict.url!.hostname, init.resolve ?? defaultResolver());
-    if (!host.ok && host.code === "url_refused") throw new ProviderError(`The provider URL ${host.reason}.`, { kind: "configuration", code: "url_refused", retryable: false });
+    if (!host.ok && host.code === "url_refused")
+      throw new ProviderError(`The provider URL ${host.reason}.`, { kind: "configuration", code: "url_refused", retryable: false });
     // Nothing was sent: safe to try again later (a name that does not exist yet may be fixed by its owner).
     if (!host.ok) throw new ProviderError(`The provider URL ${host.reason}.`, { kind: "network", code: host.code, retryable: true });
   }
@@ -59,7 +70,12 @@ export async function providerFetch(url: string, init: ProviderRequest): Promise
     }
     const code = causeCode(err) ?? "network_error";
     const unsent = BEFORE_SENDING.has(code);
-    throw new ProviderError(`Could not reach the provider (${code}).`, { kind: "network", code, retryable: true, outcomeUnknown: mutating === true && !unsent });
+    throw new ProviderError(`Could not reach the provider (${code}).`, {
+      kind: "network",
+      code,
+      retryable: true,
+      outcomeUnknown: mutating === true && !unsent,
+    });
   }
 }
 

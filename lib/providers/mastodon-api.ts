@@ -5,7 +5,8 @@ import { ProviderError, type AccountContext } from "./types";
 /** Calls to a Mastodon-API server with the account's bearer token. */
 
 export const baseUrl = (account: Pick<AccountContext, "instanceUrl">) => {
-  if (!account.instanceUrl) throw new ProviderError("The Mastodon account has no instance URL.", { kind: "configuration", code: "missing_instance_url", retryable: false });
+  if (!account.instanceUrl)
+    throw new ProviderError("The Mastodon account has no instance URL.", { kind: "configuration", code: "missing_instance_url", retryable: false });
   return normaliseInstanceUrl(account.instanceUrl);
 };
 
@@ -35,7 +36,11 @@ export async function mastodonResponse(account: AccountContext, path: string, in
   });
   if (!res.ok) {
     const error = await readJson<{ error?: unknown }>(res);
-    throw errorFromResponse(res, { providerName: "The Mastodon server", message: typeof error?.error === "string" ? error.error : undefined, mutating: init.mutating });
+    throw errorFromResponse(res, {
+      providerName: "The Mastodon server",
+      message: typeof error?.error === "string" ? error.error : undefined,
+      mutating: init.mutating,
+    });
   }
   return res;
 }

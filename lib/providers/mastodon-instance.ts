@@ -16,7 +16,11 @@ export interface InstanceFacts {
 type Ctx = Pick<AccountContext, "instanceUrl" | "allowPrivateUrls">;
 
 async function getJson<T>(ctx: Ctx, url: string): Promise<{ status: number; body: T | null; res: Response }> {
-  const res = await providerFetch(url, { headers: { accept: "application/json", "user-agent": "Herald/1" }, allowPrivateUrls: ctx.allowPrivateUrls, timeoutMs: 10_000 });
+  const res = await providerFetch(url, {
+    headers: { accept: "application/json", "user-agent": "Herald/1" },
+    allowPrivateUrls: ctx.allowPrivateUrls,
+    timeoutMs: 10_000,
+  });
   return { status: res.status, body: res.ok ? await readJson<T>(res) : (await res.body?.cancel(), null), res };
 }
 
@@ -57,7 +61,10 @@ export async function readInstanceFacts(ctx: Ctx): Promise<InstanceFacts> {
     version = v2.body.version;
   } else if (v2.status === 404 || v2.status === 410 || v2.status === 400) {
     // Older Mastodon (before 4.0) and several other servers only have v1.
-    const v1 = await getJson<{ uri?: string; version?: string; max_toot_chars?: number; configuration?: { statuses?: { max_characters?: number } } }>(ctx, `${base}/api/v1/instance`);
+    const v1 = await getJson<{ uri?: string; version?: string; max_toot_chars?: number; configuration?: { statuses?: { max_characters?: number } } }>(
+      ctx,
+      `${base}/api/v1/instance`,
+    );
     if (!v1.body) throw errorFromResponse(v1.res, { providerName: "The Mastodon server" });
     domain = typeof v1.body.uri === "string" ? v1.body.uri.replace(/^https?:\/\//, "") : null;
     maxCharacters = positive(v1.body.configuration?.statuses?.max_characters) ?? positive(v1.body.max_toot_chars);

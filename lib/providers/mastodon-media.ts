@@ -12,7 +12,12 @@ const MAX_BYTES = 99 * 1024 * 1024;
  * attachment, which Mastodon removes by itself; it never creates a second status.
  */
 export async function uploadMedia(account: AccountContext, media: MediaRef[]): Promise<string[]> {
-  if (media.length > MASTODON_MAX_MEDIA) throw new ProviderError(`A Mastodon status carries at most ${MASTODON_MAX_MEDIA} attachments.`, { kind: "validation", code: "too_many_media", retryable: false });
+  if (media.length > MASTODON_MAX_MEDIA)
+    throw new ProviderError(`A Mastodon status carries at most ${MASTODON_MAX_MEDIA} attachments.`, {
+      kind: "validation",
+      code: "too_many_media",
+      retryable: false,
+    });
   const ids: string[] = [];
   for (const item of media) {
     const bytes = await fetchMedia(account, item, MAX_BYTES);

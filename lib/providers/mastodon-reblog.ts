@@ -19,10 +19,20 @@ interface Status {
 /** The status's id on the target account's server. */
 export async function localStatusId(account: AccountContext, post: { id: string; url: string | null; instanceUrl: string | null }): Promise<string> {
   if (post.instanceUrl && baseUrl(account) === baseUrl({ instanceUrl: post.instanceUrl })) return post.id;
-  if (!post.url) throw new ProviderError("The post to reblog has no URL to find it by on another server.", { kind: "validation", code: "subject_not_found", retryable: false });
+  if (!post.url)
+    throw new ProviderError("The post to reblog has no URL to find it by on another server.", {
+      kind: "validation",
+      code: "subject_not_found",
+      retryable: false,
+    });
   const found = await mastodonApi<{ statuses?: Status[] }>(account, `/api/v2/search?type=statuses&resolve=true&limit=1&q=${encodeURIComponent(post.url)}`);
   const status = found?.statuses?.[0];
-  if (!status) throw new ProviderError("The post to reblog was not found from the target account's server.", { kind: "validation", code: "subject_not_found", retryable: false });
+  if (!status)
+    throw new ProviderError("The post to reblog was not found from the target account's server.", {
+      kind: "validation",
+      code: "subject_not_found",
+      retryable: false,
+    });
   return status.id;
 }
 

@@ -2,7 +2,15 @@ import { baseUrl, mastodonApi } from "./mastodon-api";
 import { readInstanceFacts } from "./mastodon-instance";
 import { uploadMedia } from "./mastodon-media";
 import { digest, findUrls, graphemeLength, hex, htmlToText, segmentText } from "./text";
-import { ProviderError, type AccountContext, type InboundMessage, type PostRef, type ProviderAdapter, type ProviderProfile, type SegmentToPublish } from "./types";
+import {
+  ProviderError,
+  type AccountContext,
+  type InboundMessage,
+  type PostRef,
+  type ProviderAdapter,
+  type ProviderProfile,
+  type SegmentToPublish,
+} from "./types";
 
 /**
  * Mastodon REST API against any instance (Mastodon, and the servers that implement its API: Pleroma,
@@ -77,7 +85,11 @@ export const mastodonAdapter: ProviderAdapter = {
         // Only texts past the default need the server's own limit.
         limit ??= (await readInstanceFacts(account)).maxCharacters ?? MASTODON_DEFAULT_LIMIT;
         if (length > limit) {
-          throw new ProviderError(`Segment ${segment.position} is ${length} characters as Mastodon counts them; this server allows ${limit}.`, { kind: "validation", code: "text_too_long", retryable: false });
+          throw new ProviderError(`Segment ${segment.position} is ${length} characters as Mastodon counts them; this server allows ${limit}.`, {
+            kind: "validation",
+            code: "text_too_long",
+            retryable: false,
+          });
         }
       }
       const mediaIds = segment.media.length ? await uploadMedia(account, segment.media) : [];
@@ -117,7 +129,10 @@ export const mastodonAdapter: ProviderAdapter = {
   },
 
   async readProfile(account): Promise<ProviderProfile> {
-    const me = await mastodonApi<{ id: string; username: string; acct: string; avatar?: string; bot?: boolean; group?: boolean }>(account, "/api/v1/accounts/verify_credentials");
+    const me = await mastodonApi<{ id: string; username: string; acct: string; avatar?: string; bot?: boolean; group?: boolean }>(
+      account,
+      "/api/v1/accounts/verify_credentials",
+    );
     const facts = await readInstanceFacts(account);
     const domain = facts.domain ?? new URL(baseUrl(account)).host;
     return {
@@ -134,7 +149,10 @@ export const mastodonAdapter: ProviderAdapter = {
   /** The newest 40 mentions (a reply to the account is a mention too); `since` (RFC 3339) drops older ones. */
   async readMessages(account, opts): Promise<InboundMessage[]> {
     const own = await ownAccountId(account);
-    const notes = await mastodonApi<{ id: string; type: string; created_at: string; account: { acct: string }; status?: Status }[]>(account, "/api/v1/notifications?types[]=mention&limit=40");
+    const notes = await mastodonApi<{ id: string; type: string; created_at: string; account: { acct: string }; status?: Status }[]>(
+      account,
+      "/api/v1/notifications?types[]=mention&limit=40",
+    );
     const since = opts.since ? Date.parse(opts.since) : null;
     return (notes ?? [])
       .filter((n) => n.type === "mention" && n.status)

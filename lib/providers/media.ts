@@ -10,7 +10,12 @@ export async function fetchMedia(account: Pick<AccountContext, "allowPrivateUrls
   const res = await providerFetch(media.url, { allowPrivateUrls: account.allowPrivateUrls, timeoutMs: 30_000 });
   if (!res.ok) throw errorFromResponse(res, { providerName: "The media URL" });
   const declared = Number(res.headers.get("content-length") ?? 0);
-  const tooBig = () => new ProviderError(`A media item is larger than the ${maxBytes} bytes the provider accepts.`, { kind: "validation", code: "media_too_large", retryable: false });
+  const tooBig = () =>
+    new ProviderError(`A media item is larger than the ${maxBytes} bytes the provider accepts.`, {
+      kind: "validation",
+      code: "media_too_large",
+      retryable: false,
+    });
   if (declared > maxBytes) {
     await res.body?.cancel();
     throw tooBig();

@@ -41,7 +41,13 @@ export function webhookPayload(rendition: RenditionToPublish) {
     title: rendition.title,
     segments: [...rendition.segments]
       .sort((a, b) => a.position - b.position)
-      .map((s) => ({ position: s.position, title: s.title, body: s.body, url: s.url, media: s.media.map((m) => ({ url: m.url, mime_type: m.mime_type, alt_text: m.alt_text })) })),
+      .map((s) => ({
+        position: s.position,
+        title: s.title,
+        body: s.body,
+        url: s.url,
+        media: s.media.map((m) => ({ url: m.url, mime_type: m.mime_type, alt_text: m.alt_text })),
+      })),
   };
 }
 
@@ -96,6 +102,13 @@ export const webhookAdapter: ProviderAdapter = {
   /** Nothing to read from a webhook: the profile is what the account was created with. */
   async readProfile(account: AccountContext) {
     const host = account.url ? new URL(account.url).host : null;
-    return { username: account.username ?? host, avatar_url: null, external_account_id: null, instance_url: null, text_limit: WEBHOOK_TEXT_LIMIT, account_kind: "endpoint" };
+    return {
+      username: account.username ?? host,
+      avatar_url: null,
+      external_account_id: null,
+      instance_url: null,
+      text_limit: WEBHOOK_TEXT_LIMIT,
+      account_kind: "endpoint",
+    };
   },
 };

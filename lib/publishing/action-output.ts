@@ -16,7 +16,8 @@ interface ActionOutputOptions {
 }
 
 /** The renditions ActionOutputBody lists, as a statement (to go in a batch). */
-export const renditionsInOrder = (q: Queryable, publicationId: string) => q.select().from(renditions).where(eq(renditions.publicationId, publicationId)).orderBy(asc(renditions.position));
+export const renditionsInOrder = (q: Queryable, publicationId: string) =>
+  q.select().from(renditions).where(eq(renditions.publicationId, publicationId)).orderBy(asc(renditions.position));
 
 /** ActionOutputBody from the renditions as read (in position order). */
 export function actionOutputOf(rows: RenditionRow[], publicationId: string, opts: ActionOutputOptions) {
@@ -27,6 +28,13 @@ export function actionOutputOf(rows: RenditionRow[], publicationId: string, opts
     job_id: opts.jobId,
     activation_publication_id: null,
     workspace_activated: false,
-    renditions: rows.map((r) => ({ id: r.id, platform: r.platform, social_account_id: r.socialAccountId, status: r.status, target_key: targetKey(r), delivery: toDelivery(r) })),
+    renditions: rows.map((r) => ({
+      id: r.id,
+      platform: r.platform,
+      social_account_id: r.socialAccountId,
+      status: r.status,
+      target_key: targetKey(r),
+      delivery: toDelivery(r),
+    })),
   };
 }

@@ -32,7 +32,12 @@ export async function cancelPublication(tx: Tx, row: PublicationRow): Promise<Pu
         // Row by row this update and a delivery's claim (which takes only a lapsed lease) wait for each other,
         // so a rendition is either claimed and sent, or canceled and never claimed; never both.
         or(isNull(renditions.leaseUntil), lte(renditions.leaseUntil, sql`now()`)),
-        sql`not ${exists(tx.select({ one: sql`1` }).from(renditionSegments).where(and(eq(renditionSegments.renditionId, renditions.id), eq(renditionSegments.status, "published"))))}`,
+        sql`not ${exists(
+          tx
+            .select({ one: sql`1` })
+            .from(renditionSegments)
+            .where(and(eq(renditionSegments.renditionId, renditions.id), eq(renditionSegments.status, "published"))),
+        )}`,
       ),
     );
   const rows = await tx.select({ status: renditions.status }).from(renditions).where(eq(renditions.publicationId, row.id));

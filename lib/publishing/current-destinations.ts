@@ -11,7 +11,9 @@ import type { DestinationInput } from "./plan";
 export async function currentDestinations(q: Queryable, publicationId: string, sourceText: string): Promise<DestinationInput[]> {
   const rows = await q.select().from(renditions).where(eq(renditions.publicationId, publicationId)).orderBy(asc(renditions.position));
   const locked = rows.filter((r) => r.formatLocked).map((r) => r.id);
-  const segs = locked.length ? await q.select().from(renditionSegments).where(inArray(renditionSegments.renditionId, locked)).orderBy(asc(renditionSegments.position)) : [];
+  const segs = locked.length
+    ? await q.select().from(renditionSegments).where(inArray(renditionSegments.renditionId, locked)).orderBy(asc(renditionSegments.position))
+    : [];
   return rows.map((r) => ({
     social_account_id: r.socialAccountId,
     ...(r.body !== sourceText ? { body: r.body } : {}),

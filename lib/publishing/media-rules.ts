@@ -33,7 +33,8 @@ function blueskyProblems(media: MediaFacts[]): MediaProblem[] {
       problems.push({ index, message: `Bluesky accepts images of at most ${mb(BLUESKY_MAX_IMAGE_BYTES)}; this one is ${mb(m.size)}` });
     }
   });
-  if (media.length > BLUESKY_MAX_IMAGES) problems.push({ index: null, message: `A Bluesky post carries at most ${BLUESKY_MAX_IMAGES} images; ${media.length} are attached` });
+  if (media.length > BLUESKY_MAX_IMAGES)
+    problems.push({ index: null, message: `A Bluesky post carries at most ${BLUESKY_MAX_IMAGES} images; ${media.length} are attached` });
   return problems;
 }
 
@@ -42,7 +43,8 @@ function blueskyProblems(media: MediaFacts[]): MediaProblem[] {
  * Mastodon refuses a status that mixes a video or audio attachment with anything else.
  */
 function mastodonProblems(media: MediaFacts[]): MediaProblem[] {
-  if (media.length > MASTODON_MAX_MEDIA) return [{ index: null, message: `A Mastodon status carries at most ${MASTODON_MAX_MEDIA} attachments; ${media.length} are attached` }];
+  if (media.length > MASTODON_MAX_MEDIA)
+    return [{ index: null, message: `A Mastodon status carries at most ${MASTODON_MAX_MEDIA} attachments; ${media.length} are attached` }];
   if (media.length > 1 && media.some((m) => m.mediaType !== "image")) {
     return [{ index: null, message: `A Mastodon status carries either up to ${MASTODON_MAX_MEDIA} images or a single video or audio attachment` }];
   }

@@ -19,7 +19,9 @@ async function checkMedia(tx: Tx, workspaceId: string, ids: string[], location: 
     .from(media)
     .where(and(eq(media.workspaceId, workspaceId), inArray(media.id, unique), isNull(media.trashedAt)));
   const known = new Set(found.map((r) => r.id));
-  const errors = ids.flatMap((id, i) => (known.has(id) ? [] : [{ location: `${location}[${i}]`, message: "No such media item in this workspace's library", value: id }]));
+  const errors = ids.flatMap((id, i) =>
+    known.has(id) ? [] : [{ location: `${location}[${i}]`, message: "No such media item in this workspace's library", value: id }],
+  );
   if (errors.length) throw new ApiError("validation-error", { detail: "Some media items are not in this workspace's library.", errors });
   return unique;
 }
@@ -32,7 +34,10 @@ export const attachMedia = Object.assign(checkMedia, {
 
 export async function loadMedia(q: Queryable, ids: string[]): Promise<Map<string, MediaRow>> {
   if (ids.length === 0) return new Map();
-  const rows = await q.select().from(media).where(inArray(media.id, [...new Set(ids)]));
+  const rows = await q
+    .select()
+    .from(media)
+    .where(inArray(media.id, [...new Set(ids)]));
   return new Map(rows.map((r) => [r.id, r]));
 }
 

@@ -31,7 +31,10 @@ export async function publicationPage(q: Queryable, baseUrl: string, page: SQLWr
     const loaded = {
       publication,
       segments: row.segments.map((s) => rowFromJson(publicationSegments, s)),
-      renditions: row.renditions.map((r) => ({ rendition: rowFromJson(renditions, r.rendition), segments: r.segments.map((s) => rowFromJson(renditionSegments, s)) })),
+      renditions: row.renditions.map((r) => ({
+        rendition: rowFromJson(renditions, r.rendition),
+        segments: r.segments.map((s) => rowFromJson(renditionSegments, s)),
+      })),
     };
     const attached = new Map(row.media.map((m) => [m.id as string, rowFromJson(media, m)]));
     return { publication, response: toPublicationResponse(loaded, toPublicationMedia(baseUrl, publication.mediaIds, attached)) };

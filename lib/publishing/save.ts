@@ -21,14 +21,25 @@ async function destinationAccounts(tx: Tx, workspaceId: string, ids: string[]) {
   const rows = await tx
     .select({ id: socialAccounts.id, platform: socialAccounts.platform, textLimit: socialAccounts.textLimit })
     .from(socialAccounts)
-    .where(and(eq(socialAccounts.workspaceId, workspaceId), inArray(socialAccounts.id, ids), eq(socialAccounts.isActive, true), isNull(socialAccounts.disconnectedAt)));
+    .where(
+      and(
+        eq(socialAccounts.workspaceId, workspaceId),
+        inArray(socialAccounts.id, ids),
+        eq(socialAccounts.isActive, true),
+        isNull(socialAccounts.disconnectedAt),
+      ),
+    );
   for (const row of rows) map.set(row.id, { platform: row.platform, limit: segmentLimit(row.platform, row.textLimit) });
   return map;
 }
 
 /** Plan the renditions or answer 422 naming each offending field. */
 export async function planOrReject(tx: Tx, workspaceId: string, content: PublicationContent): Promise<PlannedRendition[]> {
-  const accounts = await destinationAccounts(tx, workspaceId, content.destinations.map((d) => d.social_account_id));
+  const accounts = await destinationAccounts(
+    tx,
+    workspaceId,
+    content.destinations.map((d) => d.social_account_id),
+  );
   const { plans, problems } = planRenditions(content, accounts);
   if (problems.length) {
     const errors: FieldError[] = problems.map((p) => ({

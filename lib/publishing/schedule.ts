@@ -47,15 +47,31 @@ export interface ScheduleEdit {
  * runs when it was drawn to); a time given in the past makes it due at once. Without a schedule a publication
  * is a draft, except a partially published one, which stays so (some of it is out) and keeps its history.
  */
-export function scheduleAfterEdit(row: Pick<PublicationRow, "status" | "scheduledAt" | "runAt" | "calendarAt" | "randomDelayMinutes">, edit: ScheduleEdit, random = Math.random()) {
+export function scheduleAfterEdit(
+  row: Pick<PublicationRow, "status" | "scheduledAt" | "runAt" | "calendarAt" | "randomDelayMinutes">,
+  edit: ScheduleEdit,
+  random = Math.random(),
+) {
   const delay = edit.randomDelayMinutes ?? row.randomDelayMinutes;
   const at = edit.scheduledAt === undefined ? (row.status === "scheduled" ? row.scheduledAt : null) : edit.scheduledAt;
   if (at) {
     const kept = row.status === "scheduled" && edit.scheduledAt === undefined && edit.randomDelayMinutes === undefined && row.runAt !== null;
-    return { status: "scheduled" as PublicationStatus, scheduledAt: at, randomDelayMinutes: delay, runAt: kept ? row.runAt : runAtFor(at, delay, random), calendarAt: at };
+    return {
+      status: "scheduled" as PublicationStatus,
+      scheduledAt: at,
+      randomDelayMinutes: delay,
+      runAt: kept ? row.runAt : runAtFor(at, delay, random),
+      calendarAt: at,
+    };
   }
   if (row.status === "partially_published") {
-    return { status: row.status, scheduledAt: edit.scheduledAt === null ? null : row.scheduledAt, randomDelayMinutes: delay, runAt: null, calendarAt: row.calendarAt };
+    return {
+      status: row.status,
+      scheduledAt: edit.scheduledAt === null ? null : row.scheduledAt,
+      randomDelayMinutes: delay,
+      runAt: null,
+      calendarAt: row.calendarAt,
+    };
   }
   return { status: "draft" as PublicationStatus, scheduledAt: null, randomDelayMinutes: delay, runAt: null, calendarAt: null };
 }
@@ -78,7 +94,13 @@ export async function startDuePublications(db: Database, limit = 100): Promise<s
     for (const row of due) {
       try {
         jobIds.push((await startPublishing(tx, row, { bumpRevision: false })).jobId);
-        await audit(tx, { actorUserId: null, workspaceId: row.workspaceId, action: "publication.publish.scheduled", targetType: "publication", targetId: row.id });
+        await audit(tx, {
+          actorUserId: null,
+          workspaceId: row.workspaceId,
+          action: "publication.publish.scheduled",
+          targetType: "publication",
+          targetId: row.id,
+        });
       } catch (err) {
         if (!(err instanceof ApiError)) throw err;
         // Nothing to publish to (every destination removed): it cannot run, so it fails visibly.

@@ -85,7 +85,12 @@ const p = placeholder;
 function compileAll() {
   const publicationColumns = getTableColumns(publications);
   const renditionColumns = getTableColumns(renditions);
-  const asRead = and(eq(publications.id, p("id")), eq(publications.revision, p("revision")), eq(publications.status, p("status")), eq(publications.updatedAt, p("updatedAt")));
+  const asRead = and(
+    eq(publications.id, p("id")),
+    eq(publications.revision, p("revision")),
+    eq(publications.status, p("status")),
+    eq(publications.updatedAt, p("updatedAt")),
+  );
   // Evaluated by each statement under the lock taken first: it holds for all of them or for none.
   const stillAsRead = and(
     exists(q.select({ one: sql`1` }).from(publications).where(asRead)),
@@ -93,13 +98,28 @@ function compileAll() {
       q
         .select({ one: sql`1` })
         .from(workspaceMembers)
-        .where(and(eq(workspaceMembers.workspaceId, p("workspaceId")), eq(workspaceMembers.userId, p("userId")), inArray(workspaceMembers.role, rolesAtLeast(ROLE)))),
+        .where(
+          and(eq(workspaceMembers.workspaceId, p("workspaceId")), eq(workspaceMembers.userId, p("userId")), inArray(workspaceMembers.role, rolesAtLeast(ROLE))),
+        ),
     ),
-    exists(q.select({ one: sql`1` }).from(renditions).where(and(eq(renditions.publicationId, p("id")), ne(renditions.status, "published")))),
+    exists(
+      q
+        .select({ one: sql`1` })
+        .from(renditions)
+        .where(and(eq(renditions.publicationId, p("id")), ne(renditions.status, "published"))),
+    ),
   )!;
   // The job carries the request's id into its consumer's logs (the same value as the audit entry's).
   const job = outboxRow("publication.publish", p("workspaceId"), p("payload"), { leased: true, requestId: p("requestId") });
-  const audit = auditRow({ actorUserId: p("actorUserId"), actorKind: p("actorKind"), requestId: p("requestId"), workspaceId: p("workspaceId"), action: "publication.publish", targetType: "publication", targetId: p("id") });
+  const audit = auditRow({
+    actorUserId: p("actorUserId"),
+    actorKind: p("actorKind"),
+    requestId: p("requestId"),
+    workspaceId: p("workspaceId"),
+    action: "publication.publish",
+    targetType: "publication",
+    targetId: p("id"),
+  });
   return {
     /** The publication and the caller's role in its workspace. */
     read: compileStatement<PublicationRow & { role: Role | null }>(
@@ -111,14 +131,37 @@ function compileAll() {
         .limit(1),
       { ...publicationColumns, role: workspaceMembers.role },
     ),
-    toQueue: compileStatement<{ toQueue: number }>(q.select({ toQueue: count() }).from(renditions).where(and(eq(renditions.publicationId, p("id")), ne(renditions.status, "published"))), { toQueue: count() }),
-    lock: compileStatement<NoRow>(q.select({ id: publications.id }).from(publications).where(eq(publications.id, p("id"))).for("update"), {}),
-    queue: compileStatement<NoRow>(q.update(renditions).set(QUEUED_RENDITION).where(and(eq(renditions.publicationId, p("id")), ne(renditions.status, "published"), stillAsRead)), {}),
+    toQueue: compileStatement<{ toQueue: number }>(
+      q
+        .select({ toQueue: count() })
+        .from(renditions)
+        .where(and(eq(renditions.publicationId, p("id")), ne(renditions.status, "published"))),
+      { toQueue: count() },
+    ),
+    lock: compileStatement<NoRow>(
+      q
+        .select({ id: publications.id })
+        .from(publications)
+        .where(eq(publications.id, p("id")))
+        .for("update"),
+      {},
+    ),
+    queue: compileStatement<NoRow>(
+      q
+        .update(renditions)
+        .set(QUEUED_RENDITION)
+        .where(and(eq(renditions.publicationId, p("id")), ne(renditions.status, "published"), stillAsRead)),
+      {},
+    ),
     job: compileSql<NoRow>(insertWhere(outboxJobs, { ...job, id: p("jobId") }, stillAsRead), {}),
     audit: compileSql<NoRow>(insertWhere(auditEvents, { ...audit, id: p("auditId") }, stillAsRead), {}),
     // Last of the writes: after it the publication is no longer as read.
     start: compileStatement<{ id: string }>(
-      q.update(publications).set(startedPublication(p("newRevision"))).where(and(asRead, stillAsRead)).returning({ id: publications.id }),
+      q
+        .update(publications)
+        .set(startedPublication(p("newRevision")))
+        .where(and(asRead, stillAsRead))
+        .returning({ id: publications.id }),
       { id: publications.id },
     ),
     renditions: compileStatement<RenditionRow>(renditionsInOrder(q, p("id")), renditionColumns),

@@ -16,7 +16,9 @@ interface PublicationContent {
 /** A new publication's source segment and renditions, each with a delivery key of its own. */
 export async function writeRenditions(tx: Tx, publication: PublicationContent, plans: PlannedRendition[]): Promise<void> {
   const sourceSegmentId = newId("pseg");
-  await tx.insert(publicationSegments).values({ id: sourceSegmentId, publicationId: publication.id, position: 0, title: publication.title, body: publication.sourceText });
+  await tx
+    .insert(publicationSegments)
+    .values({ id: sourceSegmentId, publicationId: publication.id, position: 0, title: publication.title, body: publication.sourceText });
   await applyPlans(tx, publication, plans, [], sourceSegmentId);
 }
 
@@ -35,7 +37,13 @@ export async function rewriteRenditions(tx: Tx, publication: PublicationContent,
   await applyPlans(tx, publication, plans, existing, await writeSourceSegment(tx, publication));
 }
 
-async function applyPlans(tx: Tx, publication: PublicationContent, plans: PlannedRendition[], existing: ExistingRendition[], sourceSegmentId: string): Promise<void> {
+async function applyPlans(
+  tx: Tx,
+  publication: PublicationContent,
+  plans: PlannedRendition[],
+  existing: ExistingRendition[],
+  sourceSegmentId: string,
+): Promise<void> {
   const byAccount = new Map(existing.map((e) => [e.rendition.socialAccountId, e]));
   const replanned: { renditionId: string; plan: PlannedRendition; previous?: ExistingRendition }[] = [];
   const added: (typeof renditions.$inferInsert)[] = [];
@@ -54,7 +62,14 @@ async function applyPlans(tx: Tx, publication: PublicationContent, plans: Planne
       replanned.push({ renditionId: previous.rendition.id, plan, previous });
     } else {
       const id = newId("ren");
-      added.push({ id, publicationId: publication.id, workspaceId: publication.workspaceId, socialAccountId: plan.socialAccountId, ...content, deliveryKey: newId("dlv") });
+      added.push({
+        id,
+        publicationId: publication.id,
+        workspaceId: publication.workspaceId,
+        socialAccountId: plan.socialAccountId,
+        ...content,
+        deliveryKey: newId("dlv"),
+      });
       replanned.push({ renditionId: id, plan });
     }
   }

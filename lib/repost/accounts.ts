@@ -41,7 +41,8 @@ export async function policyAccountIssues(q: Queryable, workspaceId: string, ids
   ids.forEach((accountId, index) => {
     const row = byId.get(accountId);
     const visible = row && (row.workspaceId === workspaceId || granted.has(accountId));
-    if (!visible) issues.push({ index, accountId, message: role === "target" ? "Not an account of this workspace or granted to it" : "Not an account of this workspace" });
+    if (!visible)
+      issues.push({ index, accountId, message: role === "target" ? "Not an account of this workspace or granted to it" : "Not an account of this workspace" });
     else if (seen.has(accountId)) issues.push({ index, accountId, message: "Listed twice" });
     else if (role === "target" && !supportsRepost(row.platform)) issues.push({ index, accountId, message: `A ${row.platform} account cannot repost` });
     seen.add(accountId);

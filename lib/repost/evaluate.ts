@@ -47,7 +47,10 @@ export function thresholdsMet(rule: Pick<RepostPolicyRule, "match" | "thresholds
   if (rule.thresholds.length === 0) return { met: true, reason: "no thresholds" };
   const checks = rule.thresholds.map((t) => {
     const value = metricValue(latest, t.metric);
-    return { ok: value !== undefined && value >= t.min, text: `${t.metric} ${value ?? "unmeasured"} ${value !== undefined && value >= t.min ? "≥" : "<"} ${t.min}` };
+    return {
+      ok: value !== undefined && value >= t.min,
+      text: `${t.metric} ${value ?? "unmeasured"} ${value !== undefined && value >= t.min ? "≥" : "<"} ${t.min}`,
+    };
   });
   const met = rule.match === "all" ? checks.every((c) => c.ok) : checks.some((c) => c.ok);
   return { met, reason: `${rule.match === "all" ? "all of" : "any of"}: ${checks.map((c) => c.text).join(", ")}` };
@@ -80,7 +83,12 @@ export function decide(rule: RepostPolicyRule, post: PostFacts, stages: StageSta
     if (previous.status === "failed") return { kind: "stop", reason: `stage ${next - 1} failed` };
     const delay = rule.stages[next].delay_minutes;
     if (nowMs < previous.completedAtMs + delay * MINUTE) return { kind: "wait", reason: `stage ${next} due ${delay} min after stage ${next - 1}` };
-    return { kind: "repost", stage: next, unrepostPrevious: rule.unrepost_previous, reason: `stage ${next}: ${delay} min after stage ${next - 1}${rule.unrepost_previous ? ", undoing it first" : ""}` };
+    return {
+      kind: "repost",
+      stage: next,
+      unrepostPrevious: rule.unrepost_previous,
+      reason: `stage ${next}: ${delay} min after stage ${next - 1}${rule.unrepost_previous ? ", undoing it first" : ""}`,
+    };
   }
   const age = nowMs - post.publishedAtMs;
   if (age > rule.window_hours * HOUR) return { kind: "stop", reason: `published more than ${rule.window_hours} h ago` };

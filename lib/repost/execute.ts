@@ -27,7 +27,10 @@ interface Subject {
 export async function executeRepost(db: Database, env: Env, attemptId: string): Promise<void> {
   const [attempt] = await db.select().from(repostAttempts).where(eq(repostAttempts.id, attemptId));
   if (!attempt || attempt.status !== "queued") return;
-  const [target] = await db.select().from(socialAccounts).where(and(eq(socialAccounts.id, attempt.targetAccountId), isNull(socialAccounts.disconnectedAt)));
+  const [target] = await db
+    .select()
+    .from(socialAccounts)
+    .where(and(eq(socialAccounts.id, attempt.targetAccountId), isNull(socialAccounts.disconnectedAt)));
   const [post] = await db
     .select({ platform: renditions.platform, externalId: renditions.externalId, externalUrl: renditions.externalUrl, instanceUrl: socialAccounts.instanceUrl })
     .from(renditions)
@@ -50,7 +53,10 @@ export async function executeRepost(db: Database, env: Env, attemptId: string): 
     });
   } catch (err) {
     if (err instanceof ProviderError && !err.info.retryable && !err.info.outcomeUnknown) return fail(db, attempt, err.info.code, err.message);
-    await db.update(repostAttempts).set({ attempts: sql`${repostAttempts.attempts} + 1`, errorCode: err instanceof ProviderError ? err.info.code : "error" }).where(eq(repostAttempts.id, attempt.id));
+    await db
+      .update(repostAttempts)
+      .set({ attempts: sql`${repostAttempts.attempts} + 1`, errorCode: err instanceof ProviderError ? err.info.code : "error" })
+      .where(eq(repostAttempts.id, attempt.id));
     throw err;
   }
 }
@@ -83,7 +89,10 @@ async function undoPrevious(db: Database, account: AccountContext, attempt: Atte
       .set({ unrepostedAt: sql`now()` })
       .where(and(eq(repostAttempts.id, previous.id), isNull(repostAttempts.unrepostedAt)))
       .returning({ id: repostAttempts.id });
-    if (marked) await tx.insert(repostActivity).values(activity(previous, "unrepost", "done", `undone before stage ${attempt.stage} (unrepost_previous)`, previous.externalId));
+    if (marked)
+      await tx
+        .insert(repostActivity)
+        .values(activity(previous, "unrepost", "done", `undone before stage ${attempt.stage} (unrepost_previous)`, previous.externalId));
   });
 }
 

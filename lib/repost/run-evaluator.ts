@@ -39,7 +39,14 @@ export async function evaluateRepostPolicies(db: Database, opts: { now?: Date; w
       const page = await db
         .select()
         .from(repostPolicies)
-        .where(and(eq(repostPolicies.enabled, true), range, after ? gt(repostPolicies.id, after) : undefined, opts.workspaceId ? eq(repostPolicies.workspaceId, opts.workspaceId) : undefined))
+        .where(
+          and(
+            eq(repostPolicies.enabled, true),
+            range,
+            after ? gt(repostPolicies.id, after) : undefined,
+            opts.workspaceId ? eq(repostPolicies.workspaceId, opts.workspaceId) : undefined,
+          ),
+        )
         .orderBy(asc(repostPolicies.id))
         .limit(POLICY_PAGE);
       for (const policy of page) {
@@ -101,7 +108,10 @@ async function engagementHistory(q: Queryable, renditionIds: string[], checks: n
         where m.content_item_id = i.id and m.metric in ('likes', 'reposts', 'replies') and m.value is not null
         group by m.collected_at order by m.collected_at desc limit ${checks}
       ) h
-      where i.rendition_id in (${sql.join(renditionIds.map((id) => sql`${id}`), sql`, `)})
+      where i.rendition_id in (${sql.join(
+        renditionIds.map((id) => sql`${id}`),
+        sql`, `,
+      )})
       order by i.rendition_id, h.collected_at asc`)
   ).rows;
   const out = new Map<string, number[]>();
@@ -116,9 +126,18 @@ async function evaluatePolicy(db: Database, policy: Policy, now: Date): Promise<
   const ids = posts.map((p) => p.id);
   const rule: RepostPolicyRule = policy.rule;
   const [items, attempts, history] = await Promise.all([
-    db.select({ renditionId: analyticsContentItems.renditionId, latest: analyticsContentItems.latestMetrics }).from(analyticsContentItems).where(inArray(analyticsContentItems.renditionId, ids)),
     db
-      .select({ renditionId: repostAttempts.renditionId, target: repostAttempts.targetAccountId, stage: repostAttempts.stage, status: repostAttempts.status, completedAt: repostAttempts.completedAt })
+      .select({ renditionId: analyticsContentItems.renditionId, latest: analyticsContentItems.latestMetrics })
+      .from(analyticsContentItems)
+      .where(inArray(analyticsContentItems.renditionId, ids)),
+    db
+      .select({
+        renditionId: repostAttempts.renditionId,
+        target: repostAttempts.targetAccountId,
+        stage: repostAttempts.stage,
+        status: repostAttempts.status,
+        completedAt: repostAttempts.completedAt,
+      })
       .from(repostAttempts)
       .where(and(eq(repostAttempts.policyId, policy.id), inArray(repostAttempts.renditionId, ids))),
     rule.plateau ? engagementHistory(db, ids, rule.plateau.checks) : Promise.resolve(new Map<string, number[]>()),
@@ -164,7 +183,17 @@ async function evaluatePolicy(db: Database, policy: Policy, now: Date): Promise<
     }
     if (inserted.length) {
       await tx.insert(repostActivity).values(
-        inserted.map((a) => ({ id: newId("rpa"), workspaceId: a.workspaceId, policyId: a.policyId, renditionId: a.renditionId, targetAccountId: a.targetAccountId, stage: a.stage, action: "repost" as const, status: "queued" as const, reason: a.reason })),
+        inserted.map((a) => ({
+          id: newId("rpa"),
+          workspaceId: a.workspaceId,
+          policyId: a.policyId,
+          renditionId: a.renditionId,
+          targetAccountId: a.targetAccountId,
+          stage: a.stage,
+          action: "repost" as const,
+          status: "queued" as const,
+          reason: a.reason,
+        })),
       );
     }
     return jobs;

@@ -19,7 +19,10 @@ export const orNull = <S extends z.ZodType>(schema: S) => z.union([schema, z.nul
  * string so unlisted values are not rejected, with the known value documented.
  */
 export const knownValue = (value: string, description: string) =>
-  z.string().max(100).openapi({ description: `${description}. Known value: \`${value}\`; other values may appear.`, example: value });
+  z
+    .string()
+    .max(100)
+    .openapi({ description: `${description}. Known value: \`${value}\`; other values may appear.`, example: value });
 
 /** `map<string, any>` of SPEC.md. */
 export const JsonMap = z.record(z.string(), z.unknown()).openapi({ description: "Free-form JSON object" });
@@ -36,12 +39,7 @@ export const WorkspaceIdField = IdParam.openapi({ description: "Workspace ID", e
 export const RevisionField = z.number().int().min(1).max(2_147_483_647);
 
 /** `expected_revision` in a query string (DELETE has no body): the same range as RevisionField. */
-export const ExpectedRevisionQuery = z.coerce
-  .number()
-  .int()
-  .min(1)
-  .max(2_147_483_647)
-  .openapi({ type: "integer", minimum: 1, maximum: 2_147_483_647 });
+export const ExpectedRevisionQuery = z.coerce.number().int().min(1).max(2_147_483_647).openapi({ type: "integer", minimum: 1, maximum: 2_147_483_647 });
 
 /** RFC 3339 date-time with `Z` or an offset (request side). */
 export const DateTimeParam = z.iso.datetime({ offset: true });
@@ -50,22 +48,26 @@ export const DateTimeParam = z.iso.datetime({ offset: true });
  * A boolean query parameter: exactly `true` or `false`. `z.coerce.boolean()` would read "false" as true
  * (any non-empty string is truthy), so it is not used.
  */
-export const BooleanQuery = z.enum(["true", "false"]).transform((v) => v === "true").openapi({ type: "boolean" });
+export const BooleanQuery = z
+  .enum(["true", "false"])
+  .transform((v) => v === "true")
+  .openapi({ type: "boolean" });
 
 /**
  * A non-negative integer query parameter (coerced from the query string). zod-to-openapi documents a
  * coerced number that accepts 0 as nullable (Number(null) is 0); query values are never null, so the
  * documented schema is given explicitly.
  */
-export const NonNegativeIntQuery = (max = 1_000_000) =>
-  z.coerce.number().int().min(0).max(max).openapi({ type: "integer", minimum: 0, maximum: max });
+export const NonNegativeIntQuery = (max = 1_000_000) => z.coerce.number().int().min(0).max(max).openapi({ type: "integer", minimum: 0, maximum: max });
 
 /**
  * `offset` query parameter. Capped so that no request makes the database walk past more than 10,000 rows
  * (the same window search engines allow); deeper pages need narrower filters or the cursor where offered.
  */
 export const MAX_OFFSET = 10_000;
-export const OffsetQuery = NonNegativeIntQuery(MAX_OFFSET).optional().openapi({ description: `Items to skip, at most ${MAX_OFFSET}` });
+export const OffsetQuery = NonNegativeIntQuery(MAX_OFFSET)
+  .optional()
+  .openapi({ description: `Items to skip, at most ${MAX_OFFSET}` });
 
 /** Nesting depth of a JSON value, measured without recursion so a hostile document cannot overflow the stack. */
 function depthOf(value: unknown, limit: number): number {

@@ -44,7 +44,6 @@ const integer = (min: number, max: number) => (value: string) =>
 const prefixed = (prefixes: string[], what: string) => (value: string) =>
   prefixes.some((p) => value.startsWith(p)) && /^[\x21-\x7e]{8,500}$/.test(value) ? null : `Must be a ${what} (starting with ${prefixes.join(" or ")})`;
 
-
 export const SETTINGS: readonly SettingDefinition[] = [
   {
     key: "public_base_url",

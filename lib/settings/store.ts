@@ -30,7 +30,14 @@ export async function loadSaved(q: Queryable, ring: KeyRing): Promise<Map<string
 }
 
 /** Save (or with `""` clear) one setting inside the caller's transaction. Returns whether anything changed. */
-export async function saveSetting(tx: Queryable, ring: KeyRing, key: string, value: string, actorUserId: string, previous: SavedSetting | undefined): Promise<boolean> {
+export async function saveSetting(
+  tx: Queryable,
+  ring: KeyRing,
+  key: string,
+  value: string,
+  actorUserId: string,
+  previous: SavedSetting | undefined,
+): Promise<boolean> {
   const def = findSetting(key);
   if (!def) throw new Error(`unknown setting ${key}`);
   if (value === "") {

@@ -183,7 +183,8 @@ export function applyOperations(doc: VideoDocument, ops: readonly VideoOperation
   const next: Json = structuredClone(doc);
   const inverse: InverseOperation[] = [];
   for (let i = 0; i < ops.length; i++) {
-    if (ops[i].kind === "set" && ops[i].value === undefined) return { ok: false, errors: [{ index: i, field: "value", message: "A set operation needs a value" }] };
+    if (ops[i].kind === "set" && ops[i].value === undefined)
+      return { ok: false, errors: [{ index: i, field: "value", message: "A set operation needs a value" }] };
     try {
       inverse.push(step(next, ops[i]));
     } catch (err) {
@@ -201,7 +202,8 @@ function blame(ops: readonly VideoOperation[], doc: Json, at: (string | number)[
   const [collection, id, ...rest] = at.map(String);
   const target = collection === "settings" ? PROJECT_TARGET : id;
   const inner = collection === "settings" ? [id, ...rest].filter((s) => s !== undefined) : rest;
-  const where = collection === "settings" ? `settings${formatPointer(inner)}` : id === undefined ? collection ?? "the document" : `${id}${formatPointer(inner)}`;
+  const where =
+    collection === "settings" ? `settings${formatPointer(inner)}` : id === undefined ? (collection ?? "the document") : `${id}${formatPointer(inner)}`;
   if (target !== undefined && (collection === "settings" || collection === "tracks" || collection === "clips")) {
     for (let i = ops.length - 1; i >= 0; i--) {
       let segments: string[];

@@ -39,7 +39,10 @@ export const VideoSettings = z
     width: z.number().int().min(16).max(8192).openapi({ description: "Frame width in px, 16 to 8192" }),
     height: z.number().int().min(16).max(8192).openapi({ description: "Frame height in px, 16 to 8192" }),
     fps: z.number().positive().max(240).openapi({ description: "Frames per second, up to 240" }),
-    background_color: z.string().regex(/^#([0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/, "A colour like #101820 or #10182080").optional(),
+    background_color: z
+      .string()
+      .regex(/^#([0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/, "A colour like #101820 or #10182080")
+      .optional(),
     duration_ms: Millis.optional().openapi({ description: "Fixed running time; absent means the end of the last clip" }),
   })
   .openapi("VideoSettings", { description: "Project-level settings: the target `project`. Other members are kept." });
@@ -88,7 +91,8 @@ export const VideoDocument = z
   })
   .superRefine((doc, ctx) => {
     for (const id of Object.keys(doc.clips)) {
-      if (Object.hasOwn(doc.tracks, id)) ctx.addIssue({ code: "custom", path: ["clips", id], message: `The id ${id} is already a track's; ids are unique across tracks and clips` });
+      if (Object.hasOwn(doc.tracks, id))
+        ctx.addIssue({ code: "custom", path: ["clips", id], message: `The id ${id} is already a track's; ids are unique across tracks and clips` });
       const trackId = doc.clips[id].track_id;
       if (!Object.hasOwn(doc.tracks, trackId)) ctx.addIssue({ code: "custom", path: ["clips", id, "track_id"], message: `No track ${trackId}` });
     }

@@ -14,7 +14,7 @@ export class PointerSyntaxError extends Error {}
 /** Segments of a pointer, unescaped (`~1` → `/`, then `~0` → `~`). */
 export function parsePointer(pointer: string): string[] {
   if (!JSON_POINTER_PATTERN.test(pointer)) {
-    throw new PointerSyntaxError("Not a JSON Pointer: use \"\" or /segment/segment, escaping ~ as ~0 and / as ~1");
+    throw new PointerSyntaxError('Not a JSON Pointer: use "" or /segment/segment, escaping ~ as ~0 and / as ~1');
   }
   if (pointer === "") return [];
   return pointer

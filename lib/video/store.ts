@@ -36,16 +36,31 @@ export async function documentAt(tx: Tx, project: ProjectRow, base: number): Pro
   const plan = planReconstruction(base, project.headRevision);
   const inRange = (first: number, last: number) => and(eq(videoProjectRevisions.projectId, project.id), between(videoProjectRevisions.revision, first, last));
   if (plan.from === "head") {
-    const newer = await tx.select({ revision: videoProjectRevisions.revision, inverse: videoProjectRevisions.inverse }).from(videoProjectRevisions).where(inRange(plan.first, plan.last));
-    return rebuildBackward(project.document as VideoDocument, newer.map((r) => ({ revision: r.revision, inverse: r.inverse as InverseOperation[] })));
+    const newer = await tx
+      .select({ revision: videoProjectRevisions.revision, inverse: videoProjectRevisions.inverse })
+      .from(videoProjectRevisions)
+      .where(inRange(plan.first, plan.last));
+    return rebuildBackward(
+      project.document as VideoDocument,
+      newer.map((r) => ({ revision: r.revision, inverse: r.inverse as InverseOperation[] })),
+    );
   }
   const [snapshot] = await tx
     .select({ snapshot: videoProjectRevisions.snapshot })
     .from(videoProjectRevisions)
     .where(and(eq(videoProjectRevisions.projectId, project.id), eq(videoProjectRevisions.revision, plan.snapshot)));
   if (!snapshot?.snapshot) throw new Error(`video project ${project.id} has no snapshot at revision ${plan.snapshot}`);
-  const older = plan.first > plan.last ? [] : await tx.select({ revision: videoProjectRevisions.revision, operations: videoProjectRevisions.operations }).from(videoProjectRevisions).where(inRange(plan.first, plan.last));
-  return rebuildForward(snapshot.snapshot as VideoDocument, older.map((r) => ({ revision: r.revision, operations: r.operations as VideoOperation[] })));
+  const older =
+    plan.first > plan.last
+      ? []
+      : await tx
+          .select({ revision: videoProjectRevisions.revision, operations: videoProjectRevisions.operations })
+          .from(videoProjectRevisions)
+          .where(inRange(plan.first, plan.last));
+  return rebuildForward(
+    snapshot.snapshot as VideoDocument,
+    older.map((r) => ({ revision: r.revision, operations: r.operations as VideoOperation[] })),
+  );
 }
 
 /** Revisions after `base` that touched any of `targets`: one index range per target on (project_id, target, revision). */
@@ -108,9 +123,18 @@ export async function commitRevision(tx: Tx, project: ProjectRow, change: NewRev
 export async function createProject(tx: Tx, values: { workspaceId: string; name: string; document: VideoDocument; userId: string }): Promise<ProjectRow> {
   const [row] = await tx
     .insert(videoProjects)
-    .values({ id: newId("vpr"), workspaceId: values.workspaceId, name: values.name, document: values.document, createdBy: values.userId, updatedBy: values.userId })
+    .values({
+      id: newId("vpr"),
+      workspaceId: values.workspaceId,
+      name: values.name,
+      document: values.document,
+      createdBy: values.userId,
+      updatedBy: values.userId,
+    })
     .returning();
-  await tx.insert(videoProjectRevisions).values({ projectId: row.id, revision: 1, kind: "create", operations: [], inverse: [], snapshot: values.document, createdBy: values.userId });
+  await tx
+    .insert(videoProjectRevisions)
+    .values({ projectId: row.id, revision: 1, kind: "create", operations: [], inverse: [], snapshot: values.document, createdBy: values.userId });
   await recordVideoMedia(tx, row.workspaceId, row.id, null, values.document, "body.document");
   return row;
 }
@@ -127,7 +151,10 @@ export async function openConflict(
   batch: { mutationId: string; baseRevision: number; operations: readonly VideoOperation[]; overlapTargets: string[]; userId: string },
 ): Promise<OpenedConflict> {
   const number = project.nextConflictNumber;
-  await tx.update(videoProjects).set({ nextConflictNumber: number + 1 }).where(eq(videoProjects.id, project.id));
+  await tx
+    .update(videoProjects)
+    .set({ nextConflictNumber: number + 1 })
+    .where(eq(videoProjects.id, project.id));
   const conflict = { id: newId("vcf"), name: `conflict-${number}` };
   await tx.insert(videoConflicts).values({
     ...conflict,
@@ -153,7 +180,12 @@ export interface SeenMutation {
 
 export async function findMutation(tx: Tx, projectId: string, mutationId: string): Promise<SeenMutation | null> {
   const [row] = await tx
-    .select({ revision: videoMutations.revision, conflictId: videoMutations.conflictId, conflictName: videoConflicts.name, overlapTargets: videoMutations.overlapTargets })
+    .select({
+      revision: videoMutations.revision,
+      conflictId: videoMutations.conflictId,
+      conflictName: videoConflicts.name,
+      overlapTargets: videoMutations.overlapTargets,
+    })
     .from(videoMutations)
     .leftJoin(videoConflicts, eq(videoConflicts.id, videoMutations.conflictId))
     .where(and(eq(videoMutations.projectId, projectId), eq(videoMutations.mutationId, mutationId)));
@@ -162,7 +194,15 @@ export async function findMutation(tx: Tx, projectId: string, mutationId: string
 
 export async function rememberMutation(
   tx: Tx,
-  values: { projectId: string; mutationId: string; outcome: "applied" | "rebased" | "conflict"; revision: number; conflictId?: string; overlapTargets?: string[]; userId: string },
+  values: {
+    projectId: string;
+    mutationId: string;
+    outcome: "applied" | "rebased" | "conflict";
+    revision: number;
+    conflictId?: string;
+    overlapTargets?: string[];
+    userId: string;
+  },
 ): Promise<void> {
   await tx.insert(videoMutations).values({ ...values, createdBy: values.userId, overlapTargets: values.overlapTargets ?? [] });
 }
@@ -171,7 +211,14 @@ const clipMedia = (doc: VideoDocument | null) =>
   [...new Set(Object.values(doc?.clips ?? {}).flatMap((clip) => (typeof clip.media_id === "string" ? [clip.media_id] : [])))].sort();
 
 /** The media library items the clips show count as used by the project (only written when that set changes). */
-async function recordVideoMedia(tx: Tx, workspaceId: string, projectId: string, before: VideoDocument | null, after: VideoDocument, location: string): Promise<void> {
+async function recordVideoMedia(
+  tx: Tx,
+  workspaceId: string,
+  projectId: string,
+  before: VideoDocument | null,
+  after: VideoDocument,
+  location: string,
+): Promise<void> {
   const next = clipMedia(after);
   if (before && clipMedia(before).join() === next.join()) return;
   await replaceMediaUsages(tx, { workspaceId, ownerType: "video_project", ownerId: projectId }, next, location);

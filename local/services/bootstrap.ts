@@ -26,7 +26,10 @@ export async function ensureBootstrapAdmin(
       let [user] = await tx.select().from(users).where(sql`lower(${users.email}) = lower(${email})`);
       let createdUser = false;
       if (!user) {
-        [user] = await tx.insert(users).values({ id: newId("usr"), email, displayName: "Administrator", isAdmin: true }).returning();
+        [user] = await tx
+          .insert(users)
+          .values({ id: newId("usr"), email, displayName: "Administrator", isAdmin: true })
+          .returning();
         await ensurePersonalOrganization(tx, user.id);
         await audit(tx, { actorUserId: null, action: "user.bootstrap", targetType: "user", targetId: user.id });
         createdUser = true;

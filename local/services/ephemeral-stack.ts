@@ -27,7 +27,13 @@ export async function startEphemeralStack(label = "herald-test"): Promise<Epheme
   fs.chmodSync(dir, 0o755);
   // HERALD_PG_LOG=<file> keeps the server's log, for looking into a failure.
   const logFile = process.env.HERALD_PG_LOG;
-  const pg = await startEmbeddedPostgres({ dir: path.join(dir, "pg"), port: await freePort(), password: randomBytes(18).toString("base64url"), forTests: true, log: logFile ? (line) => fs.appendFileSync(logFile, line + "\n") : undefined });
+  const pg = await startEmbeddedPostgres({
+    dir: path.join(dir, "pg"),
+    port: await freePort(),
+    password: randomBytes(18).toString("base64url"),
+    forTests: true,
+    log: logFile ? (line) => fs.appendFileSync(logFile, line + "\n") : undefined,
+  });
   const relay = await startWsRelay({ port: await freePort(), allowed: [`${pg.host}:${pg.port}`] });
   const sqlHttp = await startSqlOverHttp({ port: await freePort(), databaseUrl: pg.url });
   const sqsPort = await freePort();

@@ -5,7 +5,10 @@ import { REPO_ROOT } from "./wrangler";
 /** The top level of wrangler.toml: the lines before its first section. */
 function topLevel(toml: string): string[] {
   const lines = toml.split("\n");
-  return lines.slice(0, lines.findIndex((l) => l.startsWith("[")));
+  return lines.slice(
+    0,
+    lines.findIndex((l) => l.startsWith("[")),
+  );
 }
 
 const topValue = (toml: string, key: string) => topLevel(toml).find((l) => l.startsWith(`${key} =`));
@@ -34,17 +37,23 @@ export function envAsConfig(toml: string, env: string, opts: { name?: string; ma
     else section.push(line.replace(`[env.${env}.`, "["));
   }
   const head = [`# Written by npm start from wrangler.toml's [env.${env}]; rewritten at each start.`, `name = "${opts.name ?? `${name}-${env}`}"`];
-  return [...head, topValue(toml, "compatibility_date"), topValue(toml, "compatibility_flags"), "send_metrics = false", ...section]
-    .filter((l) => l !== undefined)
-    .join("\n")
-    .trimEnd() + "\n";
+  return (
+    [...head, topValue(toml, "compatibility_date"), topValue(toml, "compatibility_flags"), "send_metrics = false", ...section]
+      .filter((l) => l !== undefined)
+      .join("\n")
+      .trimEnd() + "\n"
+  );
 }
 
 /** The top level of wrangler.toml (the gateway) as a config of its own; with `service`, every group binding leads there. */
 function gatewayAsConfig(toml: string, service?: string): string {
   const lines = topLevel(toml).filter((l) => !l.startsWith("#"));
   const led = (line: string) => (service ? line.replace(/service = "[^"]+"/, `service = "${service}"`) : line);
-  return ["# Written by npm start from wrangler.toml's top level; rewritten at each start.", ...lines.map((l) => absoluteAssets(absoluteMain(led(l))))].join("\n").trimEnd() + "\n";
+  return (
+    ["# Written by npm start from wrangler.toml's top level; rewritten at each start.", ...lines.map((l) => absoluteAssets(absoluteMain(led(l))))]
+      .join("\n")
+      .trimEnd() + "\n"
+  );
 }
 
 export interface LocalConfigs {
@@ -80,7 +89,10 @@ export function writeLocalConfigs(dir: string, toml: string, groups: string[], v
     gateway: write("gateway.toml", groupWorkers === "each" ? gatewayAsConfig(toml) : gatewayAsConfig(toml, "herald-all-groups")),
     groups: groupConfigs,
     // The pump drives the consumers (POST /<name>/drain), not their cron.
-    consumers: write("consumers.toml", envAsConfig(toml, consumer, { name: "herald-consumers", main: "queues/local.ts", skip: /^(triggers|workers_dev|preview_urls) =/ })),
+    consumers: write(
+      "consumers.toml",
+      envAsConfig(toml, consumer, { name: "herald-consumers", main: "queues/local.ts", skip: /^(triggers|workers_dev|preview_urls) =/ }),
+    ),
   };
 }
 

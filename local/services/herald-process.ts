@@ -16,7 +16,14 @@ export async function startHerald(env: Record<string, string> = {}) {
   // Postgres runs as the OS user `postgres` when we are root: it must be able to enter the folder.
   fs.chmodSync(root, 0o755);
   const port = await freePort();
-  const ports = { PORT: port, CONSUMERS_PORT: await freePort(), PG_PORT: await freePort(), WS_RELAY_PORT: await freePort(), SQL_HTTP_PORT: await freePort(), SQS_PORT: await freePort() };
+  const ports = {
+    PORT: port,
+    CONSUMERS_PORT: await freePort(),
+    PG_PORT: await freePort(),
+    WS_RELAY_PORT: await freePort(),
+    SQL_HTTP_PORT: await freePort(),
+    SQS_PORT: await freePort(),
+  };
   const child = spawn("npm", ["start", "--silent"], {
     cwd: REPO_ROOT,
     detached: true,

@@ -35,7 +35,9 @@ export function postgresRunAs(): RunAs | undefined {
   if (idOf("-u") === undefined) {
     // A system account without a login or home, as distribution packages create it.
     spawnSync("groupadd", ["--system", USER], { stdio: "ignore" });
-    spawnSync("useradd", ["--system", "--gid", USER, "--no-create-home", "--home-dir", "/nonexistent", "--shell", "/usr/sbin/nologin", USER], { stdio: "ignore" });
+    spawnSync("useradd", ["--system", "--gid", USER, "--no-create-home", "--home-dir", "/nonexistent", "--shell", "/usr/sbin/nologin", USER], {
+      stdio: "ignore",
+    });
   }
   const uid = idOf("-u");
   const gid = idOf("-g");
@@ -89,7 +91,11 @@ export function runnableNativeDir(nativeDir: string, runAs: RunAs | undefined): 
   if (!runAs || canRun(runAs, path.join(nativeDir, "bin", "postgres"))) return nativeDir;
   // The same build (wherever it is installed) shares one copy.
   const st = fs.statSync(path.join(nativeDir, "bin", "postgres"));
-  const build = crypto.createHash("sha256").update(`${st.size}:${st.mtimeMs}:${fs.readFileSync(path.join(nativeDir, "..", "package.json"), "utf8")}`).digest("hex").slice(0, 16);
+  const build = crypto
+    .createHash("sha256")
+    .update(`${st.size}:${st.mtimeMs}:${fs.readFileSync(path.join(nativeDir, "..", "package.json"), "utf8")}`)
+    .digest("hex")
+    .slice(0, 16);
   for (const base of temporaryBases(runAs)) {
     const target = path.join(base, `herald-postgres-${build}`);
     // A copy made while npm was still installing (its library links not yet made) never runs: replace it.

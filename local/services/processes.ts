@@ -63,7 +63,7 @@ export function descendants(pid: number, all = listProcesses()): ProcInfo[] {
   const queue = [pid];
   while (queue.length) {
     const parent = queue.shift()!;
-    for (const p of all) if (p.ppid === parent && !found.includes(p)) (found.push(p), queue.push(p.pid));
+    for (const p of all) if (p.ppid === parent && !found.includes(p)) found.push(p), queue.push(p.pid);
   }
   return found;
 }

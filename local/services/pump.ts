@@ -13,7 +13,13 @@ export interface Pump {
  * Failures (SQS or the database down, the consumers Worker restarting) never end the loop: it logs,
  * backs off (1 s doubling to 30 s) and tries again, and says when the consumer recovers.
  */
-export function startPump(opts: { baseUrl: string; headers?: Record<string, string>; consumers: { name: string; everySeconds?: number }[]; waitSeconds?: number; log: (line: string) => void }): Pump {
+export function startPump(opts: {
+  baseUrl: string;
+  headers?: Record<string, string>;
+  consumers: { name: string; everySeconds?: number }[];
+  waitSeconds?: number;
+  log: (line: string) => void;
+}): Pump {
   const controller = new AbortController();
   const { signal } = controller;
   const wait = opts.waitSeconds ?? 10;

@@ -15,7 +15,10 @@ import { sqsClient } from "../../lib/jobs/sqs";
  * polls (WaitTimeSeconds 0) every 50 ms until a message comes or the wait is over. Everything else
  * passes through unchanged. `promptLongPoll: false` serves the emulator as it is.
  */
-export async function startLocalSqs(port: number, opts: { promptLongPoll?: boolean } = {}): Promise<{ endpoint: string; server: Server; close(): Promise<void> }> {
+export async function startLocalSqs(
+  port: number,
+  opts: { promptLongPoll?: boolean } = {},
+): Promise<{ endpoint: string; server: Server; close(): Promise<void> }> {
   const closeServer = (server: Server) =>
     new Promise<void>((resolve) => {
       server.closeAllConnections?.();

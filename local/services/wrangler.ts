@@ -79,7 +79,16 @@ export function dotenvLine(key: string, value: string): string {
 }
 
 /** wrangler's start-up chatter that says nothing the launcher does not (the variables are ours). */
-const WRANGLER_NOISE = [/^Using (secrets|vars) defined in /, /^Service bindings, Durable Object bindings/, /^Your Worker has access to the following bindings/, /^Binding\s+Resource/, /^env\.\w+ \(/, /Starting local server/, /\bReady on https?:/, /Logs were written to/];
+const WRANGLER_NOISE = [
+  /^Using (secrets|vars) defined in /,
+  /^Service bindings, Durable Object bindings/,
+  /^Your Worker has access to the following bindings/,
+  /^Binding\s+Resource/,
+  /^env\.\w+ \(/,
+  /Starting local server/,
+  /\bReady on https?:/,
+  /Logs were written to/,
+];
 // eslint-disable-next-line no-control-regex
 const ANSI = /\x1b\[[0-9;]*m/g;
 

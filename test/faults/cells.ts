@@ -68,7 +68,9 @@ async function holdOrFail(run: Run, t: Target, child?: ConsumerChild, timeoutMs 
   try {
     return await run.world.proxy.nextHold(timeoutMs);
   } catch {
-    run.failures.push(`fault not injected: the post of ${describeTarget(run, t)} never reached the provider${child ? ` (consumer said: ${child.stderrTail().slice(-300)})` : ""}`);
+    run.failures.push(
+      `fault not injected: the post of ${describeTarget(run, t)} never reached the provider${child ? ` (consumer said: ${child.stderrTail().slice(-300)})` : ""}`,
+    );
     return null;
   }
 }
@@ -136,7 +138,8 @@ export const CELLS: Cell[] = [
       await killChild(run, child);
       held?.release("drop");
       await draining;
-      if (held && !(held.request.providerStatus && held.request.providerStatus < 300)) run.failures.push(`fault not injected: the provider did not accept the post (${held.request.providerStatus})`);
+      if (held && !(held.request.providerStatus && held.request.providerStatus < 300))
+        run.failures.push(`fault not injected: the provider did not accept the post (${held.request.providerStatus})`);
       await recover(run);
       return run;
     },
@@ -166,7 +169,8 @@ export const CELLS: Cell[] = [
         held.release("forward");
         await draining;
         const after = await renditionSnapshot(run, renditionId);
-        if (after !== before) run.failures.push(`the first delivery, woken after losing its lease, changed the rendition:\n      before ${before}\n      after  ${after}`);
+        if (after !== before)
+          run.failures.push(`the first delivery, woken after losing its lease, changed the rendition:\n      before ${before}\n      after  ${after}`);
       }
       world.children.give(first);
       await recover(run);
@@ -250,7 +254,8 @@ export const CELLS: Cell[] = [
       const result = await background(run, child.drain({ budgetMs: 30_000, waitSeconds: 0 }));
       run.notes.push(`timeout consumer: ${JSON.stringify(result)}, received ${child.received.map((m) => m.jobId).join(",")}`);
       const blackholed = runRequests(run).find((r) => r.action === "blackhole");
-      if (!blackholed) run.failures.push(`fault not injected: the post of ${describeTarget(run, target)} never came (consumer said: ${child.stderrTail().slice(-300)})`);
+      if (!blackholed)
+        run.failures.push(`fault not injected: the post of ${describeTarget(run, target)} never came (consumer said: ${child.stderrTail().slice(-300)})`);
       else {
         if (!blackholed.forwarded) run.failures.push("fault not injected: the provider never got the post");
         // Herald's side closes the connection when its timeout fires.
@@ -264,7 +269,8 @@ export const CELLS: Cell[] = [
   },
   {
     name: "user edit in the middle of a delivery",
-    fault: "while a post is held, PUT /publications/{id} edits every destination; the provider then refuses the post (400) and the user edits and publishes again, as advised",
+    fault:
+      "while a post is held, PUT /publications/{id} edits every destination; the provider then refuses the post (400) and the user edits and publishes again, as advised",
     async run(world, rng, seed) {
       const { run, target } = await setup(world, rng, seed);
       onFirst(run, target, "hold-before");
@@ -273,7 +279,10 @@ export const CELLS: Cell[] = [
       const held = await holdOrFail(run, target);
       const edited = (label: string) => ({
         expected_revision: run.revision,
-        destinations: run.renditions.map((r) => ({ social_account_id: r.accountId, segments: Array.from({ length: r.segments }, (_, s) => ({ body: `Edited (${label}) destination ${r.index}, post ${s + 1}, run ${seed}.` })) })),
+        destinations: run.renditions.map((r) => ({
+          social_account_id: r.accountId,
+          segments: Array.from({ length: r.segments }, (_, s) => ({ body: `Edited (${label}) destination ${r.index}, post ${s + 1}, run ${seed}.` })),
+        })),
       });
       const midway = await api(world, "PUT", `/publications/${run.publicationId}`, edited("midway"));
       run.notes.push(`PUT while delivering: ${midway.status}`);
@@ -312,13 +321,16 @@ export const CELLS: Cell[] = [
       const held = await holdOrFail(run, target);
       const cancel = await api(world, "POST", `/publications/${run.publicationId}/cancel`, { expected_revision: run.revision });
       const canceledAt = world.proxy.requests.length;
-      if (cancel.status !== 200) run.failures.push(`POST /publications/{id}/cancel answered ${cancel.status} (${String(cancel.body?.type ?? cancel.text).slice(0, 80)})`);
+      if (cancel.status !== 200)
+        run.failures.push(`POST /publications/{id}/cancel answered ${cancel.status} (${String(cancel.body?.type ?? cancel.text).slice(0, 80)})`);
       held?.release("forward");
       await draining;
       await recover(run);
       const state = await readState(run);
       for (const r of state.renditions.filter((x) => x.status === "canceled")) {
-        const sent = world.proxy.requests.slice(canceledAt).filter((req) => req.forwarded && postOf(run, req)?.rendition === run.renditions.find((x) => x.id === r.id)?.index);
+        const sent = world.proxy.requests
+          .slice(canceledAt)
+          .filter((req) => req.forwarded && postOf(run, req)?.rendition === run.renditions.find((x) => x.id === r.id)?.index);
         if (sent.length) run.failures.push(`rendition canceled, yet ${sent.length} post(s) were sent after the cancel`);
       }
       return run;
@@ -363,7 +375,9 @@ export const CELLS: Cell[] = [
       await killChild(run, child);
       await draining;
       if (child.received.length === 0) run.failures.push("fault not injected: the drain never received the job before its budget ran out");
-      run.notes.push(`${stillRunning ? "killed while still draining" : "the drain had returned within its budget"}, ${runRequests(run).filter((r) => r.isPost).length} post(s) sent`);
+      run.notes.push(
+        `${stillRunning ? "killed while still draining" : "the drain had returned within its budget"}, ${runRequests(run).filter((r) => r.isPost).length} post(s) sent`,
+      );
       await recover(run);
       return run;
     },

@@ -27,10 +27,14 @@ export async function checkRun(run: Run): Promise<RunVerdict> {
     const terminalAt = run.terminalAt.get(r.id);
     if (!TERMINAL.has(r.status)) {
       verdict.stuck++;
-      verdict.failures.push(`${label} still ${r.status} after ${Math.round(elapsed(run) / 60_000)} simulated minutes (attempts ${r.attempts}, lease_until ${r.lease_until ? new Date(r.lease_until).toISOString() : "null"})`);
+      verdict.failures.push(
+        `${label} still ${r.status} after ${Math.round(elapsed(run) / 60_000)} simulated minutes (attempts ${r.attempts}, lease_until ${r.lease_until ? new Date(r.lease_until).toISOString() : "null"})`,
+      );
     } else if (terminalAt !== undefined && terminalAt > TERMINAL_BOUND_MS) {
       verdict.stuck++;
-      verdict.failures.push(`${label} became ${r.status} only after ${Math.round(terminalAt / 60_000)} simulated minutes (bound ${Math.round(TERMINAL_BOUND_MS / 60_000)})`);
+      verdict.failures.push(
+        `${label} became ${r.status} only after ${Math.round(terminalAt / 60_000)} simulated minutes (bound ${Math.round(TERMINAL_BOUND_MS / 60_000)})`,
+      );
     }
     const attempts = r.attempts - (run.attemptBase.get(r.id) ?? 0);
     if (attempts > MAX_DELIVERY_ATTEMPTS) verdict.failures.push(`${label}: ${attempts} attempts in one delivery (at most ${MAX_DELIVERY_ATTEMPTS})`);
@@ -87,12 +91,16 @@ export async function checkRun(run: Run): Promise<RunVerdict> {
           verdict.failures.push(`${label}: segment ${p} is published in Herald (${seg.external_id}) but not at the PDS`);
         } else if (!heraldPosted && there.length > 0 && !unknownOk) {
           verdict.lost++;
-          verdict.failures.push(`${label}: segment ${p} is at the PDS but Herald says ${seg?.status ?? "nothing"} (rendition ${r.status}, ${r.error_code ?? "no error code"})`);
+          verdict.failures.push(
+            `${label}: segment ${p} is at the PDS but Herald says ${seg?.status ?? "nothing"} (rendition ${r.status}, ${r.error_code ?? "no error code"})`,
+          );
         }
       }
     }
-    if (r.status === "published" && r.segments.some((s) => s.status !== "published")) verdict.failures.push(`${label}: published with segments ${r.segments.map((s) => s.status).join(",")}`);
+    if (r.status === "published" && r.segments.some((s) => s.status !== "published"))
+      verdict.failures.push(`${label}: published with segments ${r.segments.map((s) => s.status).join(",")}`);
   }
-  if (state.renditions.every((r) => TERMINAL.has(r.status)) && state.publication === "publishing") verdict.failures.push(`publication still publishing though every rendition is terminal`);
+  if (state.renditions.every((r) => TERMINAL.has(r.status)) && state.publication === "publishing")
+    verdict.failures.push(`publication still publishing though every rendition is terminal`);
   return verdict;
 }

@@ -16,7 +16,9 @@ import { newRun, publishNow, readState, recover, TERMINAL_BOUND_MS, startWorld, 
  */
 
 const RUNS = Math.max(1, Number(process.env.FAULT_RUNS ?? 2));
-const ONLY = process.env.FAULT_CELLS?.split(",").map((s) => s.trim().toLowerCase()).filter(Boolean);
+const ONLY = process.env.FAULT_CELLS?.split(",")
+  .map((s) => s.trim().toLowerCase())
+  .filter(Boolean);
 const SEED = process.env.FAULT_SEED ? Number(process.env.FAULT_SEED) >>> 0 : undefined;
 const cells = CELLS.filter((c) => !ONLY || ONLY.some((o) => c.name.toLowerCase().includes(o)));
 
@@ -38,7 +40,16 @@ let world: World;
 function table(): string {
   const head = "| cell | runs | lost | duplicated | stuck | runs with a failed assertion | seconds |\n|---|---:|---:|---:|---:|---:|---:|";
   const body = rows.map((r) => `| ${r.cell} | ${r.runs} | ${r.lost} | ${r.duplicated} | ${r.stuck} | ${r.failedRuns} | ${r.seconds.toFixed(0)} |`).join("\n");
-  const total = rows.reduce((t, r) => ({ runs: t.runs + r.runs, lost: t.lost + r.lost, duplicated: t.duplicated + r.duplicated, stuck: t.stuck + r.stuck, failedRuns: t.failedRuns + r.failedRuns }), { runs: 0, lost: 0, duplicated: 0, stuck: 0, failedRuns: 0 });
+  const total = rows.reduce(
+    (t, r) => ({
+      runs: t.runs + r.runs,
+      lost: t.lost + r.lost,
+      duplicated: t.duplicated + r.duplicated,
+      stuck: t.stuck + r.stuck,
+      failedRuns: t.failedRuns + r.failedRuns,
+    }),
+    { runs: 0, lost: 0, duplicated: 0, stuck: 0, failedRuns: 0 },
+  );
   return `${head}\n${body}\n| **all** | ${total.runs} | ${total.lost} | ${total.duplicated} | ${total.stuck} | ${total.failedRuns} | |`;
 }
 
@@ -46,7 +57,12 @@ function writeReport() {
   const commit = (() => {
     try {
       const head = fs.readFileSync(path.resolve(here, "../../.git/HEAD"), "utf8").trim();
-      return head.startsWith("ref:") ? fs.readFileSync(path.resolve(here, "../../.git", head.slice(5)), "utf8").trim().slice(0, 12) : head.slice(0, 12);
+      return head.startsWith("ref:")
+        ? fs
+            .readFileSync(path.resolve(here, "../../.git", head.slice(5)), "utf8")
+            .trim()
+            .slice(0, 12)
+        : head.slice(0, 12);
     } catch {
       return "unknown";
     }
@@ -86,17 +102,29 @@ describe(`fault matrix: ${RUNS} seeded run(s) per cell`, () => {
     const [hook, sky] = run.renditions;
     // The same rendition delivered under a second webhook-id: a duplicate.
     const receiverUrl = world.receiver.url;
-    const posted = await fetch(receiverUrl, { method: "POST", headers: { "content-type": "application/json", "webhook-id": "msg_planted", "webhook-timestamp": "1" }, body: JSON.stringify({ type: "rendition.publish", rendition_id: hook.id, segments: [] }) });
+    const posted = await fetch(receiverUrl, {
+      method: "POST",
+      headers: { "content-type": "application/json", "webhook-id": "msg_planted", "webhook-timestamp": "1" },
+      body: JSON.stringify({ type: "rendition.publish", rendition_id: hook.id, segments: [] }),
+    });
     expect(posted.status).toBe(200);
     // A second root post in the Bluesky account: a duplicate at position 0.
-    const extra = await world.pds.post("com.atproto.repo.createRecord", { repo: sky.did, collection: "app.bsky.feed.post", record: { $type: "app.bsky.feed.post", text: "planted", createdAt: new Date().toISOString() } }, sky.accessJwt);
+    const extra = await world.pds.post(
+      "com.atproto.repo.createRecord",
+      { repo: sky.did, collection: "app.bsky.feed.post", record: { $type: "app.bsky.feed.post", text: "planted", createdAt: new Date().toISOString() } },
+      sky.accessJwt,
+    );
     expect(extra.status).toBe(200);
     let verdict = await checkRun(run);
     expect(verdict).toMatchObject({ lost: 0, duplicated: 2, stuck: 0 });
     // A record Herald says is published, gone from the PDS: lost.
     const state = await readState(run);
     const second = state.renditions.find((r) => r.id === sky.id)!.segments.find((s) => s.position === 1)!;
-    const removed = await world.pds.post("com.atproto.repo.deleteRecord", { repo: sky.did, collection: "app.bsky.feed.post", rkey: second.external_id!.split("/").pop() }, sky.accessJwt);
+    const removed = await world.pds.post(
+      "com.atproto.repo.deleteRecord",
+      { repo: sky.did, collection: "app.bsky.feed.post", rkey: second.external_id!.split("/").pop() },
+      sky.accessJwt,
+    );
     expect(removed.status).toBe(200);
     verdict = await checkRun(run);
     expect(verdict).toMatchObject({ lost: 1, duplicated: 2 });

@@ -155,11 +155,23 @@ export async function startFaultProxy(targets: { webhook: string; pds: string })
     const decision = decide?.(record) ?? "pass";
     record.action = typeof decision === "string" ? decision : "status" in decision ? `status-${decision.status}` : `delay-${decision.delayMs}`;
     try {
-      if (typeof decision === "object" && "status" in decision) return answer(decision.status, { "content-type": "application/json" }, Buffer.from(JSON.stringify({ error: "InternalServerError", message: "failing on purpose" })));
+      if (typeof decision === "object" && "status" in decision)
+        return answer(
+          decision.status,
+          { "content-type": "application/json" },
+          Buffer.from(JSON.stringify({ error: "InternalServerError", message: "failing on purpose" })),
+        );
       if (decision === "hold-before") {
-        const how = await new Promise<"forward" | "drop" | { status: number }>((resolve) => announce({ request: record, phase: "before", release: (h = "forward") => resolve(h), clientClosed }));
+        const how = await new Promise<"forward" | "drop" | { status: number }>((resolve) =>
+          announce({ request: record, phase: "before", release: (h = "forward") => resolve(h), clientClosed }),
+        );
         if (how === "drop") return cut();
-        if (typeof how === "object") return answer(how.status, { "content-type": "application/json" }, Buffer.from(JSON.stringify({ error: "InvalidRequest", message: "refused on purpose" })));
+        if (typeof how === "object")
+          return answer(
+            how.status,
+            { "content-type": "application/json" },
+            Buffer.from(JSON.stringify({ error: "InvalidRequest", message: "refused on purpose" })),
+          );
       }
       record.forwarded = true;
       const got = await forward(target, record);
@@ -167,9 +179,12 @@ export async function startFaultProxy(targets: { webhook: string; pds: string })
       if (decision === "blackhole") return; // accepted by the provider; Herald never hears back
       if (typeof decision === "object") await new Promise((r) => setTimeout(r, decision.delayMs));
       if (decision === "hold-after") {
-        const how = await new Promise<"forward" | "drop" | { status: number }>((resolve) => announce({ request: record, phase: "after", release: (h = "forward") => resolve(h), clientClosed }));
+        const how = await new Promise<"forward" | "drop" | { status: number }>((resolve) =>
+          announce({ request: record, phase: "after", release: (h = "forward") => resolve(h), clientClosed }),
+        );
         if (how === "drop") return cut();
-        if (typeof how === "object") return answer(how.status, { "content-type": "application/json" }, Buffer.from(JSON.stringify({ error: "InternalServerError" })));
+        if (typeof how === "object")
+          return answer(how.status, { "content-type": "application/json" }, Buffer.from(JSON.stringify({ error: "InternalServerError" })));
       }
       answer(got.status, got.headers, rewrite(record, got.body));
     } catch (error) {

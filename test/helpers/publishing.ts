@@ -8,7 +8,12 @@ import { env, withDb } from "./harness";
  * A connected account row, written directly: connecting through the API verifies credentials
  * against the provider, which these tests do not need. Credentials are encrypted as the API stores them.
  */
-export async function newAccount(workspaceId: string, createdBy: string, platform: Platform, fields: { url?: string; instanceUrl?: string; username?: string; credentials?: Record<string, string> } = {}) {
+export async function newAccount(
+  workspaceId: string,
+  createdBy: string,
+  platform: Platform,
+  fields: { url?: string; instanceUrl?: string; username?: string; credentials?: Record<string, string> } = {},
+) {
   const id = newId("acc");
   await withDb(async (db) =>
     db.insert(socialAccounts).values({

@@ -63,13 +63,26 @@ export class SoftAuthenticator {
     const jwk = publicKey.export({ format: "jwk" });
     const id = crypto.randomBytes(32);
     const credential: Credential = { id, key: privateKey, rpId, userHandle: options.user.id, counter: overrides.counter ?? 0 };
-    const coseKey = cbor(new Map<number, CborValue>([[1, 2], [3, -7], [-1, 1], [-2, Buffer.from(jwk.x!, "base64url")], [-3, Buffer.from(jwk.y!, "base64url")]]));
+    const coseKey = cbor(
+      new Map<number, CborValue>([
+        [1, 2],
+        [3, -7],
+        [-1, 1],
+        [-2, Buffer.from(jwk.x!, "base64url")],
+        [-3, Buffer.from(jwk.y!, "base64url")],
+      ]),
+    );
     const count = Buffer.alloc(4);
     count.writeUInt32BE(credential.counter);
     const idLength = Buffer.from([id.length >> 8, id.length & 0xff]);
     // Flags: user present (0x01), user verified (0x04), attested credential data (0x40).
     const authData = Buffer.concat([sha256(rpId), Buffer.from([0x45]), count, Buffer.alloc(16), idLength, id, coseKey]);
-    const clientData = JSON.stringify({ type: "webauthn.create", challenge: overrides.challenge ?? options.challenge, origin: overrides.origin ?? this.origin, crossOrigin: false });
+    const clientData = JSON.stringify({
+      type: "webauthn.create",
+      challenge: overrides.challenge ?? options.challenge,
+      origin: overrides.origin ?? this.origin,
+      crossOrigin: false,
+    });
     this.credentials.push(credential);
     return {
       id: b64url(id),
@@ -77,7 +90,15 @@ export class SoftAuthenticator {
       type: "public-key" as const,
       response: {
         clientDataJSON: b64url(Buffer.from(clientData)),
-        attestationObject: b64url(cbor(new Map<string, CborValue>([["fmt", "none"], ["attStmt", new Map()], ["authData", authData]]))),
+        attestationObject: b64url(
+          cbor(
+            new Map<string, CborValue>([
+              ["fmt", "none"],
+              ["attStmt", new Map()],
+              ["authData", authData],
+            ]),
+          ),
+        ),
         transports: ["internal"],
       },
       authenticatorAttachment: "platform",
@@ -94,7 +115,14 @@ export class SoftAuthenticator {
     const count = Buffer.alloc(4);
     count.writeUInt32BE(credential.counter);
     const authData = Buffer.concat([sha256(rpId), Buffer.from([0x05]), count]);
-    const clientData = Buffer.from(JSON.stringify({ type: "webauthn.get", challenge: overrides.challenge ?? options.challenge, origin: overrides.origin ?? this.origin, crossOrigin: false }));
+    const clientData = Buffer.from(
+      JSON.stringify({
+        type: "webauthn.get",
+        challenge: overrides.challenge ?? options.challenge,
+        origin: overrides.origin ?? this.origin,
+        crossOrigin: false,
+      }),
+    );
     const signature = crypto.sign("sha256", Buffer.concat([authData, sha256(clientData)]), credential.key);
     return {
       id: b64url(credential.id),

@@ -100,7 +100,10 @@ export async function startPds(): Promise<PdsPeer> {
       const password = randomBytes(12).toString("hex");
       const created = await call<{ did: string; accessJwt: string }>("com.atproto.server.createAccount", { body: { handle, email, password } });
       if (created.status !== 200) throw new Error(`createAccount: ${created.status} ${JSON.stringify(created.body)}`);
-      const app = await call<{ password: string }>("com.atproto.server.createAppPassword", { body: { name: `herald-${counter++}` }, token: created.body.accessJwt });
+      const app = await call<{ password: string }>("com.atproto.server.createAppPassword", {
+        body: { name: `herald-${counter++}` },
+        token: created.body.accessJwt,
+      });
       if (app.status !== 200) throw new Error(`createAppPassword: ${app.status} ${JSON.stringify(app.body)}`);
       return { did: created.body.did, handle, email, password, appPassword: app.body.password, accessJwt: created.body.accessJwt };
     },

@@ -77,10 +77,14 @@ function render(text: string): string {
       const [, scheme, rest] = /^(https?:\/\/)(.*)$/.exec(url)!;
       return `<a href="${url}" rel="nofollow noopener" target="_blank"><span class="invisible">${scheme}</span><span class="ellipsis">${rest.slice(0, 30)}</span><span class="invisible">${rest.slice(30)}</span></a>`;
     });
-  return text.split(/\n{2,}/).map((p) => `<p>${p.split("\n").map(linkify).join("<br />")}</p>`).join("");
+  return text
+    .split(/\n{2,}/)
+    .map((p) => `<p>${p.split("\n").map(linkify).join("<br />")}</p>`)
+    .join("");
 }
 
-const length = (text: string) => [...new Intl.Segmenter(undefined, { granularity: "grapheme" }).segment(text.replace(/https?:\/\/\S+/g, "x".repeat(23)))].length;
+const length = (text: string) =>
+  [...new Intl.Segmenter(undefined, { granularity: "grapheme" }).segment(text.replace(/https?:\/\/\S+/g, "x".repeat(23)))].length;
 
 export async function startMastodon(opts: MastodonPeerOptions = {}) {
   const maxCharacters = opts.maxCharacters ?? 500;
@@ -164,10 +168,16 @@ export async function startMastodon(opts: MastodonPeerOptions = {}) {
       if (opts.software === null) return send(404, { error: "Not Found" });
       return send(200, { links: [{ rel: "http://nodeinfo.diaspora.software/ns/schema/2.0", href: `${url}/nodeinfo/2.0` }] });
     }
-    if (req.method === "GET" && path === "/nodeinfo/2.0") return send(200, { version: "2.0", software: { name: opts.software ?? "mastodon", version: "4.3.0" }, protocols: ["activitypub"] });
+    if (req.method === "GET" && path === "/nodeinfo/2.0")
+      return send(200, { version: "2.0", software: { name: opts.software ?? "mastodon", version: "4.3.0" }, protocols: ["activitypub"] });
     if (req.method === "GET" && path === "/api/v2/instance") {
       if (opts.v2Instance === false) return send(404, { error: "Record not found" });
-      return send(200, { domain: new URL(url).host, title: "Test double", version: "4.3.0", configuration: { statuses: { max_characters: maxCharacters, max_media_attachments: 4, characters_reserved_per_url: 23 } } });
+      return send(200, {
+        domain: new URL(url).host,
+        title: "Test double",
+        version: "4.3.0",
+        configuration: { statuses: { max_characters: maxCharacters, max_media_attachments: 4, characters_reserved_per_url: 23 } },
+      });
     }
     if (req.method === "GET" && path === "/api/v1/instance") {
       return send(200, { uri: new URL(url).host, title: "Test double", version: "4.3.0", configuration: { statuses: { max_characters: maxCharacters } } });
@@ -193,8 +203,14 @@ export async function startMastodon(opts: MastodonPeerOptions = {}) {
     }
     if (req.method === "GET" && path === "/api/v1/notifications") {
       const types = target.searchParams.getAll("types[]");
-      const list = notifications.filter((n) => n.for === me.id && (types.length === 0 || types.includes(n.type))).reverse().slice(0, Number(target.searchParams.get("limit") ?? 40));
-      return send(200, list.map((n) => ({ id: n.id, type: n.type, created_at: n.created_at, account: accountJson(n.account), status: publicStatus(n.status) })));
+      const list = notifications
+        .filter((n) => n.for === me.id && (types.length === 0 || types.includes(n.type)))
+        .reverse()
+        .slice(0, Number(target.searchParams.get("limit") ?? 40));
+      return send(
+        200,
+        list.map((n) => ({ id: n.id, type: n.type, created_at: n.created_at, account: accountJson(n.account), status: publicStatus(n.status) })),
+      );
     }
     const statusAction = /^\/api\/v1\/statuses\/([^/]+)(?:\/(reblog|unreblog))?$/.exec(path);
     if (statusAction) {
@@ -207,7 +223,15 @@ export async function startMastodon(opts: MastodonPeerOptions = {}) {
         const existing = reblogs.get(key);
         const id = existing ?? String(seq++);
         reblogs.set(key, id);
-        return send(200, { id, uri: `${url}/users/${me.username}/statuses/${id}/activity`, url: null, created_at: new Date().toISOString(), account: accountJson(me), reblogged: true, reblog: viewedStatus(original, me.id) });
+        return send(200, {
+          id,
+          uri: `${url}/users/${me.username}/statuses/${id}/activity`,
+          url: null,
+          created_at: new Date().toISOString(),
+          account: accountJson(me),
+          reblogged: true,
+          reblog: viewedStatus(original, me.id),
+        });
       }
       if (req.method === "POST" && statusAction[2] === "unreblog") {
         reblogRequests.push({ accountId: me.id, statusId: original.id, action: "unreblog" });
@@ -243,7 +267,11 @@ export async function startMastodon(opts: MastodonPeerOptions = {}) {
       const key = typeof req.headers["idempotency-key"] === "string" ? `${me.id}:${req.headers["idempotency-key"]}` : null;
       const fault = faults.shift();
       if (fault && !fault.hang) {
-        return send(fault.status, { error: fault.error ?? (fault.status === 429 ? "Too many requests" : "Something went wrong") }, fault.retryAfter !== undefined ? { "retry-after": String(fault.retryAfter) } : {});
+        return send(
+          fault.status,
+          { error: fault.error ?? (fault.status === 429 ? "Too many requests" : "Something went wrong") },
+          fault.retryAfter !== undefined ? { "retry-after": String(fault.retryAfter) } : {},
+        );
       }
       const replay = key ? keys.get(key) : undefined;
       if (replay) return send(200, publicStatus(replay));
@@ -292,7 +320,7 @@ export async function startMastodon(opts: MastodonPeerOptions = {}) {
     mention(fromId: string, targetId: string, text: string, inReplyToId?: string) {
       const from = accounts.find((a) => a.id === fromId)!;
       const target = accounts.find((a) => a.id === targetId)!;
-      const parent = inReplyToId ? statuses.find((s) => s.id === inReplyToId) ?? null : null;
+      const parent = inReplyToId ? (statuses.find((s) => s.id === inReplyToId) ?? null) : null;
       const status = newStatus(from, `@${target.username} ${text}`, parent, null);
       notifications.push({ id: String(seq++), type: "mention", created_at: status.created_at, account: from, status, for: target.id });
       return status;

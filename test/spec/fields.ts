@@ -10,7 +10,9 @@ export const FIELDS: Record<string, string[]> = {
   UserProfile: F(`avatar_url composer_experience created_at display_name email email_verified:boolean has_password:boolean id
     is_admin:boolean is_managed:boolean legal_acceptance_required:boolean legal_accepted_at managed_organization_name
     password_usable:boolean privacy_version public_profile_enabled:boolean public_profile_visible_fields:array terms_version username`),
-  VoiceProfile: F("assigned_account_ids:array created_at updated_at definition:object id name workspace_id is_default:boolean revision:integer schema_version:integer"),
+  VoiceProfile: F(
+    "assigned_account_ids:array created_at updated_at definition:object id name workspace_id is_default:boolean revision:integer schema_version:integer",
+  ),
   VoiceDefinition: F(`boundaries:array disliked_patterns:array expertise:array forbidden_phrases:array opinions:array
     recurring_expressions:array traits:array vocabulary:array formality humor identity_summary preferred_language
     corrections:array examples:array interview_answers:array`),

@@ -81,7 +81,11 @@ export const CASES: Case[] = [
     valid: () => post("/auth/security/passkeys/finish", { challenge_id: "chl_1", credential, name: "Laptop" }),
     invalid: [
       { name: "100 KB challenge_id", req: () => post("/auth/security/passkeys/finish", { challenge_id: BIG, credential }), location: "body.challenge_id" },
-      { name: "wrong credential type", req: () => post("/auth/security/passkeys/finish", { challenge_id: "c", credential: { ...credential, type: "password" } }), location: "body.credential.type" },
+      {
+        name: "wrong credential type",
+        req: () => post("/auth/security/passkeys/finish", { challenge_id: "c", credential: { ...credential, type: "password" } }),
+        location: "body.credential.type",
+      },
     ],
   },
   {
@@ -89,16 +93,32 @@ export const CASES: Case[] = [
     scoped: true,
     valid: (ws) => post("/voice-profiles/vop_1/default", { expected_revision: 1, workspace_id: ws }),
     invalid: [
-      { name: "revision as a string", req: (ws) => post("/voice-profiles/vop_1/default", { expected_revision: "1", workspace_id: ws }), location: "body.expected_revision" },
-      { name: "revision 0", req: (ws) => post("/voice-profiles/vop_1/default", { expected_revision: 0, workspace_id: ws }), location: "body.expected_revision" },
-      { name: "100 KB workspace_id", req: () => post("/voice-profiles/vop_1/default", { expected_revision: 1, workspace_id: BIG }), location: "body.workspace_id" },
+      {
+        name: "revision as a string",
+        req: (ws) => post("/voice-profiles/vop_1/default", { expected_revision: "1", workspace_id: ws }),
+        location: "body.expected_revision",
+      },
+      {
+        name: "revision 0",
+        req: (ws) => post("/voice-profiles/vop_1/default", { expected_revision: 0, workspace_id: ws }),
+        location: "body.expected_revision",
+      },
+      {
+        name: "100 KB workspace_id",
+        req: () => post("/voice-profiles/vop_1/default", { expected_revision: 1, workspace_id: BIG }),
+        location: "body.workspace_id",
+      },
     ],
   },
   {
     op: "POST /image-editor/designs/{id}/revisions/{revision_id}/restore",
     valid: () => post("/image-editor/designs/dsn_1/revisions/rev_1/restore", { expected_revision: 3 }),
     invalid: [
-      { name: "fractional revision", req: () => post("/image-editor/designs/dsn_1/revisions/rev_1/restore", { expected_revision: 1.5 }), location: "body.expected_revision" },
+      {
+        name: "fractional revision",
+        req: () => post("/image-editor/designs/dsn_1/revisions/rev_1/restore", { expected_revision: 1.5 }),
+        location: "body.expected_revision",
+      },
       { name: "overlong id", req: () => post(`/image-editor/designs/${LONG_ID}/revisions/rev_1/restore`, { expected_revision: 1 }), location: "path.id" },
     ],
   },
@@ -127,7 +147,9 @@ export const CASES: Case[] = [
         req: () => ({
           method: "PATCH",
           path: "/image-editor/templates/tpl_1",
-          json: { document: { ...imageDocument, pages: [{ ...imageDocument.pages[0], layers: [{ ...imageDocument.pages[0].layers[0], transform: undefined }] }] } },
+          json: {
+            document: { ...imageDocument, pages: [{ ...imageDocument.pages[0], layers: [{ ...imageDocument.pages[0].layers[0], transform: undefined }] }] },
+          },
         }),
         location: "body.document.pages[0].layers[0].transform",
       },
@@ -141,14 +163,67 @@ export const CASES: Case[] = [
         workspace_id: ws,
         base_revision: 1,
         mutation_id: "m-1",
-        operations: [{ kind: "set", target: "clip-1", path: "/style/color", value: "#fff" }, { kind: "remove", target: "clip-2", path: "" }],
+        operations: [
+          { kind: "set", target: "clip-1", path: "/style/color", value: "#fff" },
+          { kind: "remove", target: "clip-2", path: "" },
+        ],
       }),
     invalid: [
-      { name: "unknown kind", req: (ws) => post("/video-projects/vpr_1/mutations", { workspace_id: ws, base_revision: 1, mutation_id: "m", operations: [{ kind: "move", target: "t", path: "/a" }] }), location: "body.operations[0].kind" },
-      { name: "set without value", req: (ws) => post("/video-projects/vpr_1/mutations", { workspace_id: ws, base_revision: 1, mutation_id: "m", operations: [{ kind: "set", target: "t", path: "/a" }] }), location: "body.operations[0].value" },
-      { name: "path not a JSON Pointer", req: (ws) => post("/video-projects/vpr_1/mutations", { workspace_id: ws, base_revision: 1, mutation_id: "m", operations: [{ kind: "remove", target: "t", path: "a/b" }] }), location: "body.operations[0].path" },
-      { name: "value nested 40 deep", req: (ws) => post("/video-projects/vpr_1/mutations", { workspace_id: ws, base_revision: 1, mutation_id: "m", operations: [{ kind: "set", target: "t", path: "/a", value: DEEP }] }), location: "body.operations[0].value" },
-      { name: "100 KB mutation_id", req: (ws) => post("/video-projects/vpr_1/mutations", { workspace_id: ws, base_revision: 1, mutation_id: BIG, operations: [{ kind: "remove", target: "t", path: "/a" }] }), location: "body.mutation_id" },
+      {
+        name: "unknown kind",
+        req: (ws) =>
+          post("/video-projects/vpr_1/mutations", {
+            workspace_id: ws,
+            base_revision: 1,
+            mutation_id: "m",
+            operations: [{ kind: "move", target: "t", path: "/a" }],
+          }),
+        location: "body.operations[0].kind",
+      },
+      {
+        name: "set without value",
+        req: (ws) =>
+          post("/video-projects/vpr_1/mutations", {
+            workspace_id: ws,
+            base_revision: 1,
+            mutation_id: "m",
+            operations: [{ kind: "set", target: "t", path: "/a" }],
+          }),
+        location: "body.operations[0].value",
+      },
+      {
+        name: "path not a JSON Pointer",
+        req: (ws) =>
+          post("/video-projects/vpr_1/mutations", {
+            workspace_id: ws,
+            base_revision: 1,
+            mutation_id: "m",
+            operations: [{ kind: "remove", target: "t", path: "a/b" }],
+          }),
+        location: "body.operations[0].path",
+      },
+      {
+        name: "value nested 40 deep",
+        req: (ws) =>
+          post("/video-projects/vpr_1/mutations", {
+            workspace_id: ws,
+            base_revision: 1,
+            mutation_id: "m",
+            operations: [{ kind: "set", target: "t", path: "/a", value: DEEP }],
+          }),
+        location: "body.operations[0].value",
+      },
+      {
+        name: "100 KB mutation_id",
+        req: (ws) =>
+          post("/video-projects/vpr_1/mutations", {
+            workspace_id: ws,
+            base_revision: 1,
+            mutation_id: BIG,
+            operations: [{ kind: "remove", target: "t", path: "/a" }],
+          }),
+        location: "body.mutation_id",
+      },
     ],
   },
   {
@@ -165,13 +240,38 @@ export const CASES: Case[] = [
   },
   {
     op: "PUT /publications/{id}",
-    valid: () => ({ method: "PUT", path: "/publications/pub_1", json: { expected_revision: 1, title: "New title", scheduled_at: null }, headers: { "idempotency-key": "k-1" } }),
+    valid: () => ({
+      method: "PUT",
+      path: "/publications/pub_1",
+      json: { expected_revision: 1, title: "New title", scheduled_at: null },
+      headers: { "idempotency-key": "k-1" },
+    }),
     invalid: [
-      { name: "revision as a string", req: () => ({ method: "PUT", path: "/publications/pub_1", json: { expected_revision: "2" } }), location: "body.expected_revision" },
-      { name: "100 KB source_text", req: () => ({ method: "PUT", path: "/publications/pub_1", json: { expected_revision: 1, source_text: BIG } }), location: "body.source_text" },
-      { name: "oversized metadata", req: () => ({ method: "PUT", path: "/publications/pub_1", json: { expected_revision: 1, metadata: { note: "y".repeat(20_000) } } }), location: "body.metadata" },
-      { name: "metadata nested 40 deep", req: () => ({ method: "PUT", path: "/publications/pub_1", json: { expected_revision: 1, metadata: { a: DEEP } } }), location: "body.metadata" },
-      { name: "201-character Idempotency-Key", req: () => ({ method: "PUT", path: "/publications/pub_1", json: { expected_revision: 1 }, headers: { "idempotency-key": "k".repeat(201) } }), location: "header.idempotency-key" },
+      {
+        name: "revision as a string",
+        req: () => ({ method: "PUT", path: "/publications/pub_1", json: { expected_revision: "2" } }),
+        location: "body.expected_revision",
+      },
+      {
+        name: "100 KB source_text",
+        req: () => ({ method: "PUT", path: "/publications/pub_1", json: { expected_revision: 1, source_text: BIG } }),
+        location: "body.source_text",
+      },
+      {
+        name: "oversized metadata",
+        req: () => ({ method: "PUT", path: "/publications/pub_1", json: { expected_revision: 1, metadata: { note: "y".repeat(20_000) } } }),
+        location: "body.metadata",
+      },
+      {
+        name: "metadata nested 40 deep",
+        req: () => ({ method: "PUT", path: "/publications/pub_1", json: { expected_revision: 1, metadata: { a: DEEP } } }),
+        location: "body.metadata",
+      },
+      {
+        name: "201-character Idempotency-Key",
+        req: () => ({ method: "PUT", path: "/publications/pub_1", json: { expected_revision: 1 }, headers: { "idempotency-key": "k".repeat(201) } }),
+        location: "header.idempotency-key",
+      },
     ],
   },
   {
@@ -179,7 +279,11 @@ export const CASES: Case[] = [
     valid: () => post("/publications/pub_1/publish-now", { expected_revision: 1 }, { "idempotency-key": "k-1" }),
     invalid: [
       { name: "no expected_revision", req: () => post("/publications/pub_1/publish-now", {}), location: "body.expected_revision" },
-      { name: "201-character Idempotency-Key", req: () => post("/publications/pub_1/publish-now", { expected_revision: 1 }, { "idempotency-key": "k".repeat(201) }), location: "header.idempotency-key" },
+      {
+        name: "201-character Idempotency-Key",
+        req: () => post("/publications/pub_1/publish-now", { expected_revision: 1 }, { "idempotency-key": "k".repeat(201) }),
+        location: "header.idempotency-key",
+      },
     ],
   },
   {
@@ -187,7 +291,11 @@ export const CASES: Case[] = [
     valid: () => ({ method: "DELETE", path: "/publications/pub_1?confirm=true&expected_revision=2" }),
     invalid: [
       { name: "confirm=yes", req: () => ({ method: "DELETE", path: "/publications/pub_1?confirm=yes&expected_revision=1" }), location: "query.confirm" },
-      { name: "expected_revision 0", req: () => ({ method: "DELETE", path: "/publications/pub_1?confirm=true&expected_revision=0" }), location: "query.expected_revision" },
+      {
+        name: "expected_revision 0",
+        req: () => ({ method: "DELETE", path: "/publications/pub_1?confirm=true&expected_revision=0" }),
+        location: "query.expected_revision",
+      },
     ],
   },
   {
@@ -195,8 +303,16 @@ export const CASES: Case[] = [
     scoped: true,
     valid: (ws) => post("/publication-opportunities/discover", { workspace_id: ws, platforms: ["bluesky", "mastodon"] }),
     invalid: [
-      { name: "platforms not an array", req: (ws) => post("/publication-opportunities/discover", { workspace_id: ws, platforms: "bluesky" }), location: "body.platforms" },
-      { name: "100 KB platform", req: (ws) => post("/publication-opportunities/discover", { workspace_id: ws, platforms: [BIG] }), location: "body.platforms[0]" },
+      {
+        name: "platforms not an array",
+        req: (ws) => post("/publication-opportunities/discover", { workspace_id: ws, platforms: "bluesky" }),
+        location: "body.platforms",
+      },
+      {
+        name: "100 KB platform",
+        req: (ws) => post("/publication-opportunities/discover", { workspace_id: ws, platforms: [BIG] }),
+        location: "body.platforms[0]",
+      },
     ],
   },
   {
@@ -231,7 +347,10 @@ export const CASES: Case[] = [
   {
     op: "GET /media",
     scoped: true,
-    valid: (ws) => get(`/media?workspace_id=${ws}&filter=favorites&sort=recently_used&lifecycle=trash&aspect=square&untagged=false&min_width=0&date_from=2026-01-31&limit=200`),
+    valid: (ws) =>
+      get(
+        `/media?workspace_id=${ws}&filter=favorites&sort=recently_used&lifecycle=trash&aspect=square&untagged=false&min_width=0&date_from=2026-01-31&limit=200`,
+      ),
     invalid: [
       { name: "unknown filter", req: (ws) => get(`/media?workspace_id=${ws}&filter=recent`), location: "query.filter" },
       { name: "unknown lifecycle", req: (ws) => get(`/media?workspace_id=${ws}&lifecycle=archive`), location: "query.lifecycle" },
@@ -252,19 +371,51 @@ export const CASES: Case[] = [
     scoped: true,
     valid: (ws) => post("/repost-automation/policies", repostPolicy(ws)),
     invalid: [
-      { name: "window beyond 168 h", req: (ws) => post("/repost-automation/policies", repostPolicy(ws, { window_hours: 169 })), location: "body.rule.window_hours" },
-      { name: "unknown metric", req: (ws) => post("/repost-automation/policies", repostPolicy(ws, { thresholds: [{ metric: "shares", min: 1 }] })), location: "body.rule.thresholds[0].metric" },
+      {
+        name: "window beyond 168 h",
+        req: (ws) => post("/repost-automation/policies", repostPolicy(ws, { window_hours: 169 })),
+        location: "body.rule.window_hours",
+      },
+      {
+        name: "unknown metric",
+        req: (ws) => post("/repost-automation/policies", repostPolicy(ws, { thresholds: [{ metric: "shares", min: 1 }] })),
+        location: "body.rule.thresholds[0].metric",
+      },
       { name: "no stage", req: (ws) => post("/repost-automation/policies", repostPolicy(ws, { stages: [] })), location: "body.rule.stages" },
-      { name: "min beyond int range", req: (ws) => post("/repost-automation/policies", repostPolicy(ws, { thresholds: [{ metric: "likes", min: 2 ** 31 }] })), location: "body.rule.thresholds[0].min" },
+      {
+        name: "min beyond int range",
+        req: (ws) => post("/repost-automation/policies", repostPolicy(ws, { thresholds: [{ metric: "likes", min: 2 ** 31 }] })),
+        location: "body.rule.thresholds[0].min",
+      },
       { name: "100 KB name", req: (ws) => post("/repost-automation/policies", { ...repostPolicy(ws), name: BIG }), location: "body.name" },
     ],
   },
   {
     op: "PUT /repost-automation/policies/{id}",
-    valid: (ws) => ({ method: "PUT", path: "/repost-automation/policies/rpp_unknown", json: { ...repostPolicy(ws), workspace_id: undefined, expected_revision: 1 } }),
+    valid: (ws) => ({
+      method: "PUT",
+      path: "/repost-automation/policies/rpp_unknown",
+      json: { ...repostPolicy(ws), workspace_id: undefined, expected_revision: 1 },
+    }),
     invalid: [
-      { name: "expected_revision beyond int range", req: (ws) => ({ method: "PUT", path: "/repost-automation/policies/rpp_unknown", json: { ...repostPolicy(ws), workspace_id: undefined, expected_revision: 2 ** 31 } }), location: "body.expected_revision" },
-      { name: "negative delay", req: (ws) => ({ method: "PUT", path: "/repost-automation/policies/rpp_unknown", json: { ...repostPolicy(ws, { stages: [{ delay_minutes: -1 }] }), workspace_id: undefined, expected_revision: 1 } }), location: "body.rule.stages[0].delay_minutes" },
+      {
+        name: "expected_revision beyond int range",
+        req: (ws) => ({
+          method: "PUT",
+          path: "/repost-automation/policies/rpp_unknown",
+          json: { ...repostPolicy(ws), workspace_id: undefined, expected_revision: 2 ** 31 },
+        }),
+        location: "body.expected_revision",
+      },
+      {
+        name: "negative delay",
+        req: (ws) => ({
+          method: "PUT",
+          path: "/repost-automation/policies/rpp_unknown",
+          json: { ...repostPolicy(ws, { stages: [{ delay_minutes: -1 }] }), workspace_id: undefined, expected_revision: 1 },
+        }),
+        location: "body.rule.stages[0].delay_minutes",
+      },
     ],
   },
   {
@@ -287,8 +438,16 @@ export const CASES: Case[] = [
     op: "POST /repost-automation/grants",
     valid: (ws) => post("/repost-automation/grants", { target_account_id: "acc_unknown", source_workspace_id: ws }),
     invalid: [
-      { name: "source_workspace_id a number", req: () => post("/repost-automation/grants", { target_account_id: "acc_unknown", source_workspace_id: 5 }), location: "body.source_workspace_id" },
-      { name: "300-character account id", req: (ws) => post("/repost-automation/grants", { target_account_id: LONG_ID, source_workspace_id: ws }), location: "body.target_account_id" },
+      {
+        name: "source_workspace_id a number",
+        req: () => post("/repost-automation/grants", { target_account_id: "acc_unknown", source_workspace_id: 5 }),
+        location: "body.source_workspace_id",
+      },
+      {
+        name: "300-character account id",
+        req: (ws) => post("/repost-automation/grants", { target_account_id: LONG_ID, source_workspace_id: ws }),
+        location: "body.target_account_id",
+      },
     ],
   },
   {
@@ -303,8 +462,16 @@ export const CASES: Case[] = [
     // Clearing a key no other test uses: valid, and harmless to the shared database once built.
     valid: () => ({ method: "PUT", path: "/admin/instance-settings", json: { settings: [{ key: "ai_base_url", value: "" }] } }),
     invalid: [
-      { name: "value a number", req: () => ({ method: "PUT", path: "/admin/instance-settings", json: { settings: [{ key: "ai_model", value: 5 }] } }), location: "body.settings[0].value" },
-      { name: "100 KB value", req: () => ({ method: "PUT", path: "/admin/instance-settings", json: { settings: [{ key: "ai_model", value: BIG }] } }), location: "body.settings[0].value" },
+      {
+        name: "value a number",
+        req: () => ({ method: "PUT", path: "/admin/instance-settings", json: { settings: [{ key: "ai_model", value: 5 }] } }),
+        location: "body.settings[0].value",
+      },
+      {
+        name: "100 KB value",
+        req: () => ({ method: "PUT", path: "/admin/instance-settings", json: { settings: [{ key: "ai_model", value: BIG }] } }),
+        location: "body.settings[0].value",
+      },
     ],
   },
 ];

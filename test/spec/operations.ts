@@ -36,6 +36,4 @@ export const OPERATIONS: SpecOperation[] = [
 ];
 
 /** Response components that are top-level bodies: they carry `$schema` and are served as JSON Schema. */
-export const TOP_LEVEL = [
-  ...new Set([...OPERATIONS.map((op) => op.component), "UserProfile", "MediaItem", "VideoProjectResponse", "TemplateResponse"]),
-];
+export const TOP_LEVEL = [...new Set([...OPERATIONS.map((op) => op.component), "UserProfile", "MediaItem", "VideoProjectResponse", "TemplateResponse"])];

@@ -35,7 +35,10 @@ describe("gateway inside workerd", () => {
       const seen = await db.transaction(async (tx) => {
         const [locked] = await tx.select().from(users).where(eq(users.id, user.id)).for("update");
         const [{ pid }] = (await tx.execute(sql`select pg_backend_pid() as pid`)).rows as { pid: number }[];
-        await tx.update(users).set({ displayName: `${locked.displayName} (locked)` }).where(eq(users.id, user.id));
+        await tx
+          .update(users)
+          .set({ displayName: `${locked.displayName} (locked)` })
+          .where(eq(users.id, user.id));
         const [again] = await tx.select({ name: users.displayName }).from(users).where(eq(users.id, user.id));
         return { name: again.name, pid };
       });
