@@ -6,7 +6,7 @@ import type { ConsumerDefinition } from "../lib/jobs/consumer";
 import { createConsumerWorker } from "../lib/jobs/consumer-worker";
 import { accountContext } from "../lib/providers/account-context";
 import { adapterFor } from "../lib/providers/registry";
-import { ProviderError } from "../lib/providers/types";
+import { ProviderError, type InboundMessage } from "../lib/providers/types";
 
 const clip = (text: string | null, max: number) => (text === null ? null : text.length > max ? text.slice(0, max) : text);
 
@@ -27,12 +27,15 @@ export const messagesRefresh: ConsumerDefinition<"messages.refresh"> = {
     // Disconnected since, or messages turned off: nothing to collect.
     if (!account || !account.isActive || !account.messagesEnabled || !PROVIDERS[account.platform].messaging_supported) return;
     const adapter = adapterFor(account.platform);
-    let messages;
+    let messages: InboundMessage[];
     try {
       messages = (await adapter.readMessages?.(await accountContext(env, account), {})) ?? [];
     } catch (err) {
       if (err instanceof ProviderError && !err.info.retryable) {
-        await tx.update(socialAccounts).set({ messagesErrorCode: err.info.code.slice(0, 100) }).where(eq(socialAccounts.id, account.id));
+        await tx
+          .update(socialAccounts)
+          .set({ messagesErrorCode: err.info.code.slice(0, 100) })
+          .where(eq(socialAccounts.id, account.id));
         return;
       }
       throw err;

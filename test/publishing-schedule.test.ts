@@ -19,7 +19,10 @@ async function draft(json: object = {}) {
   const owner = await newUser();
   const ws = await newWorkspace(owner);
   const hook = await newAccount(ws, owner.id, "webhook", { url: receiver.url });
-  const res = await api("POST", "/publications", { token: owner.token, json: { workspace_id: ws, source_text: "Scheduled hello", destinations: [{ social_account_id: hook }], ...json } });
+  const res = await api("POST", "/publications", {
+    token: owner.token,
+    json: { workspace_id: ws, source_text: "Scheduled hello", destinations: [{ social_account_id: hook }], ...json },
+  });
   expect(res.status, res.text).toBe(201);
   return { owner, ws, pub: res.body };
 }
@@ -45,7 +48,12 @@ describe("scheduling", () => {
     const other = await draft({ scheduled_at: new Date(Date.now() + 7200_000).toISOString() });
 
     // Time passes for the first one only.
-    await withDb((db) => db.update(publications).set({ runAt: new Date(Date.now() - 1000) }).where(eq(publications.id, pub.id)));
+    await withDb((db) =>
+      db
+        .update(publications)
+        .set({ runAt: new Date(Date.now() - 1000) })
+        .where(eq(publications.id, pub.id)),
+    );
     const started = await withDb((db) => startDuePublications(db));
     expect(started.length).toBeGreaterThanOrEqual(1);
     expect(await runPipeline(pub.id)).toBe("published");
@@ -60,7 +68,12 @@ describe("scheduling", () => {
   it("PUT keeps a scheduled publication scheduled after its time, until its random delay runs; scheduled_at: null drops it", async () => {
     const { owner, pub } = await draft({ scheduled_at: new Date(Date.now() + 3600_000).toISOString(), random_delay_minutes: 30 });
     // Its time passed five minutes ago; the random delay has it run in ten.
-    await withDb((db) => db.update(publications).set({ scheduledAt: sql`now() - interval '5 minutes'`, runAt: sql`now() + interval '10 minutes'` }).where(eq(publications.id, pub.id)));
+    await withDb((db) =>
+      db
+        .update(publications)
+        .set({ scheduledAt: sql`now() - interval '5 minutes'`, runAt: sql`now() + interval '10 minutes'` })
+        .where(eq(publications.id, pub.id)),
+    );
     const [before] = await withDb((db) => db.select().from(publications).where(eq(publications.id, pub.id)));
     const edited = await api("PUT", `/publications/${pub.id}`, { token: owner.token, json: { expected_revision: 1, title: "Edited late" } });
     expect(edited.status, edited.text).toBe(200);
@@ -73,10 +86,18 @@ describe("scheduling", () => {
 
   it("a scheduled_at in the past given to PUT is due at once by the database's clock; the scheduler starts it", async () => {
     const { owner, pub } = await draft();
-    const res = await api("PUT", `/publications/${pub.id}`, { token: owner.token, json: { expected_revision: 1, scheduled_at: new Date(Date.now() - 3600_000).toISOString(), random_delay_minutes: 60 } });
+    const res = await api("PUT", `/publications/${pub.id}`, {
+      token: owner.token,
+      json: { expected_revision: 1, scheduled_at: new Date(Date.now() - 3600_000).toISOString(), random_delay_minutes: 60 },
+    });
     expect(res.status, res.text).toBe(200);
     expect(res.body.status).toBe("scheduled");
-    const [due] = await withDb((db) => db.select({ due: sql<boolean>`${publications.runAt} <= now()` }).from(publications).where(eq(publications.id, pub.id)));
+    const [due] = await withDb((db) =>
+      db
+        .select({ due: sql<boolean>`${publications.runAt} <= now()` })
+        .from(publications)
+        .where(eq(publications.id, pub.id)),
+    );
     expect(due.due).toBe(true);
     await withDb((db) => startDuePublications(db));
     expect(await runPipeline(pub.id)).toBe("published");
@@ -87,7 +108,10 @@ describe("scheduling", () => {
     const when = new Date(Date.now() + 86_400_000);
     const { owner, ws } = await draft({ title: "Calendar Entry", scheduled_at: when.toISOString() });
     const hook2 = await newAccount(ws, owner.id, "webhook", { url: receiver.url });
-    await api("POST", "/publications", { token: owner.token, json: { workspace_id: ws, title: "Plain draft", source_text: "Nothing special", destinations: [{ social_account_id: hook2 }] } });
+    await api("POST", "/publications", {
+      token: owner.token,
+      json: { workspace_id: ws, title: "Plain draft", source_text: "Nothing special", destinations: [{ social_account_id: hook2 }] },
+    });
     const list = (q: string) => api("GET", `/publications?workspace_id=${ws}&${q}`, { token: owner.token });
     const from = new Date(when.getTime() - 60_000).toISOString();
     const before = new Date(when.getTime() + 60_000).toISOString();
@@ -112,14 +136,18 @@ describe("scheduling", () => {
   it("SQS down during publish-now: the job waits in the outbox and goes out when SQS returns", async () => {
     const { owner, pub } = await draft();
     const down = { ...env, SQS_ENDPOINT: "http://127.0.0.1:9" } as Env;
-    const res = await gateway.request(`/publications/${pub.id}/publish-now`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${owner.token}`, "content-type": "application/json" },
-      body: JSON.stringify({ expected_revision: 1 }),
-    }, down);
+    const res = await gateway.request(
+      `/publications/${pub.id}/publish-now`,
+      {
+        method: "POST",
+        headers: { authorization: `Bearer ${owner.token}`, "content-type": "application/json" },
+        body: JSON.stringify({ expected_revision: 1 }),
+      },
+      down,
+    );
     expect(res.status).toBe(202);
     const { job_id } = (await res.json()) as { job_id: string };
-    let job;
+    let job: typeof outboxJobs.$inferSelect | undefined;
     for (let i = 0; i < 100; i++) {
       [job] = await withDb((db) => db.select().from(outboxJobs).where(eq(outboxJobs.id, job_id)));
       if (job.sendAttempts > 0) break;

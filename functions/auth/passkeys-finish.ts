@@ -41,7 +41,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const challenge = await spendChallenge(db(c), body.challenge_id, "register", userId);
   if (!challenge) throw refused("body.challenge_id", "Unknown, already used or expired challenge (they last 5 minutes); start again");
   const rp = relyingParty(c.env, c.req.url);
-  let verified;
+  let verified: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
   try {
     verified = await verifyRegistrationResponse({
       response: body.credential as RegistrationResponseJSON,
@@ -58,7 +58,8 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const id = newId("pky");
   await db(c).transaction(async (tx) => {
     const [{ n }] = await tx.select({ n: count() }).from(passkeys).where(eq(passkeys.userId, userId));
-    if (n >= MAX_PASSKEYS_PER_USER) throw new ApiError("conflict", { detail: `You already have ${MAX_PASSKEYS_PER_USER} passkeys; delete one before adding another.` });
+    if (n >= MAX_PASSKEYS_PER_USER)
+      throw new ApiError("conflict", { detail: `You already have ${MAX_PASSKEYS_PER_USER} passkeys; delete one before adding another.` });
     const [row] = await tx
       .insert(passkeys)
       .values({
