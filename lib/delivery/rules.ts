@@ -144,14 +144,7 @@ export function decideBeforeAttempt(rendition: { status: RenditionStatus; attemp
   const used = attemptOfRound(rendition) - 1;
   if (used < MAX_DELIVERY_ATTEMPTS) return null;
   if (inDoubt(rendition.status)) return OUTCOME_UNKNOWN;
-  return {
-    status: "failed",
-    recoveryAction: "retry",
-    errorCode: "attempts-exhausted",
-    errorAction: "Herald stopped after its last attempt could not finish: publish again to retry.",
-    terminalReason: `gave_up_after_${used}_attempts`,
-    retryInSeconds: null,
-  };
+  return endedForRetry("attempts-exhausted", "Herald stopped after its last attempt could not finish", `gave_up_after_${used}_attempts`);
 }
 
 /**
@@ -160,12 +153,15 @@ export function decideBeforeAttempt(rendition: { status: RenditionStatus; attemp
  */
 export function decideStalled(rendition: { status: RenditionStatus }): FailureDecision {
   if (inDoubt(rendition.status)) return OUTCOME_UNKNOWN;
-  return {
-    status: "failed",
-    recoveryAction: "retry",
-    errorCode: "delivery-stalled",
-    errorAction: "Herald's delivery of this rendition stopped and could not be resumed: publish again to retry.",
-    terminalReason: "stalled",
-    retryInSeconds: null,
-  };
+  return endedForRetry("delivery-stalled", "Herald's delivery of this rendition stopped and could not be resumed", "stalled");
 }
+
+/** Herald ended a rendition that did not reach the platform: publishing again is safe, and is the advice. */
+const endedForRetry = (errorCode: string, why: string, terminalReason: string): FailureDecision => ({
+  status: "failed",
+  recoveryAction: "retry",
+  errorCode,
+  errorAction: `${why}: publish again to retry.`,
+  terminalReason,
+  retryInSeconds: null,
+});

@@ -408,7 +408,7 @@ export function convergeIfUnchanged(
   publicationId: string,
   { publication: [publication], renditions: rows }: SettleRead,
 ): { update: (db: Queryable) => BatchItem; settled: SQL } | null {
-  if (!publication || publication.status !== "publishing") return null;
+  if (publication?.status !== "publishing") return null;
   const status = convergedStatus(rows.map((r) => r.status));
   if (status === "publishing" || rows.some(gaveUp)) return null;
   const observed = rows.map((r) => sql`${r.status}`);
@@ -437,7 +437,7 @@ export function convergeIfUnchanged(
 export async function settleLocked(db: Database, publicationId: string): Promise<void> {
   await db.transaction(async (tx) => {
     const [publication] = await tx.select().from(publications).where(eq(publications.id, publicationId)).for("update");
-    if (!publication || publication.status !== "publishing") return; // deleted, or settled by another job
+    if (publication?.status !== "publishing") return; // deleted, or settled by another job
     const rows = await tx
       .select({ id: renditions.id, status: renditions.status, terminalReason: renditions.terminalReason, errorCode: renditions.errorCode })
       .from(renditions)
