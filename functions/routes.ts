@@ -4,7 +4,7 @@
 import type { RouteTable } from "../lib/http/router";
 
 export const ROUTES: RouteTable = {
-  auth: [
+  "auth": [
     "GET /auth/me",
     "POST /auth/tokens",
     "DELETE /auth/tokens/:id",
@@ -19,9 +19,18 @@ export const ROUTES: RouteTable = {
     "GET /account/security.js",
     "GET /account/security.css",
   ],
-  workspaces: ["POST /workspaces", "GET /workspaces", "PATCH /workspaces/:id", "POST /workspaces/:id/members"],
-  analytics: ["POST /analytics/refresh", "GET /analytics", "POST /analytics/measurements"],
-  admin: [
+  "workspaces": [
+    "POST /workspaces",
+    "GET /workspaces",
+    "PATCH /workspaces/:id",
+    "POST /workspaces/:id/members",
+  ],
+  "analytics": [
+    "POST /analytics/refresh",
+    "GET /analytics",
+    "POST /analytics/measurements",
+  ],
+  "admin": [
     "POST /admin/users",
     "GET /admin/audit-evidence",
     "GET /admin/instance-settings",
@@ -56,7 +65,7 @@ export const ROUTES: RouteTable = {
     "GET /video-projects/:id/conflicts",
     "POST /video-projects/:id/conflicts/:conflict_id/resolve",
   ],
-  publications: [
+  "publications": [
     "POST /publications",
     "GET /publications/:id",
     "GET /publications",
@@ -72,7 +81,7 @@ export const ROUTES: RouteTable = {
     "POST /publication-builds/:id/commit",
     "POST /publication-opportunities/discover",
   ],
-  accounts: [
+  "accounts": [
     "GET /accounts/providers",
     "POST /accounts",
     "GET /accounts",
@@ -81,7 +90,15 @@ export const ROUTES: RouteTable = {
     "POST /messages/refresh",
     "GET /messages",
   ],
-  media: ["POST /media", "GET /media", "GET /media/:id", "GET /media/:id/file", "PATCH /media/:id", "POST /media/:id/trash", "POST /media/:id/restore"],
+  "media": [
+    "POST /media",
+    "GET /media",
+    "GET /media/:id",
+    "GET /media/:id/file",
+    "PATCH /media/:id",
+    "POST /media/:id/trash",
+    "POST /media/:id/restore",
+  ],
   "repost-automation": [
     "GET /repost-automation",
     "GET /repost-automation/activity",
@@ -91,6 +108,13 @@ export const ROUTES: RouteTable = {
     "POST /repost-automation/grants",
     "DELETE /repost-automation/grants/:id",
   ],
-  billing: ["GET /billing/status", "POST /billing/purchase-choices", "POST /billing/purchase-choices/validate", "POST /billing/webhooks/stripe"],
-  onboarding: ["POST /onboarding/first-workspace"],
+  "billing": [
+    "GET /billing/status",
+    "POST /billing/purchase-choices",
+    "POST /billing/purchase-choices/validate",
+    "POST /billing/webhooks/stripe",
+  ],
+  "onboarding": [
+    "POST /onboarding/first-workspace",
+  ],
 };
