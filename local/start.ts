@@ -224,11 +224,55 @@ async function waitForHttp(
   }
 }
 
-// ---- Start ----
+// ---- Start: named steps, each given what it needs and handing on what it settled ----
 
-async function main(): Promise<void> {
-  installSignalHandlers();
+/** Where this start runs: the API's port and the DATA_DIR it now holds. */
+interface Site {
+  port: number;
+  apiUrl: string;
+  dataDir: string;
+  relDataDir: string;
+  logsDir: string;
+}
 
+/** The bootstrap administrator: the given token, or the one kept under DATA_DIR (tokenFile). */
+interface AdminCredentials {
+  adminEmail: string;
+  adminToken: string;
+  tokenFile: string | undefined;
+}
+
+/** The embedded Postgres to start, when DATABASE_URL names none. */
+interface EmbeddedPg {
+  port: number;
+  password: string;
+}
+
+type DbEnv = { DATABASE_URL: string; NEON_WS_PROXY: string | undefined; NEON_FETCH_ENDPOINT: string | undefined };
+
+/** What wrangler dev is started with: the configs written under DATA_DIR/wrangler, and its ports. */
+interface WorkerSetup {
+  wranglerDir: string;
+  stateDir: string;
+  varsFile: string;
+  consumersPort: number;
+  configs: ReturnType<typeof writeLocalConfigs>;
+  apiInspector: number;
+  consumersInspector: number;
+}
+
+/** Everything the later steps use, built step by step in main(). `vars` are the Workers' variables. */
+interface Launch extends Site, AdminCredentials, WorkerSetup {
+  vars: Record<string, string>;
+  embeddedSqs: boolean;
+  embeddedPg: EmbeddedPg | undefined;
+  dbEnv: DbEnv;
+  /** Set once the consumers answer; tracked (as "pump") before anything it drives starts, so a stop always reaches it. */
+  pump: { current?: Pump };
+}
+
+/** The API's port (checked first, it is the one people choose) and the DATA_DIR, taken over from any earlier run. */
+async function claimSite(): Promise<Site> {
   const port = portVar("PORT") ?? 8787;
   if (!(await portIsFree(port))) throw new StartError(`PORT=${port}: something already listens on 127.0.0.1:${port} (set PORT to use another port)`);
   const dataDir = path.resolve(process.env.DATA_DIR || ".data");
@@ -242,7 +286,11 @@ async function main(): Promise<void> {
   // How long each step took, for whoever wonders why a start (or a stop) was slow.
   timings = fs.createWriteStream(path.join(logsDir, "launcher.log"), { flags: "a" });
   phase(`start (pid ${process.pid})`);
+  return { port, apiUrl: `http://127.0.0.1:${port}`, dataDir, relDataDir, logsDir };
+}
 
+/** The Workers' variables taken from this environment. */
+function baseVars(port: number): Record<string, string> {
   const vars: Record<string, string> = {
     PUBLIC_BASE_URL: (process.env.PUBLIC_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, ""),
     // CONTRACT.md §6: local webhooks and provider servers (on this machine) are allowed, unless told otherwise.
@@ -253,8 +301,11 @@ async function main(): Promise<void> {
   for (const name of ["MAX_BODY_BYTES", "RATE_LIMIT_PER_MINUTE", "MEDIA_MAX_BYTES", "INSTANCE_SECRET_KEY_PREVIOUS", ...SETTINGS.map((s) => envVarOf(s.key))]) {
     if (process.env[name] && !(name in vars)) vars[name] = process.env[name]!;
   }
+  return vars;
+}
 
-  // The bootstrap administrator: checked before anything starts.
+/** The bootstrap administrator: checked before anything starts. */
+function adminCredentials(dataDir: string): AdminCredentials {
   const adminEmail = process.env.BOOTSTRAP_ADMIN_EMAIL || "admin@localhost";
   let tokenFile: string | undefined;
   let adminToken = process.env.BOOTSTRAP_ADMIN_TOKEN;
@@ -267,11 +318,17 @@ async function main(): Promise<void> {
   } else if (!/^[A-Za-z0-9_\-.~+/=]{32,512}$/.test(adminToken)) {
     throw new StartError("BOOTSTRAP_ADMIN_TOKEN may contain only letters, digits and _ - . ~ + / = (at most 512 characters)");
   }
+  return { adminEmail, adminToken, tokenFile };
+}
+
+function addSecrets(vars: Record<string, string>, dataDir: string): void {
   vars.INSTANCE_SECRET_KEY = process.env.INSTANCE_SECRET_KEY || instanceSecretKey(dataDir).value;
   // Only holders of this drive the consumers' POST /drain (the pump, the API's nudge): new each start.
   vars.DRAIN_SECRET = randomText(48);
+}
 
-  // -- SQS: the given one, or the embedded (in-memory) one
+/** SQS: the given one, or the embedded (in-memory) one; its queues' URLs and credentials go into vars. Says whether it is embedded. */
+async function setUpQueues(vars: Record<string, string>): Promise<boolean> {
   const givenQueueUrls = Object.fromEntries(Object.entries(process.env).filter(([k, v]) => k.startsWith("SQS_QUEUE_URL_") && v)) as Record<string, string>;
   const embeddedSqs = !process.env.SQS_ENDPOINT && Object.keys(givenQueueUrls).length === 0;
   const sqsEnv = {
@@ -293,14 +350,20 @@ async function main(): Promise<void> {
   }
   Object.assign(vars, queueUrls);
   for (const [k, v] of Object.entries(sqsEnv)) if (v) vars[k] = v;
+  return embeddedSqs;
+}
 
-  // -- Postgres: the given one, or the embedded one under DATA_DIR/pg (its address is known before it runs)
+/** Postgres: the given one, or the embedded one under DATA_DIR/pg (its address is known before it runs). */
+async function chooseDatabase(vars: Record<string, string>, dataDir: string): Promise<EmbeddedPg | undefined> {
   const pgPort = process.env.DATABASE_URL ? undefined : await portFor("PG_PORT");
   // The embedded Postgres's superuser password: random per DATA_DIR, kept 0600 beside the data.
   const pgPassword = pgPort ? postgresPassword(dataDir) : undefined;
   vars.DATABASE_URL = process.env.DATABASE_URL || embeddedPostgresUrl(pgPort!, pgPassword!.value);
+  return pgPort ? { port: pgPort, password: pgPassword!.value } : undefined;
+}
 
-  // -- The WebSocket relay, unless the database is Neon itself
+/** The WebSocket relay and the SQL-over-HTTP endpoint, unless the database is Neon itself; their addresses go into vars. */
+async function startDatabaseProxies(vars: Record<string, string>): Promise<DbEnv> {
   const dbUrl = new URL(vars.DATABASE_URL);
   if (!isNeonHost(dbUrl.hostname)) {
     const relay = await track(
@@ -319,10 +382,14 @@ async function main(): Promise<void> {
     );
     vars.NEON_FETCH_ENDPOINT = sqlHttp.endpoint;
   }
-  const dbEnv = { DATABASE_URL: vars.DATABASE_URL, NEON_WS_PROXY: vars.NEON_WS_PROXY, NEON_FETCH_ENDPOINT: vars.NEON_FETCH_ENDPOINT };
+  return { DATABASE_URL: vars.DATABASE_URL, NEON_WS_PROXY: vars.NEON_WS_PROXY, NEON_FETCH_ENDPOINT: vars.NEON_FETCH_ENDPOINT };
+}
 
-  // -- The Workers, started now so that they boot while Postgres does: variables in a 0600 file under
-  //    DATA_DIR (not on command lines, not in the repo)
+/**
+ * The Workers' configs, for Workers started now so that they boot while Postgres does: variables in a 0600 file
+ * under DATA_DIR (not on command lines, not in the repo). The last variable (CONSUMERS_URL) is set here.
+ */
+async function writeWorkerConfigs(vars: Record<string, string>, dataDir: string): Promise<WorkerSetup> {
   const wranglerDir = path.join(dataDir, "wrangler");
   fs.mkdirSync(wranglerDir, { recursive: true });
   const consumersPort = await portFor("CONSUMERS_PORT");
@@ -347,7 +414,13 @@ async function main(): Promise<void> {
   const configs = writeLocalConfigs(path.join(wranglerDir, "configs"), fs.readFileSync(WRANGLER_CONFIG, "utf8"), Object.keys(ROUTES), varsText, groupWorkers);
 
   const [apiInspector, consumersInspector] = [await portFor("INSPECTOR_PORT"), await freePort()];
-  const common = (inspector: number) => [
+  const stateDir = path.join(wranglerDir, "config");
+  return { wranglerDir, stateDir, varsFile, consumersPort, configs, apiInspector, consumersInspector };
+}
+
+/** Arguments both wrangler devs take. */
+function commonWranglerArgs(launch: Launch, inspector: number): string[] {
+  return [
     "--ip",
     "127.0.0.1",
     "--inspector-port",
@@ -355,101 +428,97 @@ async function main(): Promise<void> {
     // One state folder for both: the consumers see the API's local R2 bucket (media) and whatever else
     // wrangler simulates.
     "--persist-to",
-    path.join(wranglerDir, "state"),
+    path.join(launch.wranglerDir, "state"),
     "--env-file",
-    varsFile,
+    launch.varsFile,
     "--show-interactive-dev-session=false",
   ];
-  const stateDir = path.join(wranglerDir, "config");
-  let pump: Pump | undefined;
-  await track("pump", STOP.pump, { stop: () => pump?.stop() ?? Promise.resolve() }, (p) => p.stop());
-  const apiUrl = `http://127.0.0.1:${port}`;
+}
 
-  // The Workers are bundled once, here, while Postgres starts: a wrangler dev that bundles for itself restarts them,
-  // cutting the requests in flight, whenever a source file changes (local/services/dev-bundles.ts).
-  phase("queues ready; bundling the Workers, starting Postgres");
-  const workers = (async () => {
-    await serveFromBundles([configs.gateway, ...configs.groups, configs.consumers], { outRoot: path.join(wranglerDir, "bundles"), stateDir }).catch(
-      (error: Error) => {
-        throw new StartError(error.message);
+/**
+ * Bundle the Workers once, then start wrangler dev for the API and for the consumers, and have workerd compile
+ * both. Runs alongside startDatabase: a wrangler dev that bundles for itself restarts the Workers, cutting the
+ * requests in flight, whenever a source file changes (local/services/dev-bundles.ts).
+ */
+async function startWorkers(launch: Launch): Promise<{ api: ChildProcess; consumers: ChildProcess }> {
+  const { configs, wranglerDir, stateDir, logsDir } = launch;
+  await serveFromBundles([configs.gateway, ...configs.groups, configs.consumers], { outRoot: path.join(wranglerDir, "bundles"), stateDir }).catch(
+    (error: Error) => {
+      throw new StartError(error.message);
+    },
+  );
+  if (stopping) throw new StartError("stopping");
+  phase("bundled; starting wrangler dev (API, consumers)");
+  const apiConfigs = [configs.gateway, ...configs.groups].flatMap((c) => ["--config", c]);
+  const api = runWranglerDev(
+    "api",
+    ["dev", ...apiConfigs, "--env=", "--port", String(launch.port), ...commonWranglerArgs(launch, launch.apiInspector)],
+    path.join(logsDir, "api.log"),
+    stateDir,
+  );
+  await track("API (wrangler dev)", STOP.workers, api, (child) => stopProcessGroup(child.pid));
+  const consumers = runWranglerDev(
+    "consumers",
+    ["dev", "--config", configs.consumers, "--env=", "--port", String(launch.consumersPort), ...commonWranglerArgs(launch, launch.consumersInspector)],
+    path.join(logsDir, "consumers.log"),
+    stateDir,
+    // The pump's own calls, every second or so: not worth a line each.
+    /\b(POST|GET) \/[\w-]*\/?(drain)?(\?\S*)? \d{3}\b/,
+  );
+  await track("consumers (wrangler dev)", STOP.workers, consumers, (child) => stopProcessGroup(child.pid));
+  phase("wrangler spawned");
+  // Make workerd compile both Workers (seconds on a busy machine) while the database gets ready: any answer will do.
+  const warmUp = (url: string, child: ChildProcess) => waitForHttp(url, () => true, { child, label: url, slowAfterMs: Infinity }).catch(() => {});
+  void warmUp(`${launch.apiUrl}/healthz`, api);
+  void warmUp(`http://127.0.0.1:${launch.consumersPort}/`, consumers);
+  return { api, consumers };
+}
+
+/** The embedded Postgres (if any), then migrations, the bootstrap administrator, and the jobs lost with an in-memory queue. */
+async function startDatabase(launch: Launch): Promise<Awaited<ReturnType<typeof ensureBootstrapAdmin>>> {
+  const { embeddedPg, dataDir, logsDir, dbEnv } = launch;
+  if (embeddedPg) {
+    const pgDir = path.join(dataDir, "pg");
+    postgresPidFile = path.join(pgDir, "postmaster.pid");
+    if (!fs.existsSync(path.join(pgDir, "PG_VERSION"))) say(`Creating a Postgres database in ${shown(pgDir)} (first start)…`);
+    const pgLog = fs.createWriteStream(path.join(logsDir, "postgres.log"), { flags: "a" });
+    await track(
+      "Postgres",
+      STOP.postgres,
+      await startEmbeddedPostgres({
+        dir: pgDir,
+        port: embeddedPg.port,
+        password: embeddedPg.password,
+        log: (line) => pgLog.write(line.endsWith("\n") ? line : line + "\n"),
+      }),
+      async (pg) => {
+        await pg.stop();
+        pgLog.end();
       },
     );
-    if (stopping) throw new StartError("stopping");
-    phase("bundled; starting wrangler dev (API, consumers)");
-    const apiConfigs = [configs.gateway, ...configs.groups].flatMap((c) => ["--config", c]);
-    const api = runWranglerDev(
-      "api",
-      ["dev", ...apiConfigs, "--env=", "--port", String(port), ...common(apiInspector)],
-      path.join(logsDir, "api.log"),
-      stateDir,
-    );
-    await track("API (wrangler dev)", STOP.workers, api, (child) => stopProcessGroup(child.pid));
-    const consumers = runWranglerDev(
-      "consumers",
-      ["dev", "--config", configs.consumers, "--env=", "--port", String(consumersPort), ...common(consumersInspector)],
-      path.join(logsDir, "consumers.log"),
-      stateDir,
-      // The pump's own calls, every second or so: not worth a line each.
-      /\b(POST|GET) \/[\w-]*\/?(drain)?(\?\S*)? \d{3}\b/,
-    );
-    await track("consumers (wrangler dev)", STOP.workers, consumers, (child) => stopProcessGroup(child.pid));
-    phase("wrangler spawned");
-    // Make workerd compile both Workers (seconds on a busy machine) while the database gets ready: any answer will do.
-    const warmUp = (url: string, child: ChildProcess) => waitForHttp(url, () => true, { child, label: url, slowAfterMs: Infinity }).catch(() => {});
-    void warmUp(`${apiUrl}/healthz`, api);
-    void warmUp(`http://127.0.0.1:${consumersPort}/`, consumers);
-    return { api, consumers };
-  })();
-
-  const database = (async () => {
-    if (pgPort) {
-      const pgDir = path.join(dataDir, "pg");
-      postgresPidFile = path.join(pgDir, "postmaster.pid");
-      if (!fs.existsSync(path.join(pgDir, "PG_VERSION"))) say(`Creating a Postgres database in ${shown(pgDir)} (first start)…`);
-      const pgLog = fs.createWriteStream(path.join(logsDir, "postgres.log"), { flags: "a" });
-      await track(
-        "Postgres",
-        STOP.postgres,
-        await startEmbeddedPostgres({
-          dir: pgDir,
-          port: pgPort,
-          password: pgPassword!.value,
-          log: (line) => pgLog.write(line.endsWith("\n") ? line : line + "\n"),
-        }),
-        async (pg) => {
-          await pg.stop();
-          pgLog.end();
-        },
-      );
-    }
-
-    // -- Database: migrations, bootstrap administrator, jobs lost with the in-memory queue
-    phase("Postgres ready; migrating");
-    await applyMigrations(dbEnv);
-    phase("migrated");
-    const admin = await ensureBootstrapAdmin(dbEnv, adminEmail, adminToken);
-    if (embeddedSqs) {
-      const requeued = await requeueUnfinishedJobs(dbEnv);
-      if (requeued > 0) say(`Re-queued ${requeued} job${requeued === 1 ? "" : "s"} that had not finished before the last stop.`);
-    }
-    return admin;
-  })();
-  // Either may fail while the other is still at work: the first failure stops the start (below); the other's
-  // later one must not be an unhandled rejection, which would end the launcher before it stops what it started.
-  workers.catch(() => {});
-  database.catch(() => {});
-  const [{ api, consumers }, admin] = await Promise.all([workers, database]);
-
-  phase("database ready; waiting for the API");
-  await waitForHttp(`${apiUrl}/healthz`, (res) => res.status === 200, { child: api, label: "the API", slowAfterMs: 45_000 });
-  say(`Herald API listening on ${apiUrl}`);
-  phase("listening");
-  const keepInspectorFree = process.env.HERALD_DEBUGGER === "1";
-  if (!keepInspectorFree) {
-    const client = await track("inspector client (API)", STOP.workers, quietInspector(apiInspector, warn), async (c) => c.stop());
-    void client.ready.then((held) => phase(`API inspector ${held ? "held, its network log off" : "not held"}`));
   }
 
+  phase("Postgres ready; migrating");
+  await applyMigrations(dbEnv);
+  phase("migrated");
+  const admin = await ensureBootstrapAdmin(dbEnv, launch.adminEmail, launch.adminToken);
+  if (launch.embeddedSqs) {
+    const requeued = await requeueUnfinishedJobs(dbEnv);
+    if (requeued > 0) say(`Re-queued ${requeued} job${requeued === 1 ? "" : "s"} that had not finished before the last stop.`);
+  }
+  return admin;
+}
+
+/** Attach the quiet inspector client to a Worker's inspector (its network log off), unless HERALD_DEBUGGER=1 keeps it for a debugger. */
+async function holdInspector(label: "API" | "consumers", port: number): Promise<void> {
+  if (process.env.HERALD_DEBUGGER === "1") return;
+  const client = await track(`inspector client (${label})`, STOP.workers, quietInspector(port, warn), async (c) => c.stop());
+  void client.ready.then((held) => phase(`${label} inspector ${held ? "held, its network log off" : "not held"}`));
+}
+
+/** What a person needs to use the bootstrap administrator (or why it cannot be used). */
+function reportAdmin(launch: Launch, admin: Awaited<ReturnType<typeof ensureBootstrapAdmin>>): void {
+  const { tokenFile, adminEmail, apiUrl } = launch;
   if (admin.revoked) {
     const fix = tokenFile ? `delete ${shown(tokenFile)} and start again for a new one` : "set a new BOOTSTRAP_ADMIN_TOKEN";
     warn(`The bootstrap administrator's token was revoked and stays revoked; ${fix}.`);
@@ -464,23 +533,57 @@ async function main(): Promise<void> {
   } else if (admin.createdUser || admin.createdToken) {
     say(`Administrator ${adminEmail} can use the token given in BOOTSTRAP_ADMIN_TOKEN.`);
   }
-  say(
-    `API reference: ${vars.PUBLIC_BASE_URL}/docs · data in ${relDataDir} · logs in ${shown(logsDir)} · started in ${((Date.now() - t0) / 1000).toFixed(1)} s · Ctrl-C stops`,
-  );
+}
 
-  const listing = await waitForHttp(`http://127.0.0.1:${consumersPort}/`, (res) => res.ok, {
+/** Once the consumers list themselves, start the pump that drains them (unless a stop has begun). */
+async function startDraining(launch: Launch, consumers: ChildProcess): Promise<void> {
+  const consumersUrl = `http://127.0.0.1:${launch.consumersPort}`;
+  const listing = await waitForHttp(`${consumersUrl}/`, (res) => res.ok, {
     child: consumers,
     label: "the consumers",
     slowAfterMs: 30_000,
-    headers: drainHeaders(vars.DRAIN_SECRET),
+    headers: drainHeaders(launch.vars.DRAIN_SECRET),
   });
   const { consumers: list } = (await listing.json()) as { consumers: { name: string; everySeconds?: number }[] };
   phase(`consumers ready: ${list.map((c) => c.name).join(", ")}`);
-  if (!keepInspectorFree) {
-    const client = await track("inspector client (consumers)", STOP.workers, quietInspector(consumersInspector, warn), async (c) => c.stop());
-    void client.ready.then((held) => phase(`consumers inspector ${held ? "held, its network log off" : "not held"}`));
-  }
-  if (!stopping) pump = startPump({ baseUrl: `http://127.0.0.1:${consumersPort}`, headers: drainHeaders(vars.DRAIN_SECRET), consumers: list, log: warn });
+  await holdInspector("consumers", launch.consumersInspector);
+  if (!stopping) launch.pump.current = startPump({ baseUrl: consumersUrl, headers: drainHeaders(launch.vars.DRAIN_SECRET), consumers: list, log: warn });
+}
+
+async function main(): Promise<void> {
+  installSignalHandlers();
+
+  const site = await claimSite();
+  const vars = baseVars(site.port);
+  const admin = adminCredentials(site.dataDir);
+  addSecrets(vars, site.dataDir);
+  const embeddedSqs = await setUpQueues(vars);
+  const embeddedPg = await chooseDatabase(vars, site.dataDir);
+  const dbEnv = await startDatabaseProxies(vars);
+  const workerSetup = await writeWorkerConfigs(vars, site.dataDir);
+  const pump: Launch["pump"] = {};
+  await track("pump", STOP.pump, { stop: () => pump.current?.stop() ?? Promise.resolve() }, (p) => p.stop());
+  const launch: Launch = { ...site, ...admin, ...workerSetup, vars, embeddedSqs, embeddedPg, dbEnv, pump };
+
+  phase("queues ready; bundling the Workers, starting Postgres");
+  const workers = startWorkers(launch);
+  const database = startDatabase(launch);
+  // Either may fail while the other is still at work: the first failure stops the start (below); the other's
+  // later one must not be an unhandled rejection, which would end the launcher before it stops what it started.
+  workers.catch(() => {});
+  database.catch(() => {});
+  const [{ api, consumers }, bootstrapAdmin] = await Promise.all([workers, database]);
+
+  phase("database ready; waiting for the API");
+  await waitForHttp(`${launch.apiUrl}/healthz`, (res) => res.status === 200, { child: api, label: "the API", slowAfterMs: 45_000 });
+  say(`Herald API listening on ${launch.apiUrl}`);
+  phase("listening");
+  await holdInspector("API", launch.apiInspector);
+  reportAdmin(launch, bootstrapAdmin);
+  say(
+    `API reference: ${vars.PUBLIC_BASE_URL}/docs · data in ${launch.relDataDir} · logs in ${shown(launch.logsDir)} · started in ${((Date.now() - t0) / 1000).toFixed(1)} s · Ctrl-C stops`,
+  );
+  await startDraining(launch, consumers);
 }
 
 /** With an external SQS that does not answer yet, wait for it instead of giving up (Ctrl-C ends the wait). */
