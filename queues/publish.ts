@@ -1,4 +1,5 @@
-import { endUnheldRenditions, dueRenditions, type DueRenditions } from "../lib/delivery/store";
+import { endUnheldRenditions } from "../lib/delivery/stalled";
+import { dueRenditions, type DueRenditions } from "../lib/delivery/store";
 import { processPublication } from "../lib/delivery/job";
 import type { ConsumerDefinition } from "../lib/jobs/consumer";
 import { createConsumerWorker } from "../lib/jobs/consumer-worker";

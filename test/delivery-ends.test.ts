@@ -6,7 +6,8 @@ import { deliveryAttempts, publications, renditions, renditionSegments } from ".
 import { deliverClaimed } from "../lib/delivery/deliver";
 import { processPublication } from "../lib/delivery/job";
 import { MAX_DELIVERY_ATTEMPTS } from "../lib/delivery/rules";
-import { claimRenditions, publishedGroup, recordFailure, recordPosted, sweepStalledDeliveries, END_STALLED_AFTER_SECONDS } from "../lib/delivery/store";
+import { END_STALLED_AFTER_SECONDS, sweepStalledDeliveries } from "../lib/delivery/stalled";
+import { claimRenditions, publishedGroup, recordFailure, recordPosted } from "../lib/delivery/store";
 import { inOneTransactionNamed } from "../lib/db/batch";
 import type { Database } from "../lib/db/client";
 import { commitFinish } from "../lib/jobs/consumer";

@@ -3,17 +3,8 @@ import type { Database } from "../db/client";
 import type { Env } from "../env";
 import type { StepsFinish } from "../jobs/consumer";
 import { deliverClaimed, type CommitPublished } from "./deliver";
-import {
-  claimRenditions,
-  convergeIfUnchanged,
-  dueRenditions,
-  settleLocked,
-  settleReads,
-  type Claim,
-  type DueRenditions,
-  type PublishedGroup,
-  type SettleRead,
-} from "./store";
+import { convergeIfUnchanged, settleLocked, settleReads, type SettleRead } from "./settle";
+import { claimRenditions, dueRenditions, type Claim, type DueRenditions, type PublishedGroup } from "./store";
 
 /**
  * Renditions go to different destinations and each is claimed under its own lease, so they are delivered side

@@ -52,7 +52,7 @@ export type JobPayload<K extends JobKind> = JobPayloads[K];
 
 /**
  * What a dead-letter record (`deadLetter: true`) of each kind carries: its payload, and for a publication the
- * rendition given up on and why (lib/delivery/store.ts).
+ * rendition given up on and why (lib/delivery/settle.ts).
  */
 export interface DeadLetterPayloads extends JobPayloads {
   "publication.publish": PublishJobPayload & { rendition_id: string; error_code: string | null; terminal_reason: string | null };

@@ -71,7 +71,7 @@ function writeReport() {
   const text = [
     `# Fault matrix: last run`,
     ``,
-    `${new Date().toISOString()}, ${RUNS} run(s) per cell, commit ${commit} (working tree as it was), the stalled-delivery sweep of lib/delivery/store.ts each round. Bound: terminal within ${Math.round(TERMINAL_BOUND_MS / 60_000)} simulated minutes, at most 8 attempts.`,
+    `${new Date().toISOString()}, ${RUNS} run(s) per cell, commit ${commit} (working tree as it was), the stalled-delivery sweep of lib/delivery/stalled.ts each round. Bound: terminal within ${Math.round(TERMINAL_BOUND_MS / 60_000)} simulated minutes, at most 8 attempts.`,
     ``,
     table(),
     ``,

@@ -1,7 +1,7 @@
 import { ChangeMessageVisibilityCommand, GetQueueAttributesCommand, SendMessageCommand } from "@aws-sdk/client-sqs";
 import { sql } from "drizzle-orm";
 import gateway from "../../functions/all-groups";
-import { sweepStalledDeliveries } from "../../lib/delivery/store";
+import { sweepStalledDeliveries } from "../../lib/delivery/stalled";
 import { socialAccounts, workspaceMembers, workspaces, type Role } from "../../db/schema";
 import { issueToken } from "../../lib/auth/tokens";
 import { createUser } from "../../lib/auth/users";
