@@ -6,7 +6,7 @@
  */
 export type LogValue = string | number | boolean | null | undefined;
 
-const SAFE_TEXT = /^[A-Za-z0-9_.:\-\/]{0,120}$/;
+const SAFE_TEXT = /^[A-Za-z0-9_.:\-/]{0,120}$/;
 
 export function safeValue(value: LogValue): LogValue {
   if (typeof value !== "string" || SAFE_TEXT.test(value)) return value;
@@ -19,7 +19,7 @@ export function logEvent(level: "error" | "warn" | "info", msg: string, fields: 
   (level === "error" ? console.error : level === "warn" ? console.warn : console.info)(JSON.stringify(line));
 }
 
-const CODE = /^[A-Za-z0-9_.\-]{1,60}$/;
+const CODE = /^[A-Za-z0-9_.-]{1,60}$/;
 
 /**
  * What a log may say about an error: its class and machine codes (Node's `ECONNREFUSED`, a Postgres

@@ -1,7 +1,6 @@
 import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
 import { and, desc, eq, gte, lt, sql } from "drizzle-orm";
 import { auditEvents } from "../../db/schema";
-import { requireAdminSession } from "../../lib/http/auth";
 import { db, type AppEnv } from "../../lib/http/context";
 import { ApiError } from "../../lib/http/errors";
 import { jsonResponse } from "../../lib/http/openapi";
@@ -9,6 +8,7 @@ import { cursorParam, decodeCursor, encodeCursor, limitParam, setNextLink } from
 import { problems } from "../../lib/http/problem-schema";
 import { responseObject, withSchema } from "../../lib/http/schema-ref";
 import { DateTimeParam, IdParam, Timestamp, WorkspaceIdField } from "../../lib/schemas/common";
+import { adminSession } from "../../lib/http/access";
 
 /**
  * SPEC 4.12 / CONTRACT §8: one piece of evidence. Only ids, verbs and codes are projected (never names,
@@ -61,8 +61,9 @@ export const route = createRoute({
   responses: { 200: jsonResponse(AuditEvidencePage, "A page of evidence"), ...problems(401, 403, 422) },
 });
 
+export const access = adminSession();
+
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
-  requireAdminSession(c);
   const q = c.req.valid("query");
   if (q.since && q.until && Date.parse(q.since) >= Date.parse(q.until)) {
     throw new ApiError("validation-error", {

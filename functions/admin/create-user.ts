@@ -3,12 +3,12 @@ import { audit } from "../../lib/audit";
 import { createUser } from "../../lib/auth/users";
 import { issueToken } from "../../lib/auth/tokens";
 import { toUserProfile } from "../../lib/auth/profile";
-import { requireInstanceAdmin } from "../../lib/http/auth";
 import { auditActor, db, type AppEnv } from "../../lib/http/context";
 import { jsonBody, jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
 import { responseObject, withSchema } from "../../lib/http/schema-ref";
 import { UserProfileObject } from "../auth/schemas";
+import { instanceAdmin } from "../../lib/http/access";
 
 export const CreateUserRequest = z
   .object({
@@ -32,8 +32,9 @@ export const route = createRoute({
   responses: { 201: jsonResponse(CreatedUser, "The user and a first token"), ...problems(400, 401, 403, 409, 413, 422) },
 });
 
+export const access = instanceAdmin();
+
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
-  requireInstanceAdmin(c);
   const body = c.req.valid("json");
   const { user, token } = await db(c).transaction(async (tx) => {
     const user = await createUser(tx, { email: body.email, displayName: body.display_name ?? "", isAdmin: body.is_admin ?? false });

@@ -1,5 +1,4 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
-import { requireInstanceAdmin } from "../../lib/http/auth";
 import { db, type AppEnv } from "../../lib/http/context";
 import { jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
@@ -8,6 +7,7 @@ import { settingsInForce } from "../../lib/settings";
 import { loadSaved } from "../../lib/settings/store";
 import { presentSettings } from "./instance-settings-view";
 import { InstanceSettingsResponse } from "./schemas";
+import { instanceAdmin } from "../../lib/http/access";
 
 export const route = createRoute({
   method: "get",
@@ -18,8 +18,9 @@ export const route = createRoute({
   responses: { 200: jsonResponse(InstanceSettingsResponse, "Every setting"), ...problems(401, 403) },
 });
 
+export const access = instanceAdmin();
+
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
-  requireInstanceAdmin(c);
   const inForce = await settingsInForce(c.env, db(c));
   const savedNow = await loadSaved(db(c), c.env);
   return c.json(withSchema(c, InstanceSettingsResponse, presentSettings(c.env, inForce, savedNow)), 200);

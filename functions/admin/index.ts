@@ -1,4 +1,5 @@
 import { createGroupApp } from "../../lib/http/app";
+import { register } from "../../lib/http/operation";
 import * as auditEvidence from "./audit-evidence";
 import * as createUser from "./create-user";
 import * as getInstanceSettings from "./get-instance-settings";
@@ -10,13 +11,13 @@ import * as updateInstanceSettings from "./update-instance-settings";
 
 /** Instance administration (instance administrators only). */
 const app = createGroupApp();
-app.openapi(createUser.route, createUser.handler);
-app.openapi(auditEvidence.route, auditEvidence.handler);
-app.openapi(getInstanceSettings.route, getInstanceSettings.handler);
-app.openapi(updateInstanceSettings.route, updateInstanceSettings.handler);
-app.openapi(listJobs.route, listJobs.handler);
-app.openapi(jobMetrics.route, jobMetrics.handler);
-app.openapi(redriveJob.route, redriveJob.handler);
-app.openapi(setPlanOverride.route, setPlanOverride.handler);
+register(app, createUser);
+register(app, auditEvidence);
+register(app, getInstanceSettings);
+register(app, updateInstanceSettings);
+register(app, listJobs);
+register(app, jobMetrics);
+register(app, redriveJob);
+register(app, setPlanOverride);
 
 export default app;

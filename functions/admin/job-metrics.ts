@@ -1,10 +1,10 @@
 import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
-import { requireInstanceAdmin } from "../../lib/http/auth";
 import { db, type AppEnv } from "../../lib/http/context";
 import { jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
 import { responseObject, withSchemaEach } from "../../lib/http/schema-ref";
 import { jobMetrics } from "../../lib/jobs/metrics";
+import { instanceAdmin } from "../../lib/http/access";
 
 const count = (description: string) => z.number().int().min(0).openapi({ description });
 
@@ -33,7 +33,8 @@ export const route = createRoute({
   responses: { 200: jsonResponse(z.array(JobKindMetrics), "Job counts per kind"), ...problems(401, 403) },
 });
 
+export const access = instanceAdmin();
+
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
-  requireInstanceAdmin(c);
   return c.json(withSchemaEach(c, JobKindMetrics, await jobMetrics(db(c))), 200);
 };

@@ -1,7 +1,6 @@
 import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
 import { and, desc, eq, lt, or } from "drizzle-orm";
 import { outboxJobs } from "../../db/schema";
-import { requireInstanceAdmin } from "../../lib/http/auth";
 import { db, type AppEnv } from "../../lib/http/context";
 import { jsonResponse } from "../../lib/http/openapi";
 import { cursorParam, decodeCursor, encodeCursor, limitParam, setNextLink } from "../../lib/http/pagination";
@@ -9,6 +8,7 @@ import { problems } from "../../lib/http/problem-schema";
 import { withSchemaEach } from "../../lib/http/schema-ref";
 import { JOB_KINDS } from "../../lib/jobs/kinds";
 import { AdminJob, JOB_STATES, toAdminJob } from "./jobs-schemas";
+import { instanceAdmin } from "../../lib/http/access";
 
 export const route = createRoute({
   method: "get",
@@ -31,8 +31,9 @@ export const route = createRoute({
   responses: { 200: jsonResponse(z.array(AdminJob), "Jobs"), ...problems(401, 403, 422) },
 });
 
+export const access = instanceAdmin();
+
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
-  requireInstanceAdmin(c);
   const { state, kind, limit, cursor } = c.req.valid("query");
   const after = cursor ? decodeCursor(cursor, ["date", "string"]) : null;
   const rows = await db(c)

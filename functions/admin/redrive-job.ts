@@ -2,7 +2,6 @@ import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
 import { and, eq, sql } from "drizzle-orm";
 import { jobReceipts, outboxJobs } from "../../db/schema";
 import { audit } from "../../lib/audit";
-import { requireInstanceAdmin } from "../../lib/http/auth";
 import { auditActor, db, type AppEnv } from "../../lib/http/context";
 import { ApiError, notFound } from "../../lib/http/errors";
 import { jsonResponse } from "../../lib/http/openapi";
@@ -11,6 +10,7 @@ import { withSchema } from "../../lib/http/schema-ref";
 import { dispatchAfterCommit } from "../../lib/jobs/dispatch";
 import { IdParam } from "../../lib/schemas/common";
 import { AdminJob, toAdminJob } from "./jobs-schemas";
+import { instanceAdmin } from "../../lib/http/access";
 
 export const route = createRoute({
   method: "post",
@@ -25,8 +25,9 @@ export const route = createRoute({
   responses: { 202: jsonResponse(AdminJob, "Queued again"), ...problems(401, 403, 404, 409) },
 });
 
+export const access = instanceAdmin();
+
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
-  requireInstanceAdmin(c);
   const { id } = c.req.valid("param");
   const row = await db(c).transaction(async (tx) => {
     const [job] = await tx.select().from(outboxJobs).where(eq(outboxJobs.id, id)).for("update");

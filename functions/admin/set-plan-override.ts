@@ -5,7 +5,6 @@ import { audit } from "../../lib/audit";
 import { endCurrentSubscription } from "../../lib/billing/checkout";
 import { currentSubscription, lockOrganization, personalOrganizationId } from "../../lib/billing/organizations";
 import { findPlan } from "../../lib/billing/plans";
-import { requireInstanceAdmin } from "../../lib/http/auth";
 import { auditActor, currentUser, db, type AppEnv } from "../../lib/http/context";
 import { ApiError, notFound } from "../../lib/http/errors";
 import { jsonBody, jsonResponse } from "../../lib/http/openapi";
@@ -13,6 +12,7 @@ import { problems } from "../../lib/http/problem-schema";
 import { responseObject, withSchema } from "../../lib/http/schema-ref";
 import { newId } from "../../lib/ids";
 import { IdParam, OptionalTimestamp } from "../../lib/schemas/common";
+import { instanceAdmin } from "../../lib/http/access";
 
 export const PlanOverrideRequest = z
   .object({
@@ -46,8 +46,9 @@ type SubRow = typeof subscriptions.$inferSelect;
 const view = (s: SubRow | null) =>
   s ? { id: s.id, status: s.status, provider: s.provider, current_period_end: s.currentPeriodEnd?.toISOString() ?? null } : null;
 
+export const access = instanceAdmin();
+
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
-  requireInstanceAdmin(c);
   const { id } = c.req.valid("param");
   const body = c.req.valid("json");
   const actor = currentUser(c);

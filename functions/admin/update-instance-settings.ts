@@ -1,7 +1,6 @@
 import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
 import { sql } from "drizzle-orm";
 import { audit } from "../../lib/audit";
-import { requireInstanceAdmin } from "../../lib/http/auth";
 import { auditActor, currentUser, db, type AppEnv } from "../../lib/http/context";
 import { ApiError, type FieldError } from "../../lib/http/errors";
 import { jsonBody, jsonResponse } from "../../lib/http/openapi";
@@ -12,6 +11,7 @@ import { envValue } from "../../lib/settings/in-force";
 import { loadSaved, saveSetting } from "../../lib/settings/store";
 import { presentSettings } from "./instance-settings-view";
 import { InstanceSettingsResponse } from "./schemas";
+import { instanceAdmin } from "../../lib/http/access";
 
 /** CONTRACT.md §6: `settings: [{key, value}]`, all or nothing; `value: ""` clears a saved value (a secret too). */
 export const UpdateInstanceSettingsRequest = z
@@ -63,8 +63,9 @@ function validate(c: Parameters<RouteHandler<typeof route, AppEnv>>[0], entries:
   if (errors.length) throw new ApiError("validation-error", { detail: `${errors.length} setting(s) refused; nothing was saved.`, errors });
 }
 
+export const access = instanceAdmin();
+
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
-  requireInstanceAdmin(c);
   const { settings } = c.req.valid("json");
   validate(c, settings);
   const actor = currentUser(c);

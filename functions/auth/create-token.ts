@@ -6,6 +6,7 @@ import { jsonBody, jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
 import { withSchema } from "../../lib/http/schema-ref";
 import { CreatedToken } from "./schemas";
+import { signedIn } from "../../lib/http/access";
 
 export const CreateTokenRequest = z.object({ name: z.string().trim().min(1).max(100) }).openapi("CreateTokenRequest");
 
@@ -18,6 +19,8 @@ export const route = createRoute({
   request: { body: jsonBody(CreateTokenRequest) },
   responses: { 201: jsonResponse(CreatedToken, "The new token"), ...problems(400, 401, 413, 422) },
 });
+
+export const access = signedIn();
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { name } = c.req.valid("json");

@@ -1,4 +1,5 @@
 import { createGroupApp } from "../../lib/http/app";
+import { register } from "../../lib/http/operation";
 import * as createToken from "./create-token";
 import * as me from "./me";
 import * as passkeysDelete from "./passkeys-delete";
@@ -13,16 +14,16 @@ import * as sessionsStart from "./sessions-start";
 
 /** Identity of the caller: profile, API tokens, passkeys, browser sessions and the page that manages them. */
 const app = createGroupApp();
-app.openapi(me.route, me.handler);
-app.openapi(createToken.route, createToken.handler);
-app.openapi(revokeToken.route, revokeToken.handler);
-app.openapi(securityStatus.route, securityStatus.handler);
-app.openapi(passkeysStart.route, passkeysStart.handler);
-app.openapi(passkeysFinish.route, passkeysFinish.handler);
-app.openapi(passkeysDelete.route, passkeysDelete.handler);
-app.openapi(sessionsStart.route, sessionsStart.handler);
-app.openapi(sessionsFinish.route, sessionsFinish.handler);
-app.openapi(sessionsDelete.route, sessionsDelete.handler);
+register(app, me);
+register(app, createToken);
+register(app, revokeToken);
+register(app, securityStatus);
+register(app, passkeysStart);
+register(app, passkeysFinish);
+register(app, passkeysDelete);
+register(app, sessionsStart);
+register(app, sessionsFinish);
+register(app, sessionsDelete);
 securityPage.mount(app);
 
 export default app;

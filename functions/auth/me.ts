@@ -5,6 +5,7 @@ import { jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
 import { withSchema } from "../../lib/http/schema-ref";
 import { UserProfile } from "./schemas";
+import { signedIn } from "../../lib/http/access";
 
 export const route = createRoute({
   method: "get",
@@ -13,6 +14,8 @@ export const route = createRoute({
   summary: "The signed-in user's profile",
   responses: { 200: jsonResponse(UserProfile, "The caller"), ...problems(401) },
 });
+
+export const access = signedIn();
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   return c.json(withSchema(c, UserProfile, toUserProfile(await callerRow(c))), 200);

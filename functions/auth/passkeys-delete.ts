@@ -6,6 +6,7 @@ import { auditActor, currentUser, db, type AppEnv } from "../../lib/http/context
 import { notFound } from "../../lib/http/errors";
 import { problems } from "../../lib/http/problem-schema";
 import { IdParam } from "../../lib/schemas/common";
+import { signedIn } from "../../lib/http/access";
 
 export const route = createRoute({
   method: "delete",
@@ -16,6 +17,8 @@ export const route = createRoute({
   request: { params: z.object({ id: IdParam.openapi({ description: "Passkey ID" }) }) },
   responses: { 204: { description: "Deleted" }, ...problems(401, 403, 404, 422) },
 });
+
+export const access = signedIn();
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { id } = c.req.valid("param");

@@ -16,6 +16,7 @@ import { newId } from "../../lib/ids";
 import { PasskeyName } from "./passkeys-start";
 import { SecurityStatus } from "./schemas";
 import { ChallengeIdField, RegistrationCredential } from "./webauthn-credentials";
+import { signedIn } from "../../lib/http/access";
 
 export const FinishPasskeyRequest = z
   .object({ challenge_id: ChallengeIdField, credential: RegistrationCredential, name: PasskeyName.optional() })
@@ -34,6 +35,8 @@ export const route = createRoute({
   request: { body: jsonBody(FinishPasskeyRequest) },
   responses: { 200: jsonResponse(SecurityStatus, "The caller's security status, with the new passkey"), ...problems(400, 401, 409, 413, 422) },
 });
+
+export const access = signedIn();
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const body = c.req.valid("json");

@@ -9,6 +9,7 @@ import { jsonBody, jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
 import { withSchema } from "../../lib/http/schema-ref";
 import { PasskeyChallenge } from "./schemas";
+import { signedIn } from "../../lib/http/access";
 
 export const PasskeyName = z.string().trim().min(1).max(100).openapi({ description: "A label for the passkey, e.g. the device" });
 
@@ -21,6 +22,8 @@ export const route = createRoute({
   request: { body: jsonBody(z.object({ name: PasskeyName.optional() }).openapi("StartPasskeyRequest")) },
   responses: { 200: jsonResponse(PasskeyChallenge, "The challenge and the options for navigator.credentials.create()"), ...problems(400, 401, 409, 413, 422) },
 });
+
+export const access = signedIn();
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { name } = c.req.valid("json");

@@ -5,6 +5,7 @@ import { audit } from "../../lib/audit";
 import { auditActor, currentUser, db, type AppEnv } from "../../lib/http/context";
 import { notFound } from "../../lib/http/errors";
 import { problems } from "../../lib/http/problem-schema";
+import { signedIn } from "../../lib/http/access";
 
 export const route = createRoute({
   method: "delete",
@@ -15,6 +16,8 @@ export const route = createRoute({
   request: { params: z.object({ id: z.string().max(100) }) },
   responses: { 204: { description: "Revoked" }, ...problems(401, 404, 422) },
 });
+
+export const access = signedIn();
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { id } = c.req.valid("param");

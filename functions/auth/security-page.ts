@@ -1,5 +1,6 @@
 import type { GroupApp } from "../../lib/http/app";
 import { SECURITY_PAGE_SCRIPT } from "./security-page-script";
+import { declarePublic } from "../../lib/http/operation";
 
 /** CONTRACT §8: the page at /account/security, plain HTML with one small script. No user data is rendered on the server. */
 const PAGE = `<!doctype html>
@@ -94,6 +95,9 @@ const HEADERS = {
 };
 
 export function mount(app: GroupApp): void {
+  for (const path of ["/account/security", "/account/security.js", "/account/security.css"]) {
+    declarePublic(app, "GET", path, "the page renders no user data; everything it shows it fetches with the caller's own credential");
+  }
   app.get("/account/security", (c) => c.body(PAGE, 200, { ...HEADERS, "content-type": "text/html; charset=utf-8" }));
   app.get("/account/security.js", (c) => c.body(SECURITY_PAGE_SCRIPT, 200, { ...HEADERS, "content-type": "text/javascript; charset=utf-8" }));
   app.get("/account/security.css", (c) => c.body(STYLE, 200, { ...HEADERS, "content-type": "text/css; charset=utf-8" }));

@@ -5,6 +5,7 @@ import { jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
 import { withSchema } from "../../lib/http/schema-ref";
 import { SecurityStatus } from "./schemas";
+import { signedIn } from "../../lib/http/access";
 
 export const route = createRoute({
   method: "get",
@@ -13,6 +14,8 @@ export const route = createRoute({
   summary: "The current user's sign-in methods and passkeys",
   responses: { 200: jsonResponse(SecurityStatus, "Sign-in methods, passkeys and the user"), ...problems(401) },
 });
+
+export const access = signedIn();
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) =>
   c.json(withSchema(c, SecurityStatus, await securityStatus(db(c), currentUser(c).id)), 200);

@@ -5,6 +5,7 @@ import { revokeSession, sessionCookie } from "../../lib/auth/sessions";
 import { auditActor, currentUser, db, type AppEnv } from "../../lib/http/context";
 import { ApiError } from "../../lib/http/errors";
 import { problems } from "../../lib/http/problem-schema";
+import { signedIn } from "../../lib/http/access";
 
 export const route = createRoute({
   method: "delete",
@@ -14,6 +15,8 @@ export const route = createRoute({
   description: "The session is revoked and its cookie cleared. A request authenticated with a bearer token has no session to end (400).",
   responses: { 204: { description: "Signed out" }, ...problems(400, 401, 403) },
 });
+
+export const access = signedIn();
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const sessionId = currentUser(c).sessionId;

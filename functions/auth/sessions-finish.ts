@@ -15,6 +15,7 @@ import { problems } from "../../lib/http/problem-schema";
 import { withSchema } from "../../lib/http/schema-ref";
 import { UserProfile } from "./schemas";
 import { AuthenticationCredential, ChallengeIdField } from "./webauthn-credentials";
+import { publicAccess } from "../../lib/http/access";
 
 export const FinishSignInRequest = z.object({ challenge_id: ChallengeIdField, credential: AuthenticationCredential }).openapi("FinishSignInRequest");
 
@@ -41,7 +42,6 @@ export const route = createRoute({
   summary: "Finish signing in with a passkey: opens a browser session",
   description:
     "No authentication. Verifies the assertion against the spent challenge, the origin and RP ID of PUBLIC_BASE_URL and the passkey's public key; a signature counter that does not move forward → 401. Sets the `herald_session` cookie (HttpOnly, SameSite=Strict, Secure on https), which lasts 12 h idle and 7 days in all.",
-  security: [],
   request: { body: jsonBody(FinishSignInRequest) },
   responses: {
     200: {
@@ -51,6 +51,8 @@ export const route = createRoute({
     ...problems(400, 401, 413, 422, 429),
   },
 });
+
+export const access = publicAccess("signing in is how a caller gets a session; the signed assertion is the credential");
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const body = c.req.valid("json");

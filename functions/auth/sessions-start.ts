@@ -7,6 +7,7 @@ import { jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
 import { withSchema } from "../../lib/http/schema-ref";
 import { PasskeyChallenge } from "./schemas";
+import { publicAccess } from "../../lib/http/access";
 
 export const route = createRoute({
   method: "post",
@@ -15,9 +16,10 @@ export const route = createRoute({
   summary: "Start signing in with a passkey",
   description:
     "No authentication. WebAuthn request options for a discoverable credential (no user name needed) and a challenge good for one use within 5 minutes.",
-  security: [],
   responses: { 200: jsonResponse(PasskeyChallenge, "The challenge and the options for navigator.credentials.get()"), ...problems(400, 429) },
 });
+
+export const access = publicAccess("signing in is how a caller gets a session; counted per client address");
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const rp = relyingParty(c.env, c.req.url);

@@ -7,6 +7,7 @@ import { jsonBody, jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
 import { withSchema } from "../../lib/http/schema-ref";
 import { PurchaseChoice, PurchaseChoiceRequest } from "./schemas";
+import { signedIn } from "../../lib/http/access";
 
 export const route = createRoute({
   method: "post",
@@ -18,6 +19,8 @@ export const route = createRoute({
   request: { body: jsonBody(PurchaseChoiceRequest) },
   responses: { 201: jsonResponse(PurchaseChoice, "The choice and its continuation token"), ...problems(400, 401, 413, 422) },
 });
+
+export const access = signedIn();
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const body = c.req.valid("json");

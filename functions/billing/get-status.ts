@@ -9,9 +9,9 @@ import { notFound } from "../../lib/http/errors";
 import { jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
 import { withSchema } from "../../lib/http/schema-ref";
-import { requireRole } from "../../lib/http/workspace-guard";
 import { IdParam, WorkspaceIdField } from "../../lib/schemas/common";
 import { BillingStatusResponse } from "./schemas";
+import { inQuery, workspaceRole } from "../../lib/http/access";
 
 export const route = createRoute({
   method: "get",
@@ -29,13 +29,14 @@ export const route = createRoute({
   responses: { 200: jsonResponse(BillingStatusResponse, "Plan, limits, usage and costs"), ...problems(401, 403, 404, 422) },
 });
 
+export const access = workspaceRole("viewer", inQuery("workspace_id", { optional: true }));
+
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { workspace_id, organization_id } = c.req.valid("query");
   const user = currentUser(c);
   const q = db(c);
   let organizationId: string;
   if (workspace_id !== undefined) {
-    await requireRole(q, user.id, workspace_id, "viewer");
     organizationId = await organizationOfWorkspace(q, workspace_id);
     if (organization_id !== undefined && organization_id !== organizationId) throw notFound("organization");
   } else if (organization_id !== undefined) {

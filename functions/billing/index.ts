@@ -1,4 +1,5 @@
 import { createGroupApp } from "../../lib/http/app";
+import { register } from "../../lib/http/operation";
 import * as createPurchaseChoice from "./create-purchase-choice";
 import * as getStatus from "./get-status";
 import * as stripeWebhook from "./stripe-webhook";
@@ -6,9 +7,9 @@ import * as validatePurchaseChoice from "./validate-purchase-choice";
 
 /** Billing: plan, limits, usage and provider costs; purchase choices; the Stripe webhook. */
 const app = createGroupApp();
-app.openapi(getStatus.route, getStatus.handler);
-app.openapi(createPurchaseChoice.route, createPurchaseChoice.handler);
-app.openapi(validatePurchaseChoice.route, validatePurchaseChoice.handler);
-app.openapi(stripeWebhook.route, stripeWebhook.handler);
+register(app, getStatus);
+register(app, createPurchaseChoice);
+register(app, validatePurchaseChoice);
+register(app, stripeWebhook);
 
 export default app;

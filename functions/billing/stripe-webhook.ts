@@ -12,6 +12,7 @@ import { withSchema } from "../../lib/http/schema-ref";
 import { logEvent } from "../../lib/log";
 import { settingsInForce } from "../../lib/settings";
 import { StripeWebhookReceipt } from "./schemas";
+import { publicAccess } from "../../lib/http/access";
 
 export const route = createRoute({
   method: "post",
@@ -20,7 +21,6 @@ export const route = createRoute({
   summary: "Receive a Stripe webhook event",
   description:
     "Public (no bearer token): the `Stripe-Signature` header (`t=…,v1=…`, HMAC-SHA256 of `<t>.<raw body>` under the configured `stripe_webhook_secret`, within 5 minutes) authenticates it; anything else → 400 and nothing changes. Each event id is applied once: a replay answers `duplicate: true`. `checkout.session.completed` (once paid) and `checkout.session.async_payment_succeeded` complete the checkout attempt and activate its subscription; `checkout.session.expired` expires it; `customer.subscription.updated` / `.deleted` follow the subscription's status.",
-  security: [],
   request: {
     headers: z.object({ "stripe-signature": z.string().max(2000).optional() }),
     body: { content: { "application/json": { schema: z.object({}).passthrough().openapi({ description: "A Stripe Event object" }) } }, required: true },
@@ -123,6 +123,8 @@ async function subscriptionChanged(tx: Tx, object: StripeObject, deleted: boolea
     .where(eq(subscriptions.id, sub.id));
   await audit(tx, { actorUserId: null, actorKind: "system", action: `billing.subscription.${status}`, targetType: "subscription", targetId: sub.id });
 }
+
+export const access = publicAccess("Stripe calls it; each event is verified by its signature instead");
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const database = db(c);

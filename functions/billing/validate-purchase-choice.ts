@@ -7,6 +7,7 @@ import { problems } from "../../lib/http/problem-schema";
 import { withSchema } from "../../lib/http/schema-ref";
 import { instanceKey } from "./create-purchase-choice";
 import { ContinuationRequest, PurchaseChoice } from "./schemas";
+import { signedIn } from "../../lib/http/access";
 
 export const route = createRoute({
   method: "post",
@@ -36,6 +37,8 @@ export async function continuationOr422(env: AppEnv["Bindings"], userId: string,
   }
   return check.facts;
 }
+
+export const access = signedIn();
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { continuation_token } = c.req.valid("json");

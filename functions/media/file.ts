@@ -2,14 +2,16 @@ import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
 import { eq } from "drizzle-orm";
 import { logEvent } from "../../lib/log";
 import { media } from "../../db/schema";
-import { currentUser, db, type AppContext, type AppEnv } from "../../lib/http/context";
+import { db, type AppContext, type AppEnv } from "../../lib/http/context";
 import { ApiError, notFound } from "../../lib/http/errors";
 import { problems } from "../../lib/http/problem-schema";
 import type { MediaRow } from "../../lib/media/item";
 import { parseRange } from "../../lib/media/range";
 import { secondsLeft, verifyMediaSignature } from "../../lib/media/signed-url";
-import { loadMediaFor, mediaBucket } from "./lookup";
+import { mediaBucket } from "./lookup";
 import { MediaIdParams } from "./schemas";
+import { resourceInPath, workspaceRole } from "../../lib/http/access";
+import { scopedResource } from "../../lib/http/enforce-access";
 
 const Bytes = z.string().openapi({ type: "string", format: "binary" });
 
@@ -60,12 +62,14 @@ async function loadSigned(c: AppContext, id: string, expires?: string, signature
   return row;
 }
 
+export const access = workspaceRole("viewer", resourceInPath("media"), { signedUrl: true });
+
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { id } = c.req.valid("param");
   const { expires, signature } = c.req.valid("query");
-  // lib/http/auth.ts lets a request through without a token only when it carries `signature`.
+  // Authentication lets a request through without a token only when it carries `signature` (the access rule says so).
   const signed = signature !== undefined;
-  const row = signed ? await loadSigned(c, id, expires, signature) : await loadMediaFor(db(c), currentUser(c).id, id, "viewer");
+  const row = signed ? await loadSigned(c, id, expires, signature) : scopedResource(c, "media");
   const range = parseRange(c.req.valid("header").range, row.size);
   const object = await mediaBucket(c).get(row.objectKey, range ? { range } : undefined);
   if (!object) {

@@ -1,12 +1,13 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { publicBaseUrl } from "../../lib/env";
-import { currentUser, db, type AppEnv } from "../../lib/http/context";
+import type { AppEnv } from "../../lib/http/context";
 import { jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
 import { withSchema } from "../../lib/http/schema-ref";
 import { toMediaItem } from "../../lib/media/item";
-import { loadMediaFor } from "./lookup";
 import { MediaIdParams, MediaItem } from "./schemas";
+import { resourceInPath, workspaceRole } from "../../lib/http/access";
+import { scopedResource } from "../../lib/http/enforce-access";
 
 export const route = createRoute({
   method: "get",
@@ -17,7 +18,9 @@ export const route = createRoute({
   responses: { 200: jsonResponse(MediaItem, "The item"), ...problems(401, 404, 422) },
 });
 
+export const access = workspaceRole("viewer", resourceInPath("media"));
+
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
-  const row = await loadMediaFor(db(c), currentUser(c).id, c.req.valid("param").id, "viewer");
+  const row = scopedResource(c, "media");
   return c.json(withSchema(c, MediaItem, toMediaItem(row, publicBaseUrl(c.env, c.req.url))), 200);
 };

@@ -1,4 +1,5 @@
 import { createGroupApp } from "../../lib/http/app";
+import { register } from "../../lib/http/operation";
 import * as file from "./file";
 import * as get from "./get";
 import * as list from "./list";
@@ -9,12 +10,12 @@ import * as upload from "./upload";
 
 /** The media library: library, temporary and trash lifecycles. */
 const app = createGroupApp();
-app.openapi(upload.route, upload.handler);
-app.openapi(list.route, list.handler);
-app.openapi(get.route, get.handler);
-app.openapi(file.route, file.handler);
-app.openapi(update.route, update.handler);
-app.openapi(trash.route, trash.handler);
-app.openapi(restore.route, restore.handler);
+register(app, upload);
+register(app, list);
+register(app, get);
+register(app, file);
+register(app, update);
+register(app, trash);
+register(app, restore);
 
 export default app;

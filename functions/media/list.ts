@@ -8,7 +8,8 @@ import { jsonResponse } from "../../lib/http/openapi";
 import { limitParam } from "../../lib/http/pagination";
 import { problems } from "../../lib/http/problem-schema";
 import { withSchema, withSchemaEach } from "../../lib/http/schema-ref";
-import { guardedRead } from "../../lib/http/guarded-read";
+import { inQuery, workspaceRole } from "../../lib/http/access";
+import { scopedRead } from "../../lib/http/scoped-read";
 import { toMediaItem } from "../../lib/media/item";
 import { mediaListOrder, mediaListWhere, type MediaListFilters } from "../../lib/media/list-query";
 import { MAX_TAG_LENGTH, MAX_TAGS, normalizeTag, parseTagList } from "../../lib/media/tags";
@@ -98,6 +99,8 @@ export function filtersOf(q: Query): MediaListFilters {
   };
 }
 
+export const access = workspaceRole("viewer", inQuery(), { readBesideAuth: true });
+
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const q = c.req.valid("query");
   const filters = filtersOf(q);
@@ -106,7 +109,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   // The page and the exact total are independent queries on the same indexes: run them side by side.
   const {
     result: [rows, [{ total }]],
-  } = await guardedRead(c, q.workspace_id, "viewer", (guard) =>
+  } = await scopedRead(c, (guard) =>
     Promise.all([
       database
         .select()

@@ -3,13 +3,14 @@ import { eq, sql } from "drizzle-orm";
 import { media } from "../../db/schema";
 import { audit } from "../../lib/audit";
 import { publicBaseUrl } from "../../lib/env";
-import { auditActor, currentUser, db, type AppEnv } from "../../lib/http/context";
+import { auditActor, db, type AppEnv } from "../../lib/http/context";
 import { jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
 import { withSchema } from "../../lib/http/schema-ref";
 import { toMediaItem } from "../../lib/media/item";
-import { loadMediaFor } from "./lookup";
 import { MediaIdParams, MediaItem } from "./schemas";
+import { resourceInPath, workspaceRole } from "../../lib/http/access";
+import { lockScopedResource } from "../../lib/http/enforce-access";
 
 export const route = createRoute({
   method: "post",
@@ -22,11 +23,12 @@ export const route = createRoute({
   responses: { 200: jsonResponse(MediaItem, "The restored item"), ...problems(400, 401, 403, 404, 422) },
 });
 
+export const access = workspaceRole("editor", resourceInPath("media"));
+
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { id } = c.req.valid("param");
-  const user = currentUser(c);
   const row = await db(c).transaction(async (tx) => {
-    const current = await loadMediaFor(tx, user.id, id, "editor", { lock: true });
+    const current = await lockScopedResource(c, tx, "media");
     if (!current.trashedAt) return current;
     const [restored] = await tx
       .update(media)

@@ -3,7 +3,7 @@ import { eq, sql } from "drizzle-orm";
 import { media } from "../../db/schema";
 import { audit } from "../../lib/audit";
 import { publicBaseUrl } from "../../lib/env";
-import { auditActor, currentUser, db, type AppEnv } from "../../lib/http/context";
+import { auditActor, db, type AppEnv } from "../../lib/http/context";
 import { ApiError } from "../../lib/http/errors";
 import { jsonBody, jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
@@ -11,8 +11,9 @@ import { withSchema } from "../../lib/http/schema-ref";
 import { toMediaItem } from "../../lib/media/item";
 import { temporaryExpiry } from "../../lib/media/limits";
 import { normalizeTags, searchDocument, tagProblem } from "../../lib/media/tags";
-import { loadMediaFor } from "./lookup";
 import { MediaIdParams, MediaItem, UpdateMediaRequest } from "./schemas";
+import { resourceInPath, workspaceRole } from "../../lib/http/access";
+import { lockScopedResource } from "../../lib/http/enforce-access";
 
 export const route = createRoute({
   method: "patch",
@@ -23,6 +24,8 @@ export const route = createRoute({
   request: { params: MediaIdParams, body: jsonBody(UpdateMediaRequest) },
   responses: { 200: jsonResponse(MediaItem, "The changed item"), ...problems(400, 401, 403, 404, 413, 422) },
 });
+
+export const access = workspaceRole("editor", resourceInPath("media"));
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { id } = c.req.valid("param");
@@ -36,10 +39,9 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const tags = body.tags === undefined ? undefined : normalizeTags(body.tags);
   const tagError = tags && tagProblem(tags);
   if (tagError) throw new ApiError("validation-error", { detail: tagError, errors: [{ location: "body.tags", message: tagError }] });
-  const user = currentUser(c);
 
   const row = await db(c).transaction(async (tx) => {
-    const current = await loadMediaFor(tx, user.id, id, "editor", { lock: true });
+    const current = await lockScopedResource(c, tx, "media");
     const altText = body.alt_text === undefined ? current.altText : body.alt_text?.trim() || null;
     const nextTags = tags ?? current.tags;
     const retention = body.retention_class ?? current.retentionClass;

@@ -3,12 +3,11 @@ import type { MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { publicBaseUrl } from "../../lib/env";
 import { enforcePlanLimits } from "../../lib/billing/enforce";
-import { auditActor, currentUser, db, type AppEnv } from "../../lib/http/context";
+import { auditActor, db, type AppEnv } from "../../lib/http/context";
 import { ApiError } from "../../lib/http/errors";
 import { jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
 import { withSchema } from "../../lib/http/schema-ref";
-import { requireRole } from "../../lib/http/workspace-guard";
 import { detectMedia } from "../../lib/media/detect";
 import { cleanFilename } from "../../lib/media/filename";
 import { toMediaItem } from "../../lib/media/item";
@@ -17,6 +16,7 @@ import { createMedia } from "../../lib/media/store";
 import { parseTagList, tagProblem } from "../../lib/media/tags";
 import { mediaBucket } from "./lookup";
 import { MediaItem, UploadMediaForm } from "./schemas";
+import { inForm, workspaceRole } from "../../lib/http/access";
 
 const tooLarge = (max: number) =>
   new ApiError("payload-too-large", { detail: `Media uploads are limited to ${max} bytes (MEDIA_MAX_BYTES); nothing was stored.` });
@@ -52,10 +52,10 @@ export const route = createRoute({
   responses: { 201: jsonResponse(MediaItem, "The stored item"), ...problems(400, 401, 403, 404, 413, 415, 422, 503) },
 });
 
+export const access = workspaceRole("editor", inForm());
+
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const form = c.req.valid("form");
-  const user = currentUser(c);
-  await requireRole(db(c), user.id, form.workspace_id, "editor");
   const bucket = mediaBucket(c);
   const max = mediaMaxBytes(c.env);
   if (form.file.size > max) throw tooLarge(max);

@@ -2,15 +2,16 @@ import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { audit } from "../../lib/audit";
 import { publicBaseUrl } from "../../lib/env";
 import { assertRevision } from "../../lib/http/concurrency";
-import { auditActor, currentUser, db, type AppEnv } from "../../lib/http/context";
+import { auditActor, db, type AppEnv } from "../../lib/http/context";
 import { jsonBody, jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
 import { withSchema } from "../../lib/http/schema-ref";
-import { publicationForCaller } from "../../lib/publishing/access";
 import { cancelPublication } from "../../lib/publishing/cancel";
 import { publicationResponses } from "../../lib/publishing/respond";
 import { CancelPublicationRequest, PublicationIdParams } from "./requests";
 import { PublicationResponse } from "./schemas";
+import { resourceInPath, workspaceRole } from "../../lib/http/access";
+import { lockScopedResource } from "../../lib/http/enforce-access";
 
 export const route = createRoute({
   method: "post",
@@ -26,12 +27,13 @@ export const route = createRoute({
   responses: { 200: jsonResponse(PublicationResponse, "The publication at its new revision"), ...problems(400, 401, 403, 404, 409, 413, 422) },
 });
 
+export const access = workspaceRole("editor", resourceInPath("publication"));
+
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { id } = c.req.valid("param");
   const body = c.req.valid("json");
-  const user = currentUser(c);
   const out = await db(c).transaction(async (tx) => {
-    const row = await publicationForCaller(tx, id, user.id, "editor", true);
+    const row = await lockScopedResource(c, tx, "publication");
     assertRevision(body.expected_revision, row.revision, "publication");
     const updated = await cancelPublication(tx, row);
     await audit(tx, { ...auditActor(c), workspaceId: row.workspaceId, action: "publication.cancel", targetType: "publication", targetId: id });

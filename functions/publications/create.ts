@@ -6,7 +6,6 @@ import { auditActor, currentUser, db, type AppEnv } from "../../lib/http/context
 import { jsonBody, jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
 import { withSchema } from "../../lib/http/schema-ref";
-import { requireRole } from "../../lib/http/workspace-guard";
 import { newId } from "../../lib/ids";
 import { attachMedia } from "../../lib/publishing/media";
 import { assertMediaFits, planOrReject, platformsOf, writeRenditions } from "../../lib/publishing/save";
@@ -16,6 +15,7 @@ import { publicBaseUrl } from "../../lib/env";
 import { WorkspaceIdField } from "../../lib/schemas/common";
 import { publicationFields } from "./requests";
 import { PublicationResponse } from "./schemas";
+import { inBody, workspaceRole } from "../../lib/http/access";
 
 export const CreatePublicationRequest = z
   .object({
@@ -40,12 +40,13 @@ export const route = createRoute({
   responses: { 201: jsonResponse(PublicationResponse, "The new publication at revision 1"), ...problems(400, 401, 403, 404, 413, 422) },
 });
 
+export const access = workspaceRole("editor", inBody());
+
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const body = c.req.valid("json");
   const user = currentUser(c);
   const scheduledAt = body.scheduled_at ? new Date(body.scheduled_at) : null;
   const loaded = await db(c).transaction(async (tx) => {
-    await requireRole(tx, user.id, body.workspace_id, "editor");
     await assertFutureSchedule(tx, scheduledAt);
     await enforcePlanLimits(tx, c.env, { workspaceId: body.workspace_id }, [{ limit: "publications_per_month", adding: 1 }]);
     const title = body.title ?? null;

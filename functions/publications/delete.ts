@@ -4,17 +4,18 @@ import { outboxJobs, publications, renditions } from "../../db/schema";
 import { audit } from "../../lib/audit";
 import type { Tx } from "../../lib/db/client";
 import { assertRevision } from "../../lib/http/concurrency";
-import { auditActor, currentUser, db, type AppEnv } from "../../lib/http/context";
+import { auditActor, db, type AppEnv } from "../../lib/http/context";
 import { ApiError } from "../../lib/http/errors";
 import { jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
 import { withSchema } from "../../lib/http/schema-ref";
 import { clearMediaUsages } from "../../lib/media/usage";
-import { publicationForCaller } from "../../lib/publishing/access";
 import { actionOutput } from "../../lib/publishing/action-output";
 import { BooleanQuery, ExpectedRevisionQuery } from "../../lib/schemas/common";
 import { PublicationIdParams } from "./requests";
 import { ActionOutputBody } from "./schemas";
+import { resourceInPath, workspaceRole } from "../../lib/http/access";
+import { lockScopedResource } from "../../lib/http/enforce-access";
 
 export const DeletePublicationQuery = z.object({
   confirm: BooleanQuery.optional().openapi({
@@ -48,12 +49,13 @@ async function beingSent(tx: Tx, publicationId: string): Promise<boolean> {
   return rows.some((r) => r.held);
 }
 
+export const access = workspaceRole("editor", resourceInPath("publication"));
+
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { id } = c.req.valid("param");
   const { confirm, expected_revision } = c.req.valid("query");
-  const user = currentUser(c);
   const output = await db(c).transaction(async (tx) => {
-    const row = await publicationForCaller(tx, id, user.id, "editor", true);
+    const row = await lockScopedResource(c, tx, "publication");
     if (confirm !== true) {
       throw new ApiError("confirmation-required", { detail: "Deleting is permanent: repeat the request with confirm=true." });
     }

@@ -1,13 +1,14 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { publicBaseUrl } from "../../lib/env";
-import { currentUser, db, type AppEnv } from "../../lib/http/context";
+import { db, type AppEnv } from "../../lib/http/context";
 import { jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
 import { withSchema } from "../../lib/http/schema-ref";
-import { publicationForCaller } from "../../lib/publishing/access";
 import { publicationResponses } from "../../lib/publishing/respond";
 import { PublicationIdParams } from "./requests";
 import { PublicationResponse } from "./schemas";
+import { resourceInPath, workspaceRole } from "../../lib/http/access";
+import { scopedResource } from "../../lib/http/enforce-access";
 
 export const route = createRoute({
   method: "get",
@@ -18,9 +19,10 @@ export const route = createRoute({
   responses: { 200: jsonResponse(PublicationResponse, "The publication"), ...problems(401, 404, 422) },
 });
 
+export const access = workspaceRole("viewer", resourceInPath("publication"));
+
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
-  const { id } = c.req.valid("param");
-  const row = await publicationForCaller(db(c), id, currentUser(c).id, "viewer");
+  const row = scopedResource(c, "publication");
   const [body] = await publicationResponses(db(c), publicBaseUrl(c.env, c.req.url), [row]);
   return c.json(withSchema(c, PublicationResponse, body), 200);
 };

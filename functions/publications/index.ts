@@ -1,4 +1,5 @@
 import { createGroupApp } from "../../lib/http/app";
+import { register } from "../../lib/http/operation";
 import * as cancel from "./cancel";
 import * as create from "./create";
 import * as get from "./get";
@@ -9,12 +10,12 @@ import * as update from "./update";
 
 /** Publications: composing, scheduling and publishing content. */
 const app = createGroupApp();
-app.openapi(create.route, create.handler);
-app.openapi(get.route, get.handler);
-app.openapi(list.route, list.handler);
-app.openapi(update.route, update.handler);
-app.openapi(publishNow.route, publishNow.handler);
-app.openapi(del.route, del.handler);
-app.openapi(cancel.route, cancel.handler);
+register(app, create);
+register(app, get);
+register(app, list);
+register(app, update);
+register(app, publishNow);
+register(app, del);
+register(app, cancel);
 
 export default app;

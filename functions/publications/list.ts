@@ -7,11 +7,12 @@ import { jsonResponse } from "../../lib/http/openapi";
 import { cursorParam, decodeCursor, encodeCursor, limitParam, setNextLink } from "../../lib/http/pagination";
 import { problems } from "../../lib/http/problem-schema";
 import { withSchemaEach } from "../../lib/http/schema-ref";
-import { guardedRead } from "../../lib/http/guarded-read";
+import { scopedRead } from "../../lib/http/scoped-read";
 import { listConditions } from "../../lib/publishing/list-filters";
 import { publicationPage } from "../../lib/publishing/page";
 import { DateTimeParam, OffsetQuery, WorkspaceIdField } from "../../lib/schemas/common";
 import { ACTIVITY_BUCKETS, PublicationResponse, PublicationStatus } from "./schemas";
+import { inQuery, workspaceRole } from "../../lib/http/access";
 
 export const ListPublicationsQuery = z.object({
   workspace_id: WorkspaceIdField,
@@ -48,10 +49,12 @@ export const route = createRoute({
   },
 });
 
+export const access = workspaceRole("viewer", inQuery(), { readBesideAuth: true });
+
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const query = c.req.valid("query");
   const database = db(c);
-  const { result: rows } = await guardedRead(c, query.workspace_id, "viewer", (guard) => {
+  const { result: rows } = await scopedRead(c, (guard) => {
     const after = query.cursor ? decodeCursor(query.cursor, ["date", "string"]) : null;
     const page = database
       .select()

@@ -6,10 +6,11 @@ import { jsonBody, jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
 import { withSchema } from "../../lib/http/schema-ref";
 import { dispatchLeasedAfterCommit } from "../../lib/jobs/dispatch";
-import { publicationForCaller } from "../../lib/publishing/access";
 import { startPublishingAsRead } from "../../lib/publishing/start-as-read";
 import { PublicationIdParams, PublishNowRequest } from "./requests";
 import { ActionOutputBody } from "./schemas";
+import { resourceInPath, workspaceRole } from "../../lib/http/access";
+import { scope } from "../../lib/http/enforce-access";
 
 export const route = createRoute({
   method: "post",
@@ -24,6 +25,8 @@ export const route = createRoute({
 
 const QUEUED_MESSAGE = "Publishing queued; follow each rendition's delivery on GET /publications/{id}.";
 
+export const access = workspaceRole("editor", resourceInPath("publication"));
+
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { id } = c.req.valid("param");
   const body = c.req.valid("json");
@@ -37,8 +40,8 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     return c.json(withSchema(c, ActionOutputBody, started.output), 202);
   }
   // The same statements inside the key's transaction, so the effect and its replayable answer commit together.
-  // The key is scoped to the publication's workspace; an unknown or foreign publication is 404 before any key is claimed.
-  const { workspaceId } = await publicationForCaller(db(c), id, user.id, "editor");
+  // The key is scoped to the publication's workspace (the access rule found it; an unknown or foreign publication was 404).
+  const { workspaceId } = scope(c);
   let job: Parameters<typeof dispatchLeasedAfterCommit>[1][number] | undefined;
   const response = await idempotent(c, { workspaceId, operation: "publications.publish-now", request: { id, ...body } }, async (tx) => {
     const started = await start(tx);

@@ -4,12 +4,11 @@ import { publications, renditions } from "../../db/schema";
 import { audit } from "../../lib/audit";
 import { publicBaseUrl } from "../../lib/env";
 import { assertRevision } from "../../lib/http/concurrency";
-import { auditActor, currentUser, db, type AppEnv } from "../../lib/http/context";
+import { auditActor, type AppEnv } from "../../lib/http/context";
 import { idempotent, IdempotencyKeyHeader } from "../../lib/http/idempotency";
 import { jsonBody, jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
 import { withSchema } from "../../lib/http/schema-ref";
-import { publicationForCaller } from "../../lib/publishing/access";
 import { currentDestinations } from "../../lib/publishing/current-destinations";
 import { attachMedia } from "../../lib/publishing/media";
 import { publicationResponses } from "../../lib/publishing/respond";
@@ -18,6 +17,8 @@ import { assertMediaFits, planOrReject, platformsOf, rewriteRenditions } from ".
 import { scheduleAfterEdit } from "../../lib/publishing/schedule";
 import { PublicationIdParams, UpdatePublicationRequest } from "./requests";
 import { PublicationResponse } from "./schemas";
+import { resourceInPath, workspaceRole } from "../../lib/http/access";
+import { lockScopedResource, scope } from "../../lib/http/enforce-access";
 
 export const route = createRoute({
   method: "put",
@@ -33,15 +34,16 @@ export const route = createRoute({
   responses: { 200: jsonResponse(PublicationResponse, "The publication at its new revision"), ...problems(400, 401, 403, 404, 409, 413, 422) },
 });
 
+export const access = workspaceRole("editor", resourceInPath("publication"));
+
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { id } = c.req.valid("param");
   const body = c.req.valid("json");
-  const user = currentUser(c);
-  const { workspaceId } = await publicationForCaller(db(c), id, user.id, "editor");
+  const { workspaceId } = scope(c);
   const scheduledAt = body.scheduled_at === undefined ? undefined : body.scheduled_at === null ? null : new Date(body.scheduled_at);
 
   return idempotent(c, { workspaceId, operation: "publications.update", request: { id, ...body } }, async (tx) => {
-    const row = await publicationForCaller(tx, id, user.id, "editor", true);
+    const row = await lockScopedResource(c, tx, "publication");
     assertEditable(row.status);
     assertRevision(body.expected_revision, row.revision, "publication");
 

@@ -6,6 +6,7 @@ import type { AppEnv } from "./context";
 import { defer } from "./context";
 import { ApiError } from "./errors";
 import { mountMeta, type MetaOptions } from "./meta";
+import { AccessIndex, declarations } from "./operation";
 import { rateLimit } from "./rate-limit";
 import { handleError, problemResponse } from "./problem-response";
 import { validationHook } from "./validation";
@@ -38,9 +39,15 @@ export type WorkerAppOptions = MetaOptions;
  */
 export function createWorkerApp(groups: GroupApp[], options: WorkerAppOptions): GroupApp {
   const app = createGroupApp();
-  app.use("*", requestContext, jsonBodyLimit, authenticate, rateLimit, rejectNulInUrl, requireJsonBody);
+  // Authentication needs the access each route declared (lib/http/operation.ts), in the order Hono matches.
+  const index = new AccessIndex();
+  app.use("*", requestContext, jsonBodyLimit, authenticate(index), rateLimit, rejectNulInUrl, requireJsonBody);
   mountMeta(app, options);
-  for (const group of groups) app.route("/", group);
+  index.add(declarations(app));
+  for (const group of groups) {
+    app.route("/", group);
+    index.add(declarations(group));
+  }
   app.notFound((c) => problemResponse(c, new ApiError("not-found", { detail: `No operation at ${c.req.method} ${c.req.path}.` })));
   app.onError(handleError);
   return app;

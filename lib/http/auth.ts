@@ -7,34 +7,9 @@ import { sha256Hex } from "../crypto";
 import { publicBaseUrl } from "../env";
 import { dbPool, type AppEnv, type AuthUser } from "./context";
 import { ApiError } from "./errors";
-import { GUARDED_READ_PATHS } from "./guarded-read";
+import type { AccessIndex } from "./operation";
 import { handleError } from "./problem-response";
 import { enforceRateLimit } from "./rate-limit";
-
-/**
- * Paths anyone may read: health, the API description and its schemas, problem type pages, the security
- * page, the passkey sign-in (it is how a person gets a session) and the Stripe webhook (signed instead).
- */
-const PUBLIC = [
-  /^\/healthz$/,
-  /^\/openapi\.json$/,
-  /^\/docs\/?$/,
-  /^\/api\/v1\/schemas\//,
-  /^\/problems\//,
-  /^\/favicon\.ico$/,
-  /^\/account\/security(\.js|\.css)?$/,
-  /^\/auth\/sessions\/passkey\/(start|finish)$/,
-  /^\/billing\/webhooks\/stripe$/,
-];
-
-export const isPublicPath = (path: string) => PUBLIC.some((re) => re.test(path));
-
-/**
- * A media file requested with a signed URL (lib/media/signed-url.ts) carries no token: the route itself
- * must verify the signature and answer 401 when it does not hold. Without `signature`, a token is needed.
- */
-export const isSignedMediaRequest = (method: string, path: string, url: string) =>
-  (method === "GET" || method === "HEAD") && /^\/media\/[^/]+\/file$/.test(path) && new URL(url).searchParams.has("signature");
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
@@ -43,32 +18,38 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  * A cookie travels with any request the browser makes, so an unsafe method carried by one must come from
  * our own page: its Origin must be PUBLIC_BASE_URL's. Neither → 401 with WWW-Authenticate.
  */
-export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
-  if (isPublicPath(c.req.path) || isSignedMediaRequest(c.req.method, c.req.path, c.req.url)) return next();
-  // A read that names its workspace gets the caller's role there in the same statement (lib/auth/caller.ts).
-  const named = c.req.method === "GET" ? c.req.queries("workspace_id") : undefined;
-  const workspaceId = named?.length === 1 && named[0].length > 0 && named[0].length <= 100 ? named[0] : undefined;
-  const credential = await credentialOf(c);
-  c.set("credential", credential);
-  const identified = identify(c, credential, workspaceId);
-  if (!workspaceId || !GUARDED_READ_PATHS.has(c.req.path)) {
-    await identified;
-    return next();
-  }
-  // A guarded read starts its first statement beside this one (lib/http/guarded-read.ts) and awaits it.
-  const pending = identified.then(() => enforceRateLimit(c));
-  pending.catch(() => {}); // awaited below and by the read; never an unhandled rejection meanwhile
-  c.set("pendingCaller", pending);
-  await next();
-  try {
-    await pending;
-  } catch (error) {
-    // Whatever the route answered, an unauthenticated or rate-limited request gets only that answer
-    // (dropping the route's response first, so none of its headers is carried over).
-    c.res = undefined;
-    c.res = handleError(error, c);
-  }
-};
+export const authenticate =
+  (index: AccessIndex): MiddlewareHandler<AppEnv> =>
+  async (c, next) => {
+    const access = index.find(c.req.method, c.req.path);
+    if (access?.kind === "public") return next();
+    // A route that verifies a signed URL itself (the media file) takes no credential when the URL carries one.
+    if (access?.kind === "workspace-role" && access.signedUrl && c.req.query("signature") !== undefined) return next();
+    // A route whose workspace is in its query gets the caller's role there in the same statement (lib/auth/caller.ts).
+    const source = access?.kind === "workspace-role" ? access.workspace : undefined;
+    const named = source?.in === "query" && !("resource" in source) ? c.req.queries(source.field) : undefined;
+    const workspaceId = named?.length === 1 && named[0].length > 0 && named[0].length <= 100 ? named[0] : undefined;
+    const credential = await credentialOf(c);
+    c.set("credential", credential);
+    const identified = identify(c, credential, workspaceId);
+    if (!workspaceId || access?.kind !== "workspace-role" || !access.readBesideAuth) {
+      await identified;
+      return next();
+    }
+    // A read beside authentication starts its first statement beside this one (lib/http/scoped-read.ts) and awaits it.
+    const pending = identified.then(() => enforceRateLimit(c));
+    pending.catch(() => {}); // awaited below and by the read; never an unhandled rejection meanwhile
+    c.set("pendingCaller", pending);
+    await next();
+    try {
+      await pending;
+    } catch (error) {
+      // Whatever the route answered, an unauthenticated or rate-limited request gets only that answer
+      // (dropping the route's response first, so none of its headers is carried over).
+      c.res = undefined;
+      c.res = handleError(error, c);
+    }
+  };
 
 /** The request's credential, hashed as stored, or the 401 / 403 that says what is wrong with it. */
 async function credentialOf(c: Context<AppEnv>): Promise<Credential> {
@@ -118,18 +99,4 @@ function remember(
   c.set("user", { id: row.id, email: row.email, isAdmin: row.isAdmin, ...via });
   c.set("userRow", row);
   if (workspaceId) c.set("membership", { workspaceId, role });
-}
-
-export function requireInstanceAdmin(c: Parameters<MiddlewareHandler<AppEnv>>[0]): void {
-  if (!c.get("user")?.isAdmin) throw new ApiError("forbidden", { detail: "Only instance administrators may do this." });
-}
-
-/** SPEC 5: the audit listing wants an instance administrator in a browser session; a bearer token, even an administrator's, is refused. */
-export function requireAdminSession(c: Parameters<MiddlewareHandler<AppEnv>>[0]): void {
-  const user = c.get("user");
-  if (!user?.sessionId)
-    throw new ApiError("forbidden", {
-      detail: "Only an instance administrator signed in with a passkey (a browser session) may read this; API tokens may not.",
-    });
-  requireInstanceAdmin(c);
 }

@@ -4,6 +4,7 @@ import { eq } from "drizzle-orm";
 import { users, type Role } from "../../db/schema";
 import type { ActorKind } from "../audit";
 import type { Credential } from "../auth/read-guard";
+import type { Access, Scope } from "./access";
 import { errorFields, logEvent } from "../log";
 import type { Env } from "../env";
 
@@ -30,6 +31,10 @@ export type AppEnv = {
     credential?: Credential;
     /** For a guarded read (lib/http/guarded-read.ts): authentication still in flight; rejects with its 401 / 429. */
     pendingCaller?: Promise<void>;
+    /** The access rule the matched operation declared (lib/http/operation.ts). */
+    access?: Access;
+    /** What enforcing a workspace rule established (lib/http/enforce-access.ts). */
+    scope?: Scope;
   };
 };
 

@@ -1,6 +1,4 @@
-import { isPublicPath } from "./auth";
-
-type Operation = { parameters?: { in: string }[]; requestBody?: unknown; responses?: Record<string, unknown> };
+type Operation = { parameters?: { in: string }[]; requestBody?: unknown; responses?: Record<string, unknown>; security?: unknown[] };
 type Document = { paths?: object };
 
 const problem = (description: string) => ({ description, content: { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } } });
@@ -20,8 +18,8 @@ export function addConventionalResponses(document: Document): void {
       const add = (status: number, description: string) => {
         op.responses![String(status)] ??= problem(description);
       };
-      const examplePath = path.replace(/\{[^}]+\}/g, "x");
-      if (!isPublicPath(examplePath)) {
+      // `security: []` is what a public operation declares (lib/http/operation.ts).
+      if (op.security?.length !== 0) {
         add(401, "Missing, unknown or revoked bearer token (or an ended browser session)");
         add(429, "Too many requests for this token this minute (Retry-After says when to try again)");
         if (method !== "get" && method !== "head") add(403, "Carried by a session cookie without Herald's own Origin");

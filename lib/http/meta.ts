@@ -7,6 +7,7 @@ import { PROBLEMS, type ProblemSlug } from "./problems";
 import { jsonSchemaFor } from "./json-schema";
 import { docsResponse } from "./docs-page";
 import { addConventionalResponses } from "./conventional-responses";
+import { declarePublic } from "./operation";
 
 type OpenApiDocument = ReturnType<OpenAPIHono<AppEnv>["getOpenAPI31Document"]>;
 
@@ -39,6 +40,11 @@ export function mountMeta(app: OpenAPIHono<AppEnv>, options: MetaOptions): void 
   app.openAPIRegistry.registerComponent("securitySchemes", "Bearer", { type: "http", scheme: "bearer" });
 
   mountHealthz(app, options.queueProbe);
+  declarePublic(app, "GET", "/healthz", "says only whether this Worker and what it depends on answer");
+  declarePublic(app, "GET", "/openapi.json", "the API's description is public");
+  declarePublic(app, "GET", "/docs", "the reference page for the public API description");
+  declarePublic(app, "GET", "/api/v1/schemas/:file", "the JSON Schemas that responses' $schema name");
+  declarePublic(app, "GET", "/problems/:slug", "the problem types errors name");
 
   app.get("/openapi.json", (c) => c.json(openApi(publicBaseUrl(c.env, c.req.url))));
 

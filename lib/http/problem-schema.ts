@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { responseObject } from "./schema-ref";
-import { PROBLEMS } from "./problems";
+import type { PROBLEMS } from "./problems";
 
 export const Problem = responseObject("Problem", {
   type: z.string().openapi({ example: "http://localhost:8787/problems/not-found" }),

@@ -1,5 +1,5 @@
 import { asc, eq, inArray } from "drizzle-orm";
-import { publications, publicationSegments, renditions, renditionSegments } from "../../db/schema";
+import { type publications, publicationSegments, renditions, renditionSegments } from "../../db/schema";
 import type { Queryable } from "../db/client";
 
 export type PublicationRow = typeof publications.$inferSelect;
