@@ -1,10 +1,11 @@
 import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
-import { and, desc, sql } from "drizzle-orm";
+import { and } from "drizzle-orm";
 import { publications } from "../../db/schema";
 import { publicBaseUrl } from "../../lib/env";
 import { db, type AppEnv } from "../../lib/http/context";
 import { jsonResponse } from "../../lib/http/openapi";
-import { cursorParam, decodeCursor, encodeCursor, limitParam, setNextLink } from "../../lib/http/pagination";
+import { keyset } from "../../lib/http/keyset";
+import { cursorParam, limitParam } from "../../lib/http/pagination";
 import { problems } from "../../lib/http/problem-schema";
 import { withSchemaEach } from "../../lib/http/schema-ref";
 import { scopedRead } from "../../lib/http/scoped-read";
@@ -54,21 +55,26 @@ export const access = workspaceRole("viewer", inQuery(), { readBesideAuth: true 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const query = c.req.valid("query");
   const database = db(c);
-  const { result: rows } = await scopedRead(c, (guard) => {
-    const after = query.cursor ? decodeCursor(query.cursor, ["date", "string"]) : null;
-    const page = database
+  const { result } = await scopedRead(c, async (guard) => {
+    // Inside the read: a forged cursor is answered only after authentication and the role (lib/http/scoped-read.ts).
+    const page = keyset(
+      c,
+      [
+        { column: publications.createdAt, kind: "date" },
+        { column: publications.id, kind: "string" },
+      ],
+      "desc",
+      query,
+    );
+    const read = database
       .select()
       .from(publications)
-      .where(
-        and(guard, ...listConditions(query), after ? sql`(${publications.createdAt}, ${publications.id}) < (${new Date(after[0])}, ${after[1]})` : undefined),
-      )
-      .orderBy(desc(publications.createdAt), desc(publications.id))
-      .limit(query.limit + 1)
+      .where(and(guard, ...listConditions(query), page.after))
+      .orderBy(...page.orderBy)
+      .limit(page.limit)
       .offset(query.offset ?? 0);
-    return publicationPage(database, publicBaseUrl(c.env, c.req.url), page);
+    return { page, rows: await publicationPage(database, publicBaseUrl(c.env, c.req.url), read) };
   });
-  const last = rows.length > query.limit ? rows[query.limit - 1] : undefined;
-  setNextLink(c, last ? encodeCursor([last.publication.createdAt.toISOString(), last.publication.id]) : null);
-  const items = rows.slice(0, query.limit).map((row) => row.response);
+  const items = result.page.answer(result.rows, (row) => [row.publication.createdAt, row.publication.id]).map((row) => row.response);
   return c.json(withSchemaEach(c, PublicationResponse, items), 200);
 };
