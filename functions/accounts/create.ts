@@ -8,7 +8,6 @@ import { ApiError } from "../../lib/http/errors";
 import { jsonBody, jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
 import { withSchema } from "../../lib/http/schema-ref";
-import { requireRole } from "../../lib/http/workspace-guard";
 import { newId } from "../../lib/ids";
 import { checkOutboundUrl, normaliseInstanceUrl } from "../../lib/net/outbound-url";
 import { allowPrivateUrls } from "../../lib/providers/account-context";
@@ -18,6 +17,7 @@ import type { AccountContext } from "../../lib/providers/types";
 import { encryptJson } from "../../lib/secrets";
 import { providerProblem } from "./provider-problem";
 import { AccountResponse, CreateAccountRequest } from "./schemas";
+import { inBody, workspaceRole } from "../../lib/http/access";
 
 export const route = createRoute({
   method: "post",
@@ -44,10 +44,11 @@ function outboundUrl(field: "url" | "instance_url", raw: string, allowPrivate: b
   return field === "instance_url" ? verdict.url!.origin : verdict.url!.toString();
 }
 
+export const access = workspaceRole("admin", inBody());
+
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const body = c.req.valid("json");
   const user = currentUser(c);
-  await requireRole(db(c), user.id, body.workspace_id, "admin");
   // Early, so a connection the plan cannot take never reaches the provider; checked again where it counts.
   await enforcePlanLimits(db(c), c.env, { workspaceId: body.workspace_id }, [{ limit: "social_accounts", adding: 1 }]);
   const allowPrivate = allowPrivateUrls(c.env);

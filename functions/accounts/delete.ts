@@ -2,11 +2,12 @@ import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
 import { and, eq, inArray, or, sql } from "drizzle-orm";
 import { publications, renditions, socialAccounts } from "../../db/schema";
 import { audit } from "../../lib/audit";
-import { auditActor, currentUser, db, type AppEnv } from "../../lib/http/context";
+import { auditActor, db, type AppEnv } from "../../lib/http/context";
 import { ApiError } from "../../lib/http/errors";
 import { problems } from "../../lib/http/problem-schema";
 import { IdParam } from "../../lib/schemas/common";
-import { accountFor } from "./lookup";
+import { resourceInPath, workspaceRole } from "../../lib/http/access";
+import { lockScopedResource } from "../../lib/http/enforce-access";
 
 export const route = createRoute({
   method: "delete",
@@ -27,13 +28,12 @@ export const route = createRoute({
 const BUSY_PUBLICATIONS = ["scheduled", "publishing"] as const;
 const BUSY_RENDITIONS = ["queued", "publishing", "retrying", "reconciling"] as const;
 
+export const access = workspaceRole("admin", resourceInPath("account"));
+
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
-  const { id } = c.req.valid("param");
-  const user = currentUser(c);
   await db(c).transaction(async (tx) => {
-    const row = await accountFor(tx, user.id, id, "admin");
     // Hold the account while deciding, so a concurrent delete waits rather than racing.
-    await tx.select({ id: socialAccounts.id }).from(socialAccounts).where(eq(socialAccounts.id, row.id)).for("update");
+    const row = await lockScopedResource(c, tx, "account");
     const [usage] = await tx
       .select({
         total: sql<number>`count(*)::int`,

@@ -1,4 +1,5 @@
 import { createGroupApp } from "../../lib/http/app";
+import { register } from "../../lib/http/operation";
 import * as create from "./create";
 import * as remove from "./delete";
 import * as list from "./list";
@@ -10,12 +11,12 @@ import * as refreshMetadata from "./refresh-metadata";
 /** Connected social accounts, their providers, and message collection. */
 const app = createGroupApp();
 // The fixed path first, so `/accounts/providers` is never read as an account id.
-app.openapi(listProviders.route, listProviders.handler);
-app.openapi(create.route, create.handler);
-app.openapi(list.route, list.handler);
-app.openapi(remove.route, remove.handler);
-app.openapi(refreshMetadata.route, refreshMetadata.handler);
-app.openapi(refreshMessages.route, refreshMessages.handler);
-app.openapi(listMessages.route, listMessages.handler);
+register(app, listProviders);
+register(app, create);
+register(app, list);
+register(app, remove);
+register(app, refreshMetadata);
+register(app, refreshMessages);
+register(app, listMessages);
 
 export default app;

@@ -4,9 +4,9 @@ import type { AppEnv } from "../../lib/http/context";
 import { jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
 import { withSchemaEach } from "../../lib/http/schema-ref";
-import { requireReadRole } from "../../lib/http/workspace-guard";
 import { WorkspaceIdField } from "../../lib/schemas/common";
 import { Provider } from "./schemas";
+import { inQuery, workspaceRole } from "../../lib/http/access";
 
 export const route = createRoute({
   method: "get",
@@ -23,9 +23,10 @@ export const route = createRoute({
   responses: { 200: jsonResponse(z.array(Provider), "The providers"), ...problems(401, 404, 422) },
 });
 
+// Without workspace_id, any signed-in caller; with it, a member of that workspace.
+export const access = workspaceRole("viewer", inQuery("workspace_id", { optional: true }));
+
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
-  const { workspace_id } = c.req.valid("query");
-  if (workspace_id !== undefined) await requireReadRole(c, workspace_id, "viewer");
   const providers = await Promise.all(
     Object.values(PROVIDERS).map(async (spec) => {
       const readiness = await readinessOf(spec);

@@ -6,9 +6,9 @@ import { db, type AppEnv } from "../../lib/http/context";
 import { jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
 import { withSchemaEach } from "../../lib/http/schema-ref";
-import { requireReadRole } from "../../lib/http/workspace-guard";
 import { WorkspaceIdField } from "../../lib/schemas/common";
 import { AccountResponse } from "./schemas";
+import { inQuery, workspaceRole } from "../../lib/http/access";
 
 /** A workspace holds a handful of accounts; the list is bounded all the same. */
 const MAX_ACCOUNTS = 500;
@@ -23,9 +23,10 @@ export const route = createRoute({
   responses: { 200: jsonResponse(z.array(AccountResponse), "The connected accounts"), ...problems(401, 404, 422) },
 });
 
+export const access = workspaceRole("viewer", inQuery());
+
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { workspace_id } = c.req.valid("query");
-  await requireReadRole(c, workspace_id, "viewer");
   // social_accounts_workspace_idx (workspace_id, created_at) serves this.
   const rows = await db(c)
     .select()

@@ -1,15 +1,15 @@
 import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
 import { messageCapableAccounts } from "../../lib/accounts/messages";
 import { audit } from "../../lib/audit";
-import { auditActor, currentUser, db, type AppEnv } from "../../lib/http/context";
+import { auditActor, db, type AppEnv } from "../../lib/http/context";
 import { jsonBody, jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
 import { withSchema } from "../../lib/http/schema-ref";
-import { requireRole } from "../../lib/http/workspace-guard";
 import { dispatchAfterCommit } from "../../lib/jobs/dispatch";
 import { enqueueJob } from "../../lib/jobs/outbox";
 import { WorkspaceIdField } from "../../lib/schemas/common";
 import { RefreshCapabilityOutcome } from "./schemas";
+import { inBody, workspaceRole } from "../../lib/http/access";
 
 export const RefreshMessagesRequest = z.object({ workspace_id: WorkspaceIdField }).openapi("RefreshMessagesRequest");
 
@@ -26,11 +26,11 @@ export const route = createRoute({
   responses: { 202: jsonResponse(RefreshCapabilityOutcome, "Collection queued, or unavailable"), ...problems(400, 401, 403, 404, 413, 422) },
 });
 
+export const access = workspaceRole("editor", inBody());
+
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { workspace_id } = c.req.valid("json");
-  const user = currentUser(c);
   const jobIds = await db(c).transaction(async (tx) => {
-    await requireRole(tx, user.id, workspace_id, "editor");
     const accounts = await messageCapableAccounts(tx, workspace_id);
     const ids: string[] = [];
     for (const account of accounts)

@@ -3,14 +3,15 @@ import { eq } from "drizzle-orm";
 import { socialAccounts } from "../../db/schema";
 import { presentAccount } from "../../lib/accounts/present";
 import { audit } from "../../lib/audit";
-import { auditActor, currentUser, db, type AppEnv } from "../../lib/http/context";
+import { auditActor, db, type AppEnv } from "../../lib/http/context";
 import { jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
 import { withSchema } from "../../lib/http/schema-ref";
 import { accountContext } from "../../lib/providers/account-context";
 import { adapterFor } from "../../lib/providers/registry";
 import { IdParam } from "../../lib/schemas/common";
-import { accountFor } from "./lookup";
+import { resourceInPath, workspaceRole } from "../../lib/http/access";
+import { scopedResource } from "../../lib/http/enforce-access";
 import { providerProblem } from "./provider-problem";
 import { AccountResponse } from "./schemas";
 
@@ -27,10 +28,10 @@ export const route = createRoute({
   responses: { 200: jsonResponse(AccountResponse, "The account with fresh metadata"), ...problems(401, 403, 404, 422, 429, 502, 503) },
 });
 
+export const access = workspaceRole("admin", resourceInPath("account", "account_id"));
+
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
-  const { account_id } = c.req.valid("param");
-  const user = currentUser(c);
-  const row = await accountFor(db(c), user.id, account_id, "admin");
+  const row = scopedResource(c, "account");
   const context = await accountContext(c.env, row);
   const profile = await adapterFor(row.platform)
     .readProfile(context)
