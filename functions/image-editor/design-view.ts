@@ -1,8 +1,7 @@
 import { and, eq } from "drizzle-orm";
-import { designRevisions, designs, type Role } from "../../db/schema";
+import { designRevisions, type Role } from "../../db/schema";
 import type { Queryable } from "../../lib/db/client";
-import { notFound } from "../../lib/http/errors";
-import { requireRole, roleAtLeast } from "../../lib/http/workspace-guard";
+import { roleAtLeast } from "../../lib/http/workspace-guard";
 import type { DesignRow } from "../../lib/image-editor/revisions";
 import { storedImageDocument, type ImageDocumentValue } from "../../lib/image-editor/document";
 
@@ -18,17 +17,6 @@ export const toDesign = (row: DesignRow, document: ImageDocumentValue, role: Rol
   created_at: row.createdAt.toISOString(),
   updated_at: row.updatedAt.toISOString(),
 });
-
-/**
- * The design and the caller's role in its workspace: 404 when there is no such design or the caller is
- * not a member of its workspace, 403 when the role is below `min`.
- */
-export async function loadDesignFor(q: Queryable, userId: string, id: string, min: Role): Promise<{ design: DesignRow; role: Role }> {
-  const [design] = await q.select().from(designs).where(eq(designs.id, id)).limit(1);
-  if (!design) throw notFound("design");
-  const role = await requireRole(q, userId, design.workspaceId, min, "design");
-  return { design, role };
-}
 
 /** The document of one revision of a design. */
 export async function documentAt(q: Queryable, designId: string, revision: number): Promise<ImageDocumentValue> {

@@ -1,10 +1,12 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
-import { currentUser, db, type AppEnv } from "../../lib/http/context";
+import { db, type AppEnv } from "../../lib/http/context";
 import { jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
 import { withSchema } from "../../lib/http/schema-ref";
-import { documentAt, loadDesignFor, toDesign } from "./design-view";
+import { documentAt, toDesign } from "./design-view";
 import { DesignIdParams, DesignResponse } from "./schemas";
+import { resourceInPath, workspaceRole } from "../../lib/http/access";
+import { scope, scopedResource } from "../../lib/http/enforce-access";
 
 export const route = createRoute({
   method: "get",
@@ -15,13 +17,11 @@ export const route = createRoute({
   responses: { 200: jsonResponse(DesignResponse, "The design"), ...problems(401, 404, 422) },
 });
 
+export const access = workspaceRole("viewer", resourceInPath("design"));
+
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
-  const { id } = c.req.valid("param");
-  const database = db(c);
-  // One transaction so the head revision and its document are read from the same snapshot.
-  const { design, role, document } = await database.transaction(async (tx) => {
-    const { design, role } = await loadDesignFor(tx, currentUser(c).id, id, "viewer");
-    return { design, role, document: await documentAt(tx, design.id, design.revision) };
-  });
-  return c.json(withSchema(c, DesignResponse, toDesign(design, document, role)), 200);
+  const design = scopedResource(c, "design");
+  // A revision never changes once written, so the document of the revision the rule read needs no shared snapshot.
+  const document = await documentAt(db(c), design.id, design.revision);
+  return c.json(withSchema(c, DesignResponse, toDesign(design, document, scope(c).role)), 200);
 };

@@ -1,4 +1,5 @@
 import { createGroupApp } from "../../lib/http/app";
+import { register } from "../../lib/http/operation";
 import * as createDesign from "./create-design";
 import * as createTemplate from "./create-template";
 import * as getDesign from "./get-design";
@@ -10,13 +11,15 @@ import * as updateTemplate from "./update-template";
 
 /** Image editor: designs with revisions, built-in and workspace templates. */
 const app = createGroupApp();
-app.openapi(createDesign.route, createDesign.handler);
-app.openapi(getDesign.route, getDesign.handler);
-app.openapi(updateDesign.route, updateDesign.handler);
-app.openapi(listRevisions.route, listRevisions.handler);
-app.openapi(restoreRevision.route, restoreRevision.handler);
-app.openapi(createTemplate.route, createTemplate.handler);
-app.openapi(listTemplates.route, listTemplates.handler);
-app.openapi(updateTemplate.route, updateTemplate.handler);
+register(app, createDesign);
+register(app, getDesign);
+register(app, updateDesign);
+register(app, listRevisions);
+register(app, restoreRevision);
+register(app, createTemplate);
+register(app, listTemplates);
+// Before the route's access rule, which would answer 404 for a built-in template (it has no workspace).
+app.on("PATCH", "/image-editor/templates/:id", updateTemplate.refuseBuiltIn);
+register(app, updateTemplate);
 
 export default app;

@@ -1,14 +1,14 @@
 import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
-import { and, desc, eq, lt } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { designRevisions } from "../../db/schema";
-import { currentUser, db, type AppEnv } from "../../lib/http/context";
-import { ApiError } from "../../lib/http/errors";
+import { db, type AppEnv } from "../../lib/http/context";
 import { jsonResponse } from "../../lib/http/openapi";
-import { cursorParam, decodeCursor, encodeCursor, limitParam, setNextLink } from "../../lib/http/pagination";
+import { keyset } from "../../lib/http/keyset";
+import { cursorParam, limitParam } from "../../lib/http/pagination";
 import { problems } from "../../lib/http/problem-schema";
 import { withSchema } from "../../lib/http/schema-ref";
-import { loadDesignFor } from "./design-view";
 import { DesignIdParams, DesignRevisionList } from "./schemas";
+import { resourceInPath, workspaceRole } from "../../lib/http/access";
 
 export const route = createRoute({
   method: "get",
@@ -20,28 +20,20 @@ export const route = createRoute({
   responses: { 200: jsonResponse(DesignRevisionList, "The revisions"), ...problems(401, 404, 422) },
 });
 
+export const access = workspaceRole("viewer", resourceInPath("design"));
+
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { id } = c.req.valid("param");
-  const { limit, cursor } = c.req.valid("query");
-  const before = cursor ? (decodeCursor(cursor, ["number"])[0] as number) : null;
-  if (before !== null && !(Number.isInteger(before) && before >= 1 && before <= 2_147_483_647)) {
-    throw new ApiError("validation-error", {
-      detail: "The cursor is not one this API issued; start again without it.",
-      errors: [{ location: "query.cursor", message: "Invalid cursor" }],
-    });
-  }
-  const database = db(c);
-  await loadDesignFor(database, currentUser(c).id, id, "viewer");
+  const page = keyset(c, [{ column: designRevisions.revision, kind: "number" }], "desc", c.req.valid("query"));
   // Served by design_revisions_design_revision_key (design_id, revision).
-  const rows = await database
+  const rows = await db(c)
     .select({ id: designRevisions.id, revision: designRevisions.revision, createdAt: designRevisions.createdAt, createdBy: designRevisions.createdBy })
     .from(designRevisions)
-    .where(and(eq(designRevisions.designId, id), before !== null ? lt(designRevisions.revision, before) : undefined))
-    .orderBy(desc(designRevisions.revision))
-    .limit(limit + 1);
-  const page = rows.slice(0, limit);
-  const last = page.at(-1);
-  setNextLink(c, rows.length > limit && last ? encodeCursor([last.revision]) : null);
-  const revisions = page.map((r) => ({ id: r.id, revision: r.revision, created_at: r.createdAt.toISOString(), created_by_id: r.createdBy }));
+    .where(and(eq(designRevisions.designId, id), page.after))
+    .orderBy(...page.orderBy)
+    .limit(page.limit);
+  const revisions = page
+    .answer(rows, (r) => [r.revision])
+    .map((r) => ({ id: r.id, revision: r.revision, created_at: r.createdAt.toISOString(), created_by_id: r.createdBy }));
   return c.json(withSchema(c, DesignRevisionList, { revisions }), 200);
 };

@@ -10,8 +10,10 @@ import { withSchema } from "../../lib/http/schema-ref";
 import { storedImageDocument } from "../../lib/image-editor/document";
 import { advanceHead } from "../../lib/image-editor/revisions";
 import { IdParam, RevisionField } from "../../lib/schemas/common";
-import { loadDesignFor, toDesign } from "./design-view";
+import { toDesign } from "./design-view";
 import { DesignResponse } from "./schemas";
+import { resourceInPath, workspaceRole } from "../../lib/http/access";
+import { scope } from "../../lib/http/enforce-access";
 
 export const RestoreDesignRevisionRequest = z
   .object({ expected_revision: RevisionField.openapi({ description: "The design's current revision, as loaded" }) })
@@ -32,12 +34,13 @@ export const route = createRoute({
   responses: { 200: jsonResponse(DesignResponse, "The design at its new revision"), ...problems(400, 401, 403, 404, 409, 413, 422) },
 });
 
+export const access = workspaceRole("editor", resourceInPath("design"));
+
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { id, revision_id } = c.req.valid("param");
   const { expected_revision } = c.req.valid("json");
   const user = currentUser(c);
-  const { design, role, document } = await db(c).transaction(async (tx) => {
-    const { role } = await loadDesignFor(tx, user.id, id, "editor");
+  const { design, document } = await db(c).transaction(async (tx) => {
     const [source] = await tx
       .select({ id: designRevisions.id, document: designRevisions.document })
       .from(designRevisions)
@@ -46,7 +49,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     const document = storedImageDocument(source.document);
     const design = await advanceHead(tx, { designId: id, expectedRevision: expected_revision, document, userId: user.id, restoredFromId: source.id });
     await audit(tx, { ...auditActor(c), workspaceId: design.workspaceId, action: "design.restore", targetType: "design", targetId: id });
-    return { design, role, document };
+    return { design, document };
   });
-  return c.json(withSchema(c, DesignResponse, toDesign(design, document, role)), 200);
+  return c.json(withSchema(c, DesignResponse, toDesign(design, document, scope(c).role)), 200);
 };
