@@ -5,7 +5,6 @@ import { ApiError } from "../../lib/http/errors";
 import { jsonBody, jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
 import { withSchema } from "../../lib/http/schema-ref";
-import { requireRole } from "../../lib/http/workspace-guard";
 import { IdParam, RevisionField, WorkspaceIdField } from "../../lib/schemas/common";
 import type { VideoDocument } from "../../lib/video/document";
 import { footprintOf, targetsOf } from "../../lib/video/footprint";
@@ -13,6 +12,7 @@ import { decide } from "../../lib/video/rebase";
 import { toProject, VideoMutationOperation, VideoProjectMutationResponse } from "./schemas";
 import { commitRevision, documentAt, findMutation, laterTouches, lockProject, openConflict, rememberMutation } from "../../lib/video/store";
 import { invalidOperations } from "./invalid-operations";
+import { inBody, workspaceRole } from "../../lib/http/access";
 
 export const ApplyVideoMutationsRequest = z
   .object({
@@ -44,12 +44,14 @@ export const route = createRoute({
   responses: { 200: jsonResponse(VideoProjectMutationResponse, "The outcome and the project"), ...problems(400, 401, 403, 404, 413, 422) },
 });
 
+export const access = workspaceRole("editor", inBody());
+
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { id } = c.req.valid("param");
   const body = c.req.valid("json");
   const user = currentUser(c);
   const result = await db(c).transaction(async (tx) => {
-    await requireRole(tx, user.id, body.workspace_id, "editor", "video project");
+    // The rule checked the body's workspace_id (the primary of the two ids); the project must be of that workspace, else 404.
     const project = await lockProject(tx, id, body.workspace_id);
 
     const seen = await findMutation(tx, id, body.mutation_id);

@@ -1,15 +1,15 @@
 import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
 import { audit } from "../../lib/audit";
-import { auditActor, currentUser, db, type AppEnv } from "../../lib/http/context";
+import { auditActor, currentUser, type AppEnv } from "../../lib/http/context";
 import { idempotent, IdempotencyKeyHeader } from "../../lib/http/idempotency";
 import { jsonBody, jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
-import { requireRole } from "../../lib/http/workspace-guard";
 import { WorkspaceIdField } from "../../lib/schemas/common";
 import { VideoDocument } from "../../lib/video/document";
 import { emptyVideoDocument, sampleVideoDocument } from "../../lib/video/sample";
 import { toProject, VideoProjectResponse } from "./schemas";
 import { createProject } from "../../lib/video/store";
+import { inBody, workspaceRole } from "../../lib/http/access";
 
 export const CreateVideoProjectRequest = z
   .object({
@@ -29,10 +29,11 @@ export const route = createRoute({
   responses: { 201: jsonResponse(VideoProjectResponse, "The new project"), ...problems(400, 401, 403, 404, 409, 413, 422) },
 });
 
+export const access = workspaceRole("editor", inBody());
+
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const body = c.req.valid("json");
   const user = currentUser(c);
-  await requireRole(db(c), user.id, body.workspace_id, "editor");
   return idempotent(c, { workspaceId: body.workspace_id, operation: "video-projects.create", request: body }, async (tx) => {
     const row = await createProject(tx, { workspaceId: body.workspace_id, name: body.name, document: body.document ?? emptyVideoDocument(), userId: user.id });
     await audit(tx, { ...auditActor(c), workspaceId: body.workspace_id, action: "video_project.create", targetType: "video_project", targetId: row.id });

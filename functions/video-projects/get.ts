@@ -1,13 +1,11 @@
 import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
-import { eq } from "drizzle-orm";
-import { videoProjects } from "../../db/schema";
-import { currentUser, db, type AppEnv } from "../../lib/http/context";
-import { notFound } from "../../lib/http/errors";
+import type { AppEnv } from "../../lib/http/context";
 import { jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
-import { requireRole } from "../../lib/http/workspace-guard";
 import { IdParam } from "../../lib/schemas/common";
 import { toProject, VideoProjectResponse } from "./schemas";
+import { resourceInPath, workspaceRole } from "../../lib/http/access";
+import { scopedResource } from "../../lib/http/enforce-access";
 
 export const route = createRoute({
   method: "get",
@@ -18,10 +16,8 @@ export const route = createRoute({
   responses: { 200: jsonResponse(VideoProjectResponse, "The project"), ...problems(401, 404, 422) },
 });
 
+export const access = workspaceRole("viewer", resourceInPath("video-project"));
+
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
-  const { id } = c.req.valid("param");
-  const [row] = await db(c).select().from(videoProjects).where(eq(videoProjects.id, id));
-  if (!row) throw notFound("video project");
-  await requireRole(db(c), currentUser(c).id, row.workspaceId, "viewer", "video project");
-  return c.json(toProject(c, row), 200);
+  return c.json(toProject(c, scopedResource(c, "video-project")), 200);
 };

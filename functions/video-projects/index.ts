@@ -1,4 +1,5 @@
 import { createGroupApp } from "../../lib/http/app";
+import { register } from "../../lib/http/operation";
 import * as applyMutations from "./apply-mutations";
 import * as create from "./create";
 import * as get from "./get";
@@ -7,10 +8,10 @@ import * as resolveConflict from "./resolve-conflict";
 
 /** Video projects: versioned mutation batches with conflict branches. */
 const app = createGroupApp();
-app.openapi(create.route, create.handler);
-app.openapi(get.route, get.handler);
-app.openapi(applyMutations.route, applyMutations.handler);
-app.openapi(listConflicts.route, listConflicts.handler);
-app.openapi(resolveConflict.route, resolveConflict.handler);
+register(app, create);
+register(app, get);
+register(app, applyMutations);
+register(app, listConflicts);
+register(app, resolveConflict);
 
 export default app;

@@ -1,15 +1,15 @@
 import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
-import { and, asc, eq, gt, or } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { videoConflicts } from "../../db/schema";
-import { currentUser, db, type AppEnv } from "../../lib/http/context";
+import { db, type AppEnv } from "../../lib/http/context";
 import { jsonResponse } from "../../lib/http/openapi";
-import { cursorParam, decodeCursor, encodeCursor, limitParam, setNextLink } from "../../lib/http/pagination";
+import { keyset } from "../../lib/http/keyset";
+import { cursorParam, limitParam } from "../../lib/http/pagination";
 import { problems } from "../../lib/http/problem-schema";
 import { withSchemaEach } from "../../lib/http/schema-ref";
-import { requireRole } from "../../lib/http/workspace-guard";
 import { IdParam } from "../../lib/schemas/common";
 import { ConflictState, toConflict, VideoConflict } from "./schemas";
-import { projectWorkspace } from "../../lib/video/store";
+import { resourceInPath, workspaceRole } from "../../lib/http/access";
 
 export const route = createRoute({
   method: "get",
@@ -29,29 +29,27 @@ export const route = createRoute({
   responses: { 200: jsonResponse(z.array(VideoConflict), "The project's conflict branches"), ...problems(401, 404, 422) },
 });
 
+export const access = workspaceRole("viewer", resourceInPath("video-project"));
+
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { id } = c.req.valid("param");
-  const { state, limit, cursor } = c.req.valid("query");
-  const after = cursor ? decodeCursor(cursor, ["string", "number"]) : null;
-  const database = db(c);
-  await requireRole(database, currentUser(c).id, await projectWorkspace(database, id), "viewer", "video project");
+  const query = c.req.valid("query");
+  const page = keyset(
+    c,
+    [
+      { column: videoConflicts.state, kind: "string" },
+      { column: videoConflicts.number, kind: "number" },
+    ],
+    "asc",
+    query,
+  );
   // Served by video_conflicts_listing_idx (project_id, state, number): 'open' sorts before 'resolved'.
-  const rows = await database
+  const rows = await db(c)
     .select()
     .from(videoConflicts)
-    .where(
-      and(
-        eq(videoConflicts.projectId, id),
-        state ? eq(videoConflicts.state, state) : undefined,
-        after
-          ? or(gt(videoConflicts.state, after[0] as "open"), and(eq(videoConflicts.state, after[0] as "open"), gt(videoConflicts.number, after[1] as number)))
-          : undefined,
-      ),
-    )
-    .orderBy(asc(videoConflicts.state), asc(videoConflicts.number))
-    .limit(limit + 1);
-  const page = rows.slice(0, limit);
-  const last = page.at(-1);
-  setNextLink(c, rows.length > limit && last ? encodeCursor([last.state, last.number]) : null);
-  return c.json(withSchemaEach(c, VideoConflict, page.map(toConflict)), 200);
+    .where(and(eq(videoConflicts.projectId, id), query.state ? eq(videoConflicts.state, query.state) : undefined, page.after))
+    .orderBy(...page.orderBy)
+    .limit(page.limit);
+  const conflicts = page.answer(rows, (r) => [r.state, r.number]).map(toConflict);
+  return c.json(withSchemaEach(c, VideoConflict, conflicts), 200);
 };

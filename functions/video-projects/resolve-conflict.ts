@@ -8,13 +8,14 @@ import { ApiError, notFound } from "../../lib/http/errors";
 import { jsonBody, jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
 import { responseObject, withSchema } from "../../lib/http/schema-ref";
-import { requireRole } from "../../lib/http/workspace-guard";
 import { IdParam, RevisionField } from "../../lib/schemas/common";
 import { applyOperations, type VideoOperation } from "../../lib/video/apply";
 import type { VideoDocument } from "../../lib/video/document";
 import { footprintOf } from "../../lib/video/footprint";
 import { Resolution, toConflict, toProject, VideoConflict, VideoProjectResponse } from "./schemas";
-import { commitRevision, lockProject, projectWorkspace } from "../../lib/video/store";
+import { commitRevision } from "../../lib/video/store";
+import { resourceInPath, workspaceRole } from "../../lib/http/access";
+import { lockScopedResource } from "../../lib/http/enforce-access";
 
 export const ResolveVideoConflictRequest = z
   .object({
@@ -44,14 +45,14 @@ export const route = createRoute({
   responses: { 200: jsonResponse(ResolveVideoConflictResponse, "The resolved branch and the project"), ...problems(400, 401, 403, 404, 409, 413, 422) },
 });
 
+export const access = workspaceRole("editor", resourceInPath("video-project"));
+
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { id, conflict_id } = c.req.valid("param");
   const { resolution, expected_revision } = c.req.valid("json");
   const user = currentUser(c);
   const out = await db(c).transaction(async (tx) => {
-    const workspaceId = await projectWorkspace(tx, id);
-    await requireRole(tx, user.id, workspaceId, "editor", "video project");
-    let project = await lockProject(tx, id);
+    let project = await lockScopedResource(c, tx, "video-project");
     const [conflict] = await tx
       .select()
       .from(videoConflicts)
@@ -91,7 +92,13 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
       .set({ state: "resolved", resolution, resolvedRevision: project.headRevision, resolvedBy: user.id, resolvedAt: sql`now()` })
       .where(eq(videoConflicts.id, conflict.id))
       .returning();
-    await audit(tx, { ...auditActor(c), workspaceId, action: `video_project.conflict.${resolution}`, targetType: "video_conflict", targetId: conflict.id });
+    await audit(tx, {
+      ...auditActor(c),
+      workspaceId: project.workspaceId,
+      action: `video_project.conflict.${resolution}`,
+      targetType: "video_conflict",
+      targetId: conflict.id,
+    });
     return { project, conflict: resolved };
   });
   return c.json(
