@@ -4,12 +4,12 @@ import { workspaceAccounts } from "../../lib/analytics/accounts";
 import { CONTENT_METRICS, type MetricReading } from "../../lib/analytics/metrics";
 import { insertMeasurements, refreshRollups, upsertContentItems, type MeasurementInput } from "../../lib/analytics/store";
 import { ApiError, type FieldError } from "../../lib/http/errors";
-import { auditActor, currentUser, db, type AppEnv } from "../../lib/http/context";
+import { auditActor, db, type AppEnv } from "../../lib/http/context";
 import { jsonBody, jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
 import { responseObject, withSchema } from "../../lib/http/schema-ref";
-import { requireRole } from "../../lib/http/workspace-guard";
 import { DateTimeParam, IdParam, WorkspaceIdField } from "../../lib/schemas/common";
+import { inBody, workspaceRole } from "../../lib/http/access";
 
 export const MAX_IMPORT_ITEMS = 1000;
 
@@ -54,11 +54,11 @@ export const route = createRoute({
   responses: { 200: jsonResponse(ImportMeasurementsResponse, "What was imported"), ...problems(400, 401, 403, 404, 413, 422) },
 });
 
+export const access = workspaceRole("editor", inBody());
+
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const body = c.req.valid("json");
-  const user = currentUser(c);
   const result = await db(c).transaction(async (tx) => {
-    await requireRole(tx, user.id, body.workspace_id, "editor");
     const owned = new Set((await workspaceAccounts(tx, body.workspace_id, [...new Set(body.items.map((i) => i.account_id))])).map((a) => a.id));
     const errors: FieldError[] = [];
     const seen = new Map<string, number>();

@@ -20,9 +20,9 @@ import { jsonResponse } from "../../lib/http/openapi";
 import { cursorParam, limitParam } from "../../lib/http/pagination";
 import { problems } from "../../lib/http/problem-schema";
 import { withSchema } from "../../lib/http/schema-ref";
-import { requireReadRole } from "../../lib/http/workspace-guard";
 import { IdParam, WorkspaceIdField } from "../../lib/schemas/common";
 import { AnalyticsSourceFilter, Overview } from "./schemas";
+import { inQuery, workspaceRole } from "../../lib/http/access";
 
 export const AnalyticsQuery = z.object({
   workspace_id: WorkspaceIdField,
@@ -50,10 +50,11 @@ export const route = createRoute({
   responses: { 200: jsonResponse(Overview, "The overview"), ...problems(401, 404, 422) },
 });
 
+export const access = workspaceRole("viewer", inQuery());
+
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const query = c.req.valid("query");
   const database = db(c);
-  await requireReadRole(c, query.workspace_id, "viewer");
   const binding = { sort: query.sort, source: query.source, days: query.days, accountId: query.account_id ?? null };
   const after = query.cursor ? decodeContentCursor(query.cursor, binding) : null;
   const now = await Q.databaseNow(database);

@@ -5,11 +5,11 @@ import { auditActor, currentUser, db, type AppEnv } from "../../lib/http/context
 import { jsonBody, jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
 import { responseObject, withSchema } from "../../lib/http/schema-ref";
-import { requireRole } from "../../lib/http/workspace-guard";
 import { newId } from "../../lib/ids";
 import { dispatchAfterCommit } from "../../lib/jobs/dispatch";
 import { enqueueJob } from "../../lib/jobs/outbox";
 import { collectableAccounts } from "../../lib/analytics/accounts";
+import { inBody, workspaceRole } from "../../lib/http/access";
 
 export const RefreshAnalyticsRequest = z.object({ workspace_id: z.string().min(1).max(100) }).openapi("RefreshAnalyticsRequest");
 
@@ -29,11 +29,12 @@ export const route = createRoute({
   responses: { 202: jsonResponse(RefreshAnalyticsOutputBody, "Collection queued"), ...problems(400, 401, 403, 404, 422) },
 });
 
+export const access = workspaceRole("editor", inBody());
+
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { workspace_id } = c.req.valid("json");
   const user = currentUser(c);
   const { jobIds, accounts } = await db(c).transaction(async (tx) => {
-    await requireRole(tx, user.id, workspace_id, "editor");
     const collectable = await collectableAccounts(tx, workspace_id);
     const runId = newId("arun");
     // One job per account (a run for no account gets one job that only completes it).

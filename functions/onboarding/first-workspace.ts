@@ -15,6 +15,7 @@ import { withSchema } from "../../lib/http/schema-ref";
 import { createWorkspace } from "../../lib/workspaces/create";
 import { continuationOr422 } from "../billing/validate-purchase-choice";
 import { FirstWorkspaceRequest, FirstWorkspaceResponse } from "./schemas";
+import { signedIn } from "../../lib/http/access";
 
 export const route = createRoute({
   method: "post",
@@ -30,6 +31,9 @@ export const route = createRoute({
     ...problems(400, 401, 403, 409, 413, 422, 502, 503),
   },
 });
+
+// Any signed-in caller: it creates the caller's own first workspace.
+export const access = signedIn();
 
 const conflict = (detail: string) => new ApiError("conflict", { detail });
 

@@ -1,8 +1,9 @@
 import { createGroupApp } from "../../lib/http/app";
+import { register } from "../../lib/http/operation";
 import * as firstWorkspace from "./first-workspace";
 
 /** Onboarding: a new owner's first workspace and purchase. */
 const app = createGroupApp();
-app.openapi(firstWorkspace.route, firstWorkspace.handler);
+register(app, firstWorkspace);
 
 export default app;
