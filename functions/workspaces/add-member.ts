@@ -4,13 +4,14 @@ import { users, workspaceMembers } from "../../db/schema";
 import { audit } from "../../lib/audit";
 import { enforcePlanLimits } from "../../lib/billing/enforce";
 import { isCountedMember, organizationOfWorkspace } from "../../lib/billing/organizations";
-import { auditActor, currentUser, db, type AppEnv } from "../../lib/http/context";
+import { auditActor, db, type AppEnv } from "../../lib/http/context";
 import { ApiError } from "../../lib/http/errors";
 import { jsonBody, jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
 import { withSchema } from "../../lib/http/schema-ref";
-import { requireRole } from "../../lib/http/workspace-guard";
 import { RoleEnum, WorkspaceMember } from "./schemas";
+import { workspaceInPath, workspaceRole } from "../../lib/http/access";
+import { scope } from "../../lib/http/enforce-access";
 
 export const AddMemberRequest = z.object({ user_id: z.string().min(1).max(100), role: RoleEnum }).openapi("AddMemberRequest");
 
@@ -24,15 +25,15 @@ export const route = createRoute({
   responses: { 201: jsonResponse(WorkspaceMember, "The new member"), ...problems(400, 401, 403, 404, 409, 413, 422) },
 });
 
+export const access = workspaceRole("admin", workspaceInPath());
+
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { id } = c.req.valid("param");
   const body = c.req.valid("json");
-  const actor = currentUser(c);
+  if (body.role === "owner" && scope(c).role !== "owner") {
+    throw new ApiError("forbidden", { detail: "Only an owner can add another owner." });
+  }
   const member = await db(c).transaction(async (tx) => {
-    const actorRole = await requireRole(tx, actor.id, id, "admin");
-    if (body.role === "owner" && actorRole !== "owner") {
-      throw new ApiError("forbidden", { detail: "Only an owner can add another owner." });
-    }
     const [user] = await tx.select({ id: users.id }).from(users).where(eq(users.id, body.user_id));
     if (!user) {
       throw new ApiError("validation-error", {

@@ -6,6 +6,7 @@ import { problems } from "../../lib/http/problem-schema";
 import { withSchema } from "../../lib/http/schema-ref";
 import { createWorkspace } from "../../lib/workspaces/create";
 import { toWorkspace, Workspace, WorkspaceName } from "./schemas";
+import { signedIn } from "../../lib/http/access";
 
 export const CreateWorkspaceRequest = z
   .object({
@@ -24,6 +25,9 @@ export const route = createRoute({
   request: { headers: IdempotencyKeyHeader, body: jsonBody(CreateWorkspaceRequest) },
   responses: { 201: jsonResponse(Workspace, "The new workspace"), ...problems(400, 401, 403, 404, 409, 413, 422) },
 });
+
+// Any signed-in caller: the organization, when named, is checked by createWorkspace (404 unless the caller belongs to it).
+export const access = signedIn();
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const body = c.req.valid("json");

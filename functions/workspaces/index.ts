@@ -1,4 +1,5 @@
 import { createGroupApp } from "../../lib/http/app";
+import { register } from "../../lib/http/operation";
 import * as addMember from "./add-member";
 import * as create from "./create";
 import * as list from "./list";
@@ -6,9 +7,9 @@ import * as update from "./update";
 
 /** Workspaces and their members. */
 const app = createGroupApp();
-app.openapi(create.route, create.handler);
-app.openapi(list.route, list.handler);
-app.openapi(update.route, update.handler);
-app.openapi(addMember.route, addMember.handler);
+register(app, create);
+register(app, list);
+register(app, update);
+register(app, addMember);
 
 export default app;

@@ -1,12 +1,14 @@
 import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
-import { and, asc, eq, gt, or } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { workspaceMembers, workspaces } from "../../db/schema";
 import { currentUser, db, type AppEnv } from "../../lib/http/context";
 import { jsonResponse } from "../../lib/http/openapi";
-import { cursorParam, decodeCursor, encodeCursor, limitParam, setNextLink } from "../../lib/http/pagination";
+import { keyset } from "../../lib/http/keyset";
+import { cursorParam, limitParam } from "../../lib/http/pagination";
 import { problems } from "../../lib/http/problem-schema";
 import { withSchemaEach } from "../../lib/http/schema-ref";
 import { toWorkspace, Workspace } from "./schemas";
+import { signedIn } from "../../lib/http/access";
 
 export const route = createRoute({
   method: "get",
@@ -18,31 +20,31 @@ export const route = createRoute({
   responses: { 200: jsonResponse(z.array(Workspace), "The caller's workspaces"), ...problems(401, 422) },
 });
 
+export const access = signedIn();
+
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
-  const { limit, cursor } = c.req.valid("query");
-  const after = cursor ? decodeCursor(cursor, ["date", "string"]) : null;
+  const page = keyset(
+    c,
+    [
+      { column: workspaces.createdAt, kind: "date" },
+      { column: workspaces.id, kind: "string" },
+    ],
+    "asc",
+    c.req.valid("query"),
+  );
   const rows = await db(c)
     .select({ workspace: workspaces, role: workspaceMembers.role })
     .from(workspaceMembers)
     .innerJoin(workspaces, eq(workspaces.id, workspaceMembers.workspaceId))
-    .where(
-      and(
-        eq(workspaceMembers.userId, currentUser(c).id),
-        after
-          ? or(gt(workspaces.createdAt, new Date(after[0])), and(eq(workspaces.createdAt, new Date(after[0])), gt(workspaces.id, after[1] as string)))
-          : undefined,
-      ),
-    )
-    .orderBy(asc(workspaces.createdAt), asc(workspaces.id))
-    .limit(limit + 1);
-  const page = rows.slice(0, limit);
-  const last = page.at(-1);
-  setNextLink(c, rows.length > limit && last ? encodeCursor([last.workspace.createdAt.toISOString(), last.workspace.id]) : null);
+    .where(and(eq(workspaceMembers.userId, currentUser(c).id), page.after))
+    .orderBy(...page.orderBy)
+    .limit(page.limit);
+  const mine = page.answer(rows, (r) => [r.workspace.createdAt, r.workspace.id]);
   return c.json(
     withSchemaEach(
       c,
       Workspace,
-      page.map((r) => toWorkspace(r.workspace, r.role)),
+      mine.map((r) => toWorkspace(r.workspace, r.role)),
     ),
     200,
   );

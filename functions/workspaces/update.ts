@@ -2,14 +2,15 @@ import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
 import { and, eq, sql } from "drizzle-orm";
 import { workspaces } from "../../db/schema";
 import { audit } from "../../lib/audit";
-import { auditActor, currentUser, db, type AppEnv } from "../../lib/http/context";
+import { auditActor, db, type AppEnv } from "../../lib/http/context";
 import { revisionConflict } from "../../lib/http/concurrency";
 import { jsonBody, jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
 import { withSchema } from "../../lib/http/schema-ref";
-import { requireRole } from "../../lib/http/workspace-guard";
 import { RevisionField } from "../../lib/schemas/common";
 import { toWorkspace, Workspace, WorkspaceName } from "./schemas";
+import { workspaceInPath, workspaceRole } from "../../lib/http/access";
+import { scope } from "../../lib/http/enforce-access";
 
 export const UpdateWorkspaceRequest = z.object({ expected_revision: RevisionField, name: WorkspaceName }).openapi("UpdateWorkspaceRequest");
 
@@ -23,12 +24,13 @@ export const route = createRoute({
   responses: { 200: jsonResponse(Workspace, "The renamed workspace"), ...problems(400, 401, 403, 404, 409, 413, 422) },
 });
 
+export const access = workspaceRole("admin", workspaceInPath());
+
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { id } = c.req.valid("param");
   const { expected_revision, name } = c.req.valid("json");
-  const user = currentUser(c);
-  const { row, role } = await db(c).transaction(async (tx) => {
-    const role = await requireRole(tx, user.id, id, "admin");
+  const { role } = scope(c);
+  const row = await db(c).transaction(async (tx) => {
     // The revision filter makes this a compare-and-set: of concurrent writers only one matches.
     const [row] = await tx
       .update(workspaces)
@@ -40,7 +42,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
       throw revisionConflict(current.revision, "workspace");
     }
     await audit(tx, { ...auditActor(c), workspaceId: id, action: "workspace.update", targetType: "workspace", targetId: id });
-    return { row, role };
+    return row;
   });
   return c.json(withSchema(c, Workspace, toWorkspace(row, role)), 200);
 };
