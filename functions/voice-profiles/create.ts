@@ -6,7 +6,6 @@ import { idempotent, IdempotencyKeyHeader } from "../../lib/http/idempotency";
 import { jsonBody, jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
 import { withSchema } from "../../lib/http/schema-ref";
-import { requireRole } from "../../lib/http/workspace-guard";
 import { newId } from "../../lib/ids";
 import { VOICE_SCHEMA_VERSION } from "../../lib/voice/definition";
 import { isDefaultOnCreate } from "../../lib/voice/rules";
@@ -14,6 +13,7 @@ import { hasDefault, lockWorkspaceVoices, replaceAssignments } from "../../lib/v
 import { checkAssignments } from "./assignments";
 import { toVoiceProfile } from "./present";
 import { CreateVoiceProfileRequest, VoiceProfile } from "./schemas";
+import { inBody, workspaceRole } from "../../lib/http/access";
 
 export const route = createRoute({
   method: "post",
@@ -27,11 +27,12 @@ export const route = createRoute({
   responses: { 201: jsonResponse(VoiceProfile, "The new profile"), ...problems(400, 401, 403, 404, 409, 413, 422) },
 });
 
+export const access = workspaceRole("editor", inBody());
+
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const body = c.req.valid("json");
   const user = currentUser(c);
   return idempotent(c, { workspaceId: body.workspace_id, operation: "voice_profiles.create", request: body }, async (tx) => {
-    await requireRole(tx, user.id, body.workspace_id, "editor");
     await lockWorkspaceVoices(tx, body.workspace_id);
     await checkAssignments(tx, { id: null, workspaceId: body.workspace_id }, body.assigned_account_ids);
     const [row] = await tx

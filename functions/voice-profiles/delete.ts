@@ -3,14 +3,15 @@ import { and, count, eq, ne } from "drizzle-orm";
 import { voiceProfiles } from "../../db/schema";
 import { audit } from "../../lib/audit";
 import { assertRevision } from "../../lib/http/concurrency";
-import { auditActor, currentUser, db, type AppEnv } from "../../lib/http/context";
+import { auditActor, db, type AppEnv } from "../../lib/http/context";
 import { ApiError, notFound } from "../../lib/http/errors";
 import { problems } from "../../lib/http/problem-schema";
 import { deletionLeavesNoDefault } from "../../lib/voice/rules";
 import { lockWorkspaceVoices } from "../../lib/voice/store";
-import { loadProfileFor } from "./present";
 import { ExpectedRevisionQuery } from "../../lib/schemas/common";
 import { VoiceProfileIdParams } from "./schemas";
+import { resourceInPath, workspaceRole } from "../../lib/http/access";
+import { scopedResource } from "../../lib/http/enforce-access";
 
 export const route = createRoute({
   method: "delete",
@@ -27,13 +28,13 @@ export const route = createRoute({
   responses: { 204: { description: "Deleted" }, ...problems(401, 403, 404, 409, 422) },
 });
 
+export const access = workspaceRole("editor", resourceInPath("voice-profile"));
+
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { id } = c.req.valid("param");
   const { expected_revision } = c.req.valid("query");
-  const user = currentUser(c);
   await db(c).transaction(async (tx) => {
-    const { profile: loaded } = await loadProfileFor(tx, user.id, id, "editor");
-    await lockWorkspaceVoices(tx, loaded.workspaceId);
+    await lockWorkspaceVoices(tx, scopedResource(c, "voice-profile").workspaceId);
     // Read again under the lock: a default switch may have committed meanwhile.
     const [profile] = await tx.select().from(voiceProfiles).where(eq(voiceProfiles.id, id));
     if (!profile) throw notFound("voice profile");

@@ -1,4 +1,5 @@
 import { createGroupApp } from "../../lib/http/app";
+import { register } from "../../lib/http/operation";
 import * as create from "./create";
 import * as get from "./get";
 import * as list from "./list";
@@ -8,11 +9,11 @@ import * as setDefault from "./set-default";
 
 /** Voice Profiles: how a workspace's content is written. */
 const app = createGroupApp();
-app.openapi(create.route, create.handler);
-app.openapi(list.route, list.handler);
-app.openapi(get.route, get.handler);
-app.openapi(replace.route, replace.handler);
-app.openapi(remove.route, remove.handler);
-app.openapi(setDefault.route, setDefault.handler);
+register(app, create);
+register(app, list);
+register(app, get);
+register(app, replace);
+register(app, remove);
+register(app, setDefault);
 
 export default app;

@@ -1,16 +1,17 @@
 import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
-import { and, asc, eq, gt, or } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { voiceProfiles } from "../../db/schema";
 import { db, type AppEnv } from "../../lib/http/context";
 import { jsonResponse } from "../../lib/http/openapi";
-import { cursorParam, decodeCursor, encodeCursor, limitParam, setNextLink } from "../../lib/http/pagination";
+import { keyset } from "../../lib/http/keyset";
+import { cursorParam, limitParam } from "../../lib/http/pagination";
 import { problems } from "../../lib/http/problem-schema";
 import { withSchemaEach } from "../../lib/http/schema-ref";
-import { requireReadRole } from "../../lib/http/workspace-guard";
 import { WorkspaceIdField } from "../../lib/schemas/common";
 import { accountIdsOf } from "../../lib/voice/store";
 import { toVoiceProfile } from "./present";
 import { VoiceProfile } from "./schemas";
+import { inQuery, workspaceRole } from "../../lib/http/access";
 
 export const route = createRoute({
   method: "get",
@@ -22,36 +23,37 @@ export const route = createRoute({
   responses: { 200: jsonResponse(z.array(VoiceProfile), "The profiles"), ...problems(401, 404, 422) },
 });
 
+export const access = workspaceRole("viewer", inQuery());
+
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
-  const { workspace_id, limit, cursor } = c.req.valid("query");
+  const query = c.req.valid("query");
   const database = db(c);
-  await requireReadRole(c, workspace_id, "viewer");
-  const after = cursor ? decodeCursor(cursor, ["date", "string"]) : null;
-  const afterAt = after ? new Date(after[0]) : null;
+  const page = keyset(
+    c,
+    [
+      { column: voiceProfiles.createdAt, kind: "date" },
+      { column: voiceProfiles.id, kind: "string" },
+    ],
+    "asc",
+    query,
+  );
   // Served by voice_profiles_workspace_idx (workspace_id, created_at, id).
   const rows = await database
     .select()
     .from(voiceProfiles)
-    .where(
-      and(
-        eq(voiceProfiles.workspaceId, workspace_id),
-        after ? or(gt(voiceProfiles.createdAt, afterAt!), and(eq(voiceProfiles.createdAt, afterAt!), gt(voiceProfiles.id, after[1] as string))) : undefined,
-      ),
-    )
-    .orderBy(asc(voiceProfiles.createdAt), asc(voiceProfiles.id))
-    .limit(limit + 1);
-  const page = rows.slice(0, limit);
-  const last = page.at(-1);
-  setNextLink(c, rows.length > limit && last ? encodeCursor([last.createdAt.toISOString(), last.id]) : null);
+    .where(and(eq(voiceProfiles.workspaceId, query.workspace_id), page.after))
+    .orderBy(...page.orderBy)
+    .limit(page.limit);
+  const profiles = page.answer(rows, (r) => [r.createdAt, r.id]);
   const accounts = await accountIdsOf(
     database,
-    page.map((r) => r.id),
+    profiles.map((r) => r.id),
   );
   return c.json(
     withSchemaEach(
       c,
       VoiceProfile,
-      page.map((r) => toVoiceProfile(r, accounts.get(r.id) ?? [])),
+      profiles.map((r) => toVoiceProfile(r, accounts.get(r.id) ?? [])),
     ),
     200,
   );

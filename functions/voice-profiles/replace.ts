@@ -3,7 +3,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { voiceProfiles } from "../../db/schema";
 import { audit } from "../../lib/audit";
 import { revisionConflict } from "../../lib/http/concurrency";
-import { auditActor, currentUser, db, type AppEnv } from "../../lib/http/context";
+import { auditActor, db, type AppEnv } from "../../lib/http/context";
 import { notFound } from "../../lib/http/errors";
 import { jsonBody, jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
@@ -11,8 +11,10 @@ import { withSchema } from "../../lib/http/schema-ref";
 import { VOICE_SCHEMA_VERSION } from "../../lib/voice/definition";
 import { lockWorkspaceVoices, replaceAssignments } from "../../lib/voice/store";
 import { checkAssignments } from "./assignments";
-import { loadProfileFor, toVoiceProfile } from "./present";
+import { toVoiceProfile } from "./present";
 import { ReplaceVoiceProfileRequest, VoiceProfile, VoiceProfileIdParams } from "./schemas";
+import { resourceInPath, workspaceRole } from "../../lib/http/access";
+import { scopedResource } from "../../lib/http/enforce-access";
 
 export const route = createRoute({
   method: "put",
@@ -27,12 +29,14 @@ export const route = createRoute({
   responses: { 200: jsonResponse(VoiceProfile, "The profile at its new revision"), ...problems(400, 401, 403, 404, 409, 413, 422) },
 });
 
+export const access = workspaceRole("editor", resourceInPath("voice-profile"));
+
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { id } = c.req.valid("param");
   const body = c.req.valid("json");
-  const user = currentUser(c);
+  // Its id and workspace, which do not change; the revision is compared by the update below.
+  const profile = scopedResource(c, "voice-profile");
   const row = await db(c).transaction(async (tx) => {
-    const { profile } = await loadProfileFor(tx, user.id, id, "editor");
     await lockWorkspaceVoices(tx, profile.workspaceId);
     await checkAssignments(tx, profile, body.assigned_account_ids);
     // Compare-and-set on the revision: of concurrent writers holding the same revision only one matches.

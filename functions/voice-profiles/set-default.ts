@@ -3,16 +3,16 @@ import { and, eq, ne, sql } from "drizzle-orm";
 import { voiceProfiles } from "../../db/schema";
 import { audit } from "../../lib/audit";
 import { assertRevision } from "../../lib/http/concurrency";
-import { auditActor, currentUser, db, type AppEnv } from "../../lib/http/context";
+import { auditActor, db, type AppEnv } from "../../lib/http/context";
 import { notFound } from "../../lib/http/errors";
 import { jsonBody, jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
 import { withSchema } from "../../lib/http/schema-ref";
-import { requireRole } from "../../lib/http/workspace-guard";
 import { RevisionField, WorkspaceIdField } from "../../lib/schemas/common";
 import { accountIdsOf, lockWorkspaceVoices } from "../../lib/voice/store";
 import { toVoiceProfile } from "./present";
 import { VoiceProfile, VoiceProfileIdParams } from "./schemas";
+import { inBody, workspaceRole } from "../../lib/http/access";
 
 export const SetDefaultVoiceProfileRequest = z
   .object({ expected_revision: RevisionField, workspace_id: WorkspaceIdField })
@@ -31,14 +31,15 @@ export const route = createRoute({
   responses: { 200: jsonResponse(VoiceProfile, "The updated profile"), ...problems(400, 401, 403, 404, 409, 413, 422) },
 });
 
+// CONTRACT.md §2: admins manage the default voice. The rule is the body's workspace; the profile in the
+// path is checked by the read below, which finds it only in that workspace (else 404).
+export const access = workspaceRole("admin", inBody());
+
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { id } = c.req.valid("param");
   const { expected_revision, workspace_id } = c.req.valid("json");
-  const user = currentUser(c);
   const database = db(c);
   const row = await database.transaction(async (tx) => {
-    // CONTRACT.md §2: admins manage the default voice.
-    await requireRole(tx, user.id, workspace_id, "admin");
     // Default switches of a workspace queue here: each reads the current default after the previous switch committed.
     await lockWorkspaceVoices(tx, workspace_id);
     const [profile] = await tx
