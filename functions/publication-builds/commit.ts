@@ -3,7 +3,6 @@ import { eq } from "drizzle-orm";
 import { publications } from "../../db/schema";
 import { audit } from "../../lib/audit";
 import { enforcePlanLimits } from "../../lib/billing/enforce";
-import { buildForCaller } from "../../lib/builds/access";
 import { commitBuild } from "../../lib/builds/commit";
 import { publicBaseUrl } from "../../lib/env";
 import { auditActor, currentUser, db, type AppEnv } from "../../lib/http/context";
@@ -13,6 +12,8 @@ import { withSchema } from "../../lib/http/schema-ref";
 import { publicationResponses } from "../../lib/publishing/respond";
 import { PublicationResponse } from "../publications/schemas";
 import { BuildIdParams } from "./requests";
+import { resourceInPath, workspaceRole } from "../../lib/http/access";
+import { lockScopedResource } from "../../lib/http/enforce-access";
 
 export const route = createRoute({
   method: "post",
@@ -30,12 +31,14 @@ export const route = createRoute({
   },
 });
 
+export const access = workspaceRole("editor", resourceInPath("build"));
+
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { id } = c.req.valid("param");
   const user = currentUser(c);
   const { body, created } = await db(c).transaction(async (tx) => {
     // The lock serialises concurrent commits of one build: the second sees the first's publication.
-    const build = await buildForCaller(tx, id, user.id, "editor", true);
+    const build = await lockScopedResource(c, tx, "build");
     // The first commit creates a publication: it counts against the plan like POST /publications.
     if (!build.publicationId) await enforcePlanLimits(tx, c.env, { workspaceId: build.workspaceId }, [{ limit: "publications_per_month", adding: 1 }]);
     const committed = await commitBuild(tx, build, user.id);

@@ -4,18 +4,18 @@ import { audit } from "../../lib/audit";
 import { assembleInput } from "../../lib/builds/assemble";
 import { allowPrivateUrls } from "../../lib/providers/account-context";
 import { enforcePlanLimits } from "../../lib/billing/enforce";
-import { auditActor, currentUser, db, type AppEnv } from "../../lib/http/context";
+import { auditActor, currentUser, type AppEnv } from "../../lib/http/context";
 import { idempotent, IdempotencyKeyHeader } from "../../lib/http/idempotency";
 import { jsonBody, jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
 import { withSchema } from "../../lib/http/schema-ref";
-import { requireRole } from "../../lib/http/workspace-guard";
 import { newId } from "../../lib/ids";
 import { dispatchAfterCommit } from "../../lib/jobs/dispatch";
 import { enqueueJob } from "../../lib/jobs/outbox";
 import { CreateBuildRequest } from "./requests";
 import { toBuild } from "./present";
 import { Build } from "./schemas";
+import { inBody, workspaceRole } from "../../lib/http/access";
 
 export const route = createRoute({
   method: "post",
@@ -30,14 +30,14 @@ export const route = createRoute({
   responses: { 202: jsonResponse(Build, "The build, queued"), ...problems(400, 401, 403, 404, 409, 413, 422) },
 });
 
+// Checked before the handler, so a non-member gets 404 before any idempotency key is claimed.
+export const access = workspaceRole("editor", inBody());
+
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const body = c.req.valid("json");
   const user = currentUser(c);
-  // Membership first: a non-member gets 404 before any key is claimed.
-  await requireRole(db(c), user.id, body.workspace_id, "editor");
   let jobId: string | undefined;
   const response = await idempotent(c, { workspaceId: body.workspace_id, operation: "publication-builds.create", request: body }, async (tx) => {
-    await requireRole(tx, user.id, body.workspace_id, "editor");
     await enforcePlanLimits(tx, c.env, { workspaceId: body.workspace_id }, [
       { limit: "builds_per_month", adding: 1 },
       { limit: "ai_budget_microusd", adding: 0 },

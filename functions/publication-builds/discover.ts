@@ -6,14 +6,14 @@ import { modelFromSettings } from "../../lib/builds/model";
 import { discoverWithModel } from "../../lib/discovery/model";
 import { rankOpportunities } from "../../lib/discovery/rank";
 import { loadSignals } from "../../lib/discovery/signals";
-import { currentUser, db, type AppEnv } from "../../lib/http/context";
+import { db, type AppEnv } from "../../lib/http/context";
 import { ApiError } from "../../lib/http/errors";
 import { jsonBody, jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
 import { withSchema } from "../../lib/http/schema-ref";
-import { requireRole } from "../../lib/http/workspace-guard";
 import { WorkspaceIdField } from "../../lib/schemas/common";
 import { DiscoveryResult } from "./schemas";
+import { inBody, workspaceRole } from "../../lib/http/access";
 
 export const DiscoverOpportunitiesRequest = z
   .object({
@@ -45,11 +45,12 @@ export const route = createRoute({
   },
 });
 
+// Discovery spends AI budget on content planning: the editor role, like composing.
+export const access = workspaceRole("editor", inBody());
+
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const body = c.req.valid("json");
   const database = db(c);
-  // Discovery spends AI budget on content planning: the editor role, like composing.
-  await requireRole(database, currentUser(c).id, body.workspace_id, "editor");
   const accounts = await database
     .select({ platform: socialAccounts.platform })
     .from(socialAccounts)

@@ -1,12 +1,13 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
-import { buildForCaller } from "../../lib/builds/access";
-import { currentUser, db, type AppEnv } from "../../lib/http/context";
+import type { AppEnv } from "../../lib/http/context";
 import { jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
 import { withSchema } from "../../lib/http/schema-ref";
 import { BuildIdParams } from "./requests";
 import { toBuild } from "./present";
 import { Build } from "./schemas";
+import { resourceInPath, workspaceRole } from "../../lib/http/access";
+import { scopedResource } from "../../lib/http/enforce-access";
 
 export const route = createRoute({
   method: "get",
@@ -18,8 +19,8 @@ export const route = createRoute({
   responses: { 200: jsonResponse(Build, "The build"), ...problems(401, 403, 404, 422) },
 });
 
+export const access = workspaceRole("viewer", resourceInPath("build"));
+
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
-  const { id } = c.req.valid("param");
-  const row = await buildForCaller(db(c), id, currentUser(c).id, "viewer");
-  return c.json(withSchema(c, Build, toBuild(row)), 200);
+  return c.json(withSchema(c, Build, toBuild(scopedResource(c, "build"))), 200);
 };

@@ -1,4 +1,5 @@
 import { createGroupApp } from "../../lib/http/app";
+import { register } from "../../lib/http/operation";
 import * as commit from "./commit";
 import * as create from "./create";
 import * as discover from "./discover";
@@ -7,10 +8,10 @@ import * as list from "./list";
 
 /** Publication builds (generated plans) and content opportunity discovery. */
 const app = createGroupApp();
-app.openapi(create.route, create.handler);
-app.openapi(list.route, list.handler);
-app.openapi(getBuild.route, getBuild.handler);
-app.openapi(commit.route, commit.handler);
-app.openapi(discover.route, discover.handler);
+register(app, create);
+register(app, list);
+register(app, getBuild);
+register(app, commit);
+register(app, discover);
 
 export default app;

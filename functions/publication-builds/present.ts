@@ -1,7 +1,10 @@
+import type { z } from "@hono/zod-openapi";
 import type { BuildRow } from "../../lib/builds/access";
+import type { BuildInputValue, BuildResultValue } from "../../lib/builds/plan-types";
+import type { Build } from "./schemas";
 
 /** SPEC.md 2.6 Build from its row (without `$schema`, which the route adds). */
-export function toBuild(row: BuildRow) {
+export function toBuild(row: BuildRow): Omit<z.input<typeof Build>, "$schema"> {
   return {
     id: row.id,
     workspace_id: row.workspaceId,
@@ -13,11 +16,12 @@ export function toBuild(row: BuildRow) {
     voice_profile_id: row.voiceProfileId,
     assets: row.assets,
     context_urls: row.contextUrls,
-    input: row.input,
-    result: row.result,
+    // The columns are typed as any JSON object; they hold what lib/builds/assemble.ts and run.ts wrote.
+    input: row.input as BuildInputValue,
+    result: row.result as BuildResultValue | null,
     error_code: row.errorCode,
     error_message: row.errorMessage,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
-  } as never;
+  };
 }
