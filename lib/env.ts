@@ -14,6 +14,8 @@ export interface Env {
   /** Requests per token per minute before 429 rate-limited (lib/http/rate-limit.ts); 1200 when unset. */
   RATE_LIMIT_PER_MINUTE?: string;
   ALLOW_PRIVATE_URLS?: string;
+  /** Tests only: "1" checks every 2xx answer against its route's declared schema (lib/http/response-check.ts). */
+  CHECK_RESPONSES?: string;
   /** Object storage for the media library (R2; wrangler.toml [[r2_buckets]] binding = "MEDIA_BUCKET"). */
   MEDIA_BUCKET?: R2Bucket;
   /** Largest accepted media upload in bytes (default in lib/media/limits.ts). */

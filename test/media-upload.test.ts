@@ -134,6 +134,8 @@ describe("POST /media detects from the bytes", () => {
     // Far over the limit the body limit answers before the form is even parsed.
     const huge = new Uint8Array(200_000);
     expectProblem(await upload(small, owner.token, { workspaceId: other, bytes: huge, filename: "big.png" }), 413, "payload-too-large");
+    // The same for a caller who is not a member: the limit answers before the access rule reads the form.
+    expectProblem(await upload(small, outsider.token, { workspaceId: other, bytes: huge, filename: "big.png" }), 413, "payload-too-large");
     expect(await rowsOf(other)).toEqual([]);
     expect(await objectsOf(other)).toEqual([]);
     // Under the limit the same workspace accepts a small file.

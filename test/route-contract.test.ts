@@ -7,13 +7,23 @@
  *   problem+json the API gives for it on every operation, never a 5xx;
  * - an unknown, well-formed id with a valid token → 404 problem+json (never 403, never a 5xx).
  *
- * Still to come (issue 24): 404 across workspaces, 403 below the declared role, 422 for malformed bodies,
- * and validating every 2xx answer against its schema.
+ * - every operation declares who may call it (`x-herald-access`, lib/http/access.ts), public exactly as listed;
+ * - a workspace-scoped operation aimed at another workspace (its workspace id, or a resource of that kind in it)
+ *   → 404, never 403; a member one role below the declared minimum → 403; an instance-admin operation called
+ *   by a non-administrator → 403, an admin-session one called with a token → 403;
+ * - a JSON body of the wrong shape, or with one required member of the wrong type → 422 naming it.
+ *
+ * Every 2xx answer of the whole suite is checked against its declared schema by the app itself in tests
+ * (CHECK_RESPONSES, lib/http/response-check.ts).
  */
 import { beforeAll, describe, expect, it } from "vitest";
+import type { Role } from "../db/schema";
 import { ROUTES } from "../functions/routes";
+import type { Access } from "../lib/http/access";
+import type { ScopedKind } from "../lib/http/scoped-resources";
 import { newId } from "../lib/ids";
 import { api, expectProblem, newUser, newWorkspace, slugOf } from "./helpers/harness";
+import { scopedFixtures } from "./helpers/scoped-fixtures";
 
 type Schema = Record<string, any>;
 interface Operation {
@@ -35,7 +45,7 @@ const OPERATIONS: Operation[] = Object.entries<Schema>(doc.paths).flatMap(([path
 
 /**
  * Every operation that answers without credentials, with the reason. Anything else must answer 401
- * without a token: a route that becomes public by accident fails here. (Mirrors PUBLIC in lib/http/auth.ts.)
+ * without a token: a route that becomes public by accident fails here. (Each route declares it with publicAccess.)
  */
 const PUBLIC: Record<string, string> = {
   "POST /auth/sessions/passkey/start": "passkey sign-in is how a person gets a session",
@@ -220,5 +230,135 @@ describe("an unknown, well-formed id, with a valid token", () => {
     const res = await api(method, `${fill(path, () => newId("zzz"))}${query(op)}`, { token: tokenFor(path), json: body(name, op) });
     expect(slugOf(res.body), res.text).not.toBe("validation-error");
     expectProblem(res, 404, "not-found");
+  });
+});
+
+const accessOf = (o: Operation): Access | undefined => o.op["x-herald-access"];
+
+describe("declared access", () => {
+  it("every operation declares who may call it (x-herald-access)", () => {
+    expect(OPERATIONS.filter((o) => !accessOf(o)).map((o) => o.name)).toEqual([]);
+  });
+
+  it("is public exactly for the PUBLIC operations, each with its reason", () => {
+    const open = OPERATIONS.filter((o) => accessOf(o)?.kind === "public");
+    expect(open.map((o) => o.name).sort()).toEqual(Object.keys(PUBLIC).sort());
+    for (const o of open) expect(accessOf(o)).toMatchObject({ reason: expect.stringMatching(/\w{3}/) });
+  });
+});
+
+const BELOW: Partial<Record<Role, Role>> = { editor: "viewer", admin: "editor", owner: "admin" };
+
+/** Where a request's rule finds its workspace, and the workspace (and its resources) to aim it at. */
+interface Target {
+  workspaceId: string;
+  resources: Record<ScopedKind, string>;
+}
+
+/** The operation's request with its rule's source pointing at `target`; everything else minimal and valid. */
+function aimedRequest(o: Operation, target: Target): { path: string; json?: unknown; body?: FormData } {
+  const access = accessOf(o);
+  const source = access?.kind === "workspace-role" ? access.workspace : undefined;
+  const sourceValue = source ? ("resource" in source ? target.resources[source.resource] : target.workspaceId) : undefined;
+  const at = (where: string, field: string) => (source && source.in === where && source.field === field ? sourceValue : undefined);
+  const path = fill(o.path, (name) => at("param", name) ?? newId("zzz"));
+  const params = (o.op.parameters ?? []).filter((p: Schema) => p.in === "query" && (p.required || at("query", p.name)));
+  const search = new URLSearchParams(params.map((p: Schema) => [p.name, at("query", p.name) ?? String(sample(p.schema, 0, p.name))]));
+  const url = `${path}${params.length ? `?${search}` : ""}`;
+  const form = o.op.requestBody?.content?.["multipart/form-data"]?.schema;
+  if (form) {
+    const data = new FormData();
+    for (const [key, value] of Object.entries(sample(form) as Schema)) data.set(key, at("form", key) ?? String(value));
+    data.set("file", new Blob([new Uint8Array([137, 80, 78, 71])], { type: "image/png" }), "fixture.png");
+    return { path: url, body: data };
+  }
+  const json = body(o.name, o.op) as Schema | undefined;
+  if (json && source?.in === "json") json[source.field] = sourceValue;
+  return { path: url, json };
+}
+
+type Member = Awaited<ReturnType<typeof newUser>>;
+let stranger: Member;
+let lower: Record<Role, Member>;
+let theirs: Target;
+let ours: Target;
+
+beforeAll(async () => {
+  const [viewer, editor, adminMember, owner] = await Promise.all([newUser(), newUser(), newUser(), newUser()]);
+  stranger = owner;
+  lower = { viewer, editor, admin: adminMember, owner };
+  const theirWorkspace = await newWorkspace(stranger, [
+    { id: viewer.id, role: "viewer" },
+    { id: editor.id, role: "editor" },
+    { id: adminMember.id, role: "admin" },
+  ]);
+  theirs = { workspaceId: theirWorkspace, resources: await scopedFixtures(theirWorkspace, stranger.id) };
+  ours = { workspaceId: workspaceId!, resources: await scopedFixtures(workspaceId!, member.id) };
+});
+
+const scoped = OPERATIONS.filter((o) => accessOf(o)?.kind === "workspace-role");
+
+describe("another workspace's resource or id", () => {
+  it.each(scoped)("$name → 404 problem+json (never 403)", async (o) => {
+    const request = aimedRequest(o, theirs);
+    const res = await api(o.method, request.path, { token: member.token, json: request.json, body: request.body });
+    expectProblem(res, 404, "not-found");
+  });
+});
+
+describe("a member below the declared role", () => {
+  const limited = scoped.filter((o) => {
+    const access = accessOf(o);
+    return access?.kind === "workspace-role" && BELOW[access.min] !== undefined;
+  });
+
+  it.each(limited)("$name → 403 problem+json", async (o) => {
+    const access = accessOf(o);
+    if (access?.kind !== "workspace-role") throw new Error("filtered above");
+    const request = aimedRequest(o, theirs);
+    const caller = lower[BELOW[access.min]!];
+    const res = await api(o.method, request.path, { token: caller.token, json: request.json, body: request.body });
+    expectProblem(res, 403, "forbidden");
+  });
+
+  const administrative = OPERATIONS.filter((o) => accessOf(o)?.kind === "instance-admin" || accessOf(o)?.kind === "admin-session");
+  it.each(administrative)("$name → 403 problem+json for a caller who is not allowed", async (o) => {
+    // instance-admin: a signed-in user who is not an administrator; admin-session: an administrator's token.
+    const caller = accessOf(o)?.kind === "instance-admin" ? member : admin;
+    const request = aimedRequest(o, ours);
+    const res = await api(o.method, `${request.path}${request.path.includes("?") ? "" : query(o.op)}`, { token: caller.token, json: request.json });
+    expectProblem(res, 403, "forbidden");
+  });
+});
+
+/** A value of the wrong type for `schema`'s declared type. */
+function wrongTypeFor(schema: Schema): unknown {
+  const resolved = deref(schema);
+  const type = Array.isArray(resolved.type) ? resolved.type.find((t: string) => t !== "null") : resolved.type;
+  return type === "string" ? 12345 : "not-of-the-declared-type";
+}
+
+describe("a malformed JSON body, from a caller who may call the operation", () => {
+  const withBody = OPERATIONS.filter((o) => o.op.requestBody?.content?.["application/json"] && accessOf(o)?.kind !== "public");
+  const callerFor = (o: Operation) => (accessOf(o)?.kind === "instance-admin" ? admin : member);
+
+  it.each(withBody)("$name with an array for a body → 422 problem+json", async (o) => {
+    const request = aimedRequest(o, ours);
+    const res = await api(o.method, request.path, { token: callerFor(o).token, json: [] });
+    expectProblem(res, 422, "validation-error");
+  });
+
+  const bodySchema = (o: Operation) => deref(o.op.requestBody.content["application/json"].schema);
+  // Bodies with nothing required are covered by the array case above.
+  const withRequired = withBody.filter((o) => (bodySchema(o).required ?? []).length > 0);
+
+  it.each(withRequired)("$name with a required member of the wrong type → 422 naming it", async (o) => {
+    const schema = bodySchema(o);
+    const request = aimedRequest(o, ours);
+    const member0: string = schema.required[0];
+    const json = { ...(request.json as Schema), [member0]: wrongTypeFor(schema.properties[member0]) };
+    const res = await api(o.method, request.path, { token: callerFor(o).token, json });
+    expectProblem(res, 422, "validation-error");
+    expect(res.body.errors.map((e: { location: string }) => e.location)).toContain(`body.${member0}`);
   });
 });

@@ -86,7 +86,10 @@ export function accessMiddleware(route: RouteConfig, access: Access): Middleware
 async function enforce(c: Context<AppEnv>, access: Access, schema: z.ZodType | undefined): Promise<void> {
   switch (access.kind) {
     case "public":
+      return;
     case "signed-in":
+      // Authentication has answered 401 already; this only guards a rule that some other route shadows.
+      currentUser(c);
       return;
     case "instance-admin":
       return requireInstanceAdmin(c);
@@ -132,12 +135,14 @@ export function scopedResource<K extends ScopedKind>(c: Context<AppEnv>, kind: K
 }
 
 /**
- * The scoped resource read again inside `tx` and locked for the rest of it (it may have changed since the
- * rule was enforced; if it has gone, 404). The caller's role was checked by the rule; this reads no role.
+ * The scoped resource read again inside `tx` and locked for the rest of it, with the caller's role checked again
+ * in the same statement (the resource may have gone, or the caller's membership changed, since the rule ran).
  */
 export async function lockScopedResource<K extends ScopedKind>(c: Context<AppEnv>, tx: Queryable, kind: K): Promise<ScopedRows[K]> {
   const { id } = scopedResource(c, kind);
+  const access = c.get("access");
   const found = await loadScoped(tx, kind, id, currentUser(c).id, true);
   if (!found) throw notFound(scopedWhat(kind));
+  if (access?.kind === "workspace-role") checkRole(found.role, access.min, scopedWhat(kind));
   return found.row;
 }

@@ -2,6 +2,7 @@ import type { OpenAPIHono, RouteConfig, RouteHandler } from "@hono/zod-openapi";
 import { type Access, isPublic } from "./access";
 import type { AppEnv } from "./context";
 import { accessMiddleware } from "./enforce-access";
+import { responseCheck } from "./response-check";
 
 /**
  * One operation as a route file exports it: its OpenAPI route, who may call it (lib/http/access.ts) and its
@@ -45,8 +46,9 @@ export function register<R extends RouteConfig>(app: OpenAPIHono<AppEnv>, operat
     ...route,
     "x-herald-access": access,
     ...(isPublic(access) ? { security: [] } : {}),
-    // Route middleware runs before the validators: it lets a malformed source field through to their 422.
-    middleware: [accessMiddleware(route, access)],
+    // The route's own middleware first (a body limit must answer before anything reads the body), then the
+    // access rule, before the validators: it lets a malformed source field through to their 422.
+    middleware: [...[route.middleware ?? []].flat(), accessMiddleware(route, access), responseCheck(route)],
   };
   remember(app, { method: route.method.toUpperCase(), path: honoPath(route.path), access });
   app.openapi(published, handler);

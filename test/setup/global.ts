@@ -7,7 +7,8 @@ import { startEphemeralStack } from "../../local/services/ephemeral-stack";
  */
 export default async function setup(project: TestProject) {
   const stack = await startEphemeralStack();
-  project.provide("env", stack.env);
+  // Every 2xx answer of the suite is checked against its route's declared schema (lib/http/response-check.ts).
+  project.provide("env", { ...stack.env, CHECK_RESPONSES: "1" });
   project.provide("sqsPort", stack.sqsPort);
   return () => stack.stop();
 }
