@@ -1,10 +1,8 @@
+import type { FieldError } from "../errors";
 import { PROBLEMS, type ProblemSlug } from "./problems";
 
-export interface FieldError {
-  location: string;
-  message: string;
-  value?: unknown;
-}
+// Domain code raises these through lib/errors.ts; operations keep importing them from here.
+export { type FieldError, notFound } from "../errors";
 
 export interface ApiErrorOptions {
   detail?: string;
@@ -35,8 +33,6 @@ export class ReadyResponse extends Error {
     super("ready response");
   }
 }
-
-export const notFound = (what = "resource") => new ApiError("not-found", { detail: `No such ${what}, or it is not visible to you.` });
 
 export const notImplemented = (operation: string, issue: string) =>
   new ApiError("not-implemented", {

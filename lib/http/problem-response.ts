@@ -41,7 +41,7 @@ function isUnavailable(err: unknown): boolean {
 /** The one place an exception becomes a response. */
 export function handleError(err: unknown, c: Context): Response {
   if (err instanceof ApiError) return problemResponse(c, err);
-  if (err instanceof DomainError) return problemResponse(c, new ApiError(err.slug, { detail: err.detail }));
+  if (err instanceof DomainError) return problemResponse(c, new ApiError(err.slug, { detail: err.detail, ...err.options }));
   if (err instanceof ReadyResponse) return err.response;
   if (err instanceof HTTPException) {
     const slug = HTTP_EXCEPTION_SLUGS[err.status] ?? "bad-request";
