@@ -1,4 +1,4 @@
-import { ApiError } from "../http/errors";
+import { DomainError } from "../errors";
 import { decodeCursor, encodeCursor } from "../http/pagination";
 import type { SortKey, SourceFilter } from "./overview-queries";
 
@@ -27,14 +27,12 @@ export function decodeContentCursor(cursor: string, b: Binding): ContentCursor {
   // Sort values (sums of counts, epoch milliseconds) exceed int4, so they travel as decimal text.
   const value = /^-?\d{1,16}$/.test(valueText as string) ? Number(valueText) : NaN;
   if (!Number.isSafeInteger(value)) {
-    throw new ApiError("validation-error", {
-      detail: "The cursor is not one this API issued; start again without it.",
+    throw new DomainError("validation-error", "The cursor is not one this API issued; start again without it.", {
       errors: [{ location: "query.cursor", message: "Invalid cursor" }],
     });
   }
   if (sort !== b.sort || source !== b.source || days !== b.days || accountId !== (b.accountId ?? "")) {
-    throw new ApiError("validation-error", {
-      detail: "This cursor belongs to a listing with another sort, source, days or account_id; start again without it.",
+    throw new DomainError("validation-error", "This cursor belongs to a listing with another sort, source, days or account_id; start again without it.", {
       errors: [{ location: "query.cursor", message: "Cursor issued for a different filter" }],
     });
   }

@@ -1,6 +1,6 @@
 import type { Queryable } from "../db/client";
 import type { Env } from "../env";
-import { ApiError } from "../http/errors";
+import { DomainError } from "../errors";
 import { checkAddition } from "./logic";
 import { lockOrganization, organizationOfWorkspace } from "./organizations";
 import type { LimitName } from "./plans";
@@ -33,10 +33,13 @@ export async function enforcePlanLimits(
   for (const check of checks) {
     const breach = checkAddition(billing.plan.limits, usage, check.limit, check.adding);
     if (breach) {
-      throw new ApiError("plan-limit-reached", {
-        detail: `The ${billing.plan.id} plan allows ${breach.allowed} for ${breach.limit}; ${breach.usage} used. Nothing was created.`,
-        extra: { limit: breach.limit, usage: breach.usage, allowed: breach.allowed, plan_id: billing.plan.id },
-      });
+      throw new DomainError(
+        "plan-limit-reached",
+        `The ${billing.plan.id} plan allows ${breach.allowed} for ${breach.limit}; ${breach.usage} used. Nothing was created.`,
+        {
+          extra: { limit: breach.limit, usage: breach.usage, allowed: breach.allowed, plan_id: billing.plan.id },
+        },
+      );
     }
   }
 }

@@ -1,7 +1,7 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { organizationMembers, organizations, subscriptions, workspaceMembers, workspaces } from "../../db/schema";
 import type { Queryable } from "../db/client";
-import { notFound } from "../http/errors";
+import { notFound } from "../errors";
 import { newId } from "../ids";
 
 /**

@@ -2,7 +2,7 @@ import { and, eq, isNotNull } from "drizzle-orm";
 import { subscriptions } from "../../db/schema";
 import type { Queryable } from "../db/client";
 import type { Env } from "../env";
-import { ApiError } from "../http/errors";
+import { DomainError } from "../errors";
 import { settingsInForce } from "../settings";
 import { CONTINUATION_TTL_MS, type PurchaseFacts } from "./continuation";
 import { findPlan, type Interval } from "./plans";
@@ -47,8 +47,7 @@ export async function purchaseFacts(
 ): Promise<PurchaseFacts> {
   const plan = findPlan(planId);
   if (!plan || !plan.purchasable) {
-    throw new ApiError("validation-error", {
-      detail: "No such plan can be bought.",
+    throw new DomainError("validation-error", "No such plan can be bought.", {
       errors: [{ location: "body.plan_id", message: "Unknown or not purchasable plan", value: planId }],
     });
   }
@@ -57,8 +56,7 @@ export async function purchaseFacts(
   const requiredNow = amount > 0 && !eligible;
   const stripe = await stripeConfig(env, q);
   if (requiredNow && !stripe) {
-    throw new ApiError("validation-error", {
-      detail: "This plan needs payment now and no payment provider is configured on this instance.",
+    throw new DomainError("validation-error", "This plan needs payment now and no payment provider is configured on this instance.", {
       errors: [{ location: "body.plan_id", message: "Needs a payment provider", value: planId }],
     });
   }

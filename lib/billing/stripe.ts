@@ -3,7 +3,7 @@
  * (`Stripe-Signature: t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<payload>" keyed by the whsec_ secret>`).
  */
 import { secretsEqual, toHex } from "../crypto";
-import { ApiError } from "../http/errors";
+import { DomainError } from "../errors";
 
 export const STRIPE_DEFAULT_BASE = "https://api.stripe.com";
 /** Largest accepted distance between a signature's timestamp and now. */
@@ -59,13 +59,14 @@ export async function createCheckoutSession(req: CheckoutSessionRequest): Promis
       signal: AbortSignal.timeout(10_000),
     });
   } catch {
-    throw new ApiError("bad-gateway", { detail: "The payment provider could not be reached; retry the same request to resume." });
+    throw new DomainError("bad-gateway", "The payment provider could not be reached; retry the same request to resume.");
   }
   const body = (await res.json().catch(() => null)) as { id?: unknown; url?: unknown; expires_at?: unknown; error?: { type?: string } } | null;
   if (!res.ok || typeof body?.id !== "string" || typeof body?.url !== "string") {
-    throw new ApiError("bad-gateway", {
-      detail: `The payment provider refused the checkout (HTTP ${res.status}${body?.error?.type ? `, ${body.error.type}` : ""}); retry the same request to resume.`,
-    });
+    throw new DomainError(
+      "bad-gateway",
+      `The payment provider refused the checkout (HTTP ${res.status}${body?.error?.type ? `, ${body.error.type}` : ""}); retry the same request to resume.`,
+    );
   }
   return { id: body.id, url: body.url, expires_at: typeof body.expires_at === "number" ? body.expires_at : null };
 }

@@ -1,7 +1,7 @@
 import { and, eq, inArray, isNull } from "drizzle-orm";
 import { media, socialAccounts, voiceProfiles } from "../../db/schema";
 import type { Queryable } from "../db/client";
-import { ApiError, type FieldError } from "../http/errors";
+import { type FieldError, invalidFields } from "../errors";
 import { checkOutboundUrl } from "../net/outbound-url";
 import { voicesForAccounts } from "../voice/store";
 import type { BuildInputValue, InputSource } from "./plan-types";
@@ -22,8 +22,6 @@ export interface AssembledBuild {
   contextUrls: string[];
   voiceProfileId: string | null;
 }
-
-const invalid = (errors: FieldError[]) => new ApiError("validation-error", { detail: errors.map((e) => `${e.location}: ${e.message}`).join("; "), errors });
 
 /**
  * Build.input (SPEC.md 2.6) from a request, checked against the workspace: every account, media item
@@ -80,7 +78,7 @@ export async function assembleInput(q: Queryable, workspaceId: string, body: Bui
       .limit(1);
     if (!chosenVoice) errors.push({ location: "body.voice_profile_id", message: "No such Voice Profile in this workspace", value: body.voice_profile_id });
   }
-  if (errors.length) throw invalid(errors);
+  if (errors.length) throw invalidFields(errors);
 
   const voices = chosenVoice ? null : await voicesForAccounts(q, workspaceId, accountIds);
   const sources: InputSource[] = requested.map((s, i) => {

@@ -1,7 +1,7 @@
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { publicationBuilds, publications, socialAccounts } from "../../db/schema";
 import type { Tx } from "../db/client";
-import { ApiError } from "../http/errors";
+import { DomainError } from "../errors";
 import { newId } from "../ids";
 import { attachMedia } from "../publishing/media";
 import type { PlannedRendition } from "../publishing/plan";
@@ -18,7 +18,7 @@ import type { BuildResultValue } from "./plan-types";
 export async function commitBuild(tx: Tx, build: BuildRow, userId: string): Promise<{ publicationId: string; created: boolean }> {
   if (build.publicationId) return { publicationId: build.publicationId, created: false };
   if (build.state !== "completed" || !build.result) {
-    throw new ApiError("not-editable", { detail: `Only a completed build can be committed; this one is ${build.state}.` });
+    throw new DomainError("not-editable", `Only a completed build can be committed; this one is ${build.state}.`);
   }
   const result = build.result as unknown as BuildResultValue;
   const ids = result.destinations.map((d) => d.account_id);
@@ -51,8 +51,8 @@ export async function commitBuild(tx: Tx, build: BuildRow, userId: string): Prom
   const shared = (lists[0] ?? []).filter((id) => lists.every((l) => l.includes(id)));
   const leftOut = [...new Set(lists.flat())].filter((id) => !shared.includes(id));
   const mediaIds = await attachMedia(tx, build.workspaceId, shared, "build.media").catch((err) => {
-    if (!(err instanceof ApiError)) throw err;
-    throw new ApiError("not-editable", { detail: "A media item this build chose is no longer in the library; start a new build." });
+    if (!(err instanceof DomainError)) throw err;
+    throw new DomainError("not-editable", "A media item this build chose is no longer in the library; start a new build.");
   });
   const title = result.destinations[0]?.segments[0]?.title ?? null;
   const [row] = await tx

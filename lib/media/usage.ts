@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, notInArray, sql } from "drizzle-orm";
 import { media, mediaUsages } from "../../db/schema";
 import type { Queryable } from "../db/client";
-import { ApiError } from "../http/errors";
+import { DomainError } from "../errors";
 
 export type MediaOwnerType = "publication" | "design" | "template" | "video_project";
 
@@ -54,8 +54,7 @@ export async function replaceMediaUsages(
   const own = new Set(locked.filter((r) => r.workspaceId === owner.workspaceId).map((r) => r.id));
   const foreign = [...new Set([...ids, ...mentioned])].filter((id) => !own.has(id));
   if (foreign.length) {
-    throw new ApiError("validation-error", {
-      detail: `${foreign.length} media item(s) are not in this workspace's library.`,
+    throw new DomainError("validation-error", `${foreign.length} media item(s) are not in this workspace's library.`, {
       errors: foreign.slice(0, 50).map((value) => ({ location, message: "No such media item in this workspace's library", value })),
     });
   }

@@ -1,7 +1,7 @@
 import { and, eq, exists, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import { publications, renditions, renditionSegments } from "../../db/schema";
 import type { Tx } from "../db/client";
-import { ApiError } from "../http/errors";
+import { DomainError } from "../errors";
 import type { PublicationRow } from "./load";
 import { convergedStatus, RENDITION_ERROR_CLEARED } from "./status";
 
@@ -20,7 +20,7 @@ const WAITING = ["pending", "queued", "retrying"] as const;
 export async function cancelPublication(tx: Tx, row: PublicationRow): Promise<PublicationRow> {
   if (row.status === "scheduled") return bump(tx, row, { status: "draft", scheduledAt: null, runAt: null, calendarAt: null });
   if (row.status !== "publishing") {
-    throw new ApiError("not-editable", { detail: `Only a scheduled or publishing publication can be canceled; this one is ${row.status.replace("_", " ")}.` });
+    throw new DomainError("not-editable", `Only a scheduled or publishing publication can be canceled; this one is ${row.status.replace("_", " ")}.`);
   }
   await tx
     .update(renditions)

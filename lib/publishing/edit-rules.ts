@@ -1,5 +1,5 @@
 import type { PublicationStatus } from "../../db/schema/publications";
-import { ApiError } from "../http/errors";
+import { DomainError } from "../errors";
 import type { RenditionRow, RenditionSegmentRow } from "./load";
 import type { PlannedRendition, PlannedSegment } from "./plan";
 import { targetKey } from "./serialize";
@@ -14,7 +14,7 @@ export const EDITABLE_STATUSES: readonly PublicationStatus[] = [...EDITABLE, "pa
 
 export function assertEditable(status: PublicationStatus): void {
   if (!EDITABLE_STATUSES.includes(status)) {
-    throw new ApiError("not-editable", { detail: `A ${status.replace("_", " ")} publication cannot be edited.` });
+    throw new DomainError("not-editable", `A ${status.replace("_", " ")} publication cannot be edited.`);
   }
 }
 
@@ -49,9 +49,10 @@ export function assertPublishedUntouched(existing: ExistingRendition[], plans: P
     const part = plan ? changedPart(e, plan) : "destination";
     if (!part) continue;
     const what = part === "destination" ? "its destination cannot be removed" : `its ${part} cannot be changed`;
-    throw new ApiError("not-editable", {
-      detail: `Rendition ${e.rendition.id} (${targetKey(e.rendition)}) is published: ${what}. Leave it as it is and edit only the renditions not yet published.`,
-    });
+    throw new DomainError(
+      "not-editable",
+      `Rendition ${e.rendition.id} (${targetKey(e.rendition)}) is published: ${what}. Leave it as it is and edit only the renditions not yet published.`,
+    );
   }
 }
 

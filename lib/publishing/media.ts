@@ -1,7 +1,7 @@
 import { and, eq, inArray, isNull } from "drizzle-orm";
 import { media } from "../../db/schema";
 import type { Queryable, Tx } from "../db/client";
-import { ApiError } from "../http/errors";
+import { DomainError } from "../errors";
 import { mediaFileUrl } from "../media/item";
 import { replaceMediaUsages } from "../media/usage";
 
@@ -22,7 +22,7 @@ async function checkMedia(tx: Tx, workspaceId: string, ids: string[], location: 
   const errors = ids.flatMap((id, i) =>
     known.has(id) ? [] : [{ location: `${location}[${i}]`, message: "No such media item in this workspace's library", value: id }],
   );
-  if (errors.length) throw new ApiError("validation-error", { detail: "Some media items are not in this workspace's library.", errors });
+  if (errors.length) throw new DomainError("validation-error", "Some media items are not in this workspace's library.", { errors });
   return unique;
 }
 

@@ -2,7 +2,7 @@ import { and, eq, inArray, isNull } from "drizzle-orm";
 import { socialAccounts } from "../../db/schema";
 import { PLATFORMS, type Platform } from "../../db/schema/accounts";
 import type { Tx } from "../db/client";
-import { ApiError, type FieldError } from "../http/errors";
+import { type FieldError, invalidFields } from "../errors";
 import { segmentLimit, type SegmentLimit } from "./limits";
 import { loadMedia } from "./media";
 import { mediaProblems } from "./media-rules";
@@ -46,7 +46,7 @@ export async function planOrReject(tx: Tx, workspaceId: string, content: Publica
       location: p.field === "source_text" ? "body.source_text" : `body.destinations[${p.index}].${p.field}`,
       message: p.message,
     }));
-    throw new ApiError("validation-error", { detail: errors.map((e) => `${e.location}: ${e.message}`).join("; "), errors });
+    throw invalidFields(errors);
   }
   return plans;
 }
@@ -67,7 +67,7 @@ export async function assertMediaFits(tx: Tx, mediaIds: string[], platformNames:
   const problems = mediaProblems(platforms, facts);
   if (problems.length) {
     const errors: FieldError[] = problems.map((p) => ({ location: `body.${p.field}`, message: p.message }));
-    throw new ApiError("validation-error", { detail: errors.map((e) => `${e.location}: ${e.message}`).join("; "), errors });
+    throw invalidFields(errors);
   }
 }
 

@@ -2,7 +2,7 @@ import { and, eq, lte, sql, type SQL } from "drizzle-orm";
 import { publications } from "../../db/schema";
 import type { PublicationStatus } from "../../db/schema/publications";
 import type { Database, Queryable } from "../db/client";
-import { ApiError } from "../http/errors";
+import { DomainError } from "../errors";
 import { audit } from "../audit";
 import type { PublicationRow } from "./load";
 import { startPublishing } from "./start";
@@ -28,8 +28,7 @@ export async function assertFutureSchedule(q: Queryable, scheduledAt: Date | nul
   if (!scheduledAt) return;
   const result = await q.execute(sql`select ${scheduledAt.toISOString()}::timestamptz < now() - interval '1 minute' as past`);
   if ((result.rows[0] as { past?: boolean } | undefined)?.past) {
-    throw new ApiError("validation-error", {
-      detail: "scheduled_at is in the past; publish now instead, or pick a future time.",
+    throw new DomainError("validation-error", "scheduled_at is in the past; publish now instead, or pick a future time.", {
       errors: [{ location: "body.scheduled_at", message: "Must not be in the past", value: scheduledAt.toISOString() }],
     });
   }
@@ -102,7 +101,7 @@ export async function startDuePublications(db: Database, limit = 100): Promise<s
           targetId: row.id,
         });
       } catch (err) {
-        if (!(err instanceof ApiError)) throw err;
+        if (!(err instanceof DomainError)) throw err;
         // Nothing to publish to (every destination removed): it cannot run, so it fails visibly.
         await tx.update(publications).set({ status: "failed", updatedAt: sql`now()` }).where(eq(publications.id, row.id));
       }

@@ -2,7 +2,7 @@ import { and, eq, ne, sql } from "drizzle-orm";
 import type { PgUpdateSetSource } from "drizzle-orm/pg-core";
 import { publications, renditions } from "../../db/schema";
 import type { Tx } from "../db/client";
-import { ApiError } from "../http/errors";
+import { DomainError } from "../errors";
 import { enqueueJob } from "../jobs/outbox";
 import type { PublicationRow } from "./load";
 import { PUBLISHABLE, RENDITION_ERROR_CLEARED } from "./status";
@@ -31,16 +31,16 @@ export async function startPublishing(tx: Tx, row: PublicationRow, opts: { bumpR
 /** A publication in this status may be published (again); else 409 not-editable. */
 export function assertPublishable(status: PublicationStatus): void {
   if (!PUBLISHABLE.includes(status)) {
-    throw new ApiError("not-editable", {
-      detail: status === "publishing" ? "This publication is already being published." : `A ${status.replace("_", " ")} publication cannot be published again.`,
-    });
+    throw new DomainError(
+      "not-editable",
+      status === "publishing" ? "This publication is already being published." : `A ${status.replace("_", " ")} publication cannot be published again.`,
+    );
   }
 }
 
 /** Every rendition is published already, or there are none. */
 export const noDestinations = () =>
-  new ApiError("validation-error", {
-    detail: "The publication has no destinations to publish to; add at least one.",
+  new DomainError("validation-error", "The publication has no destinations to publish to; add at least one.", {
     errors: [{ location: "body.destinations", message: "No destinations" }],
   });
 

@@ -1,7 +1,7 @@
 import { and, between, eq, gt, inArray, sql } from "drizzle-orm";
 import { videoConflicts, videoMutations, videoProjectRevisions, videoProjects, videoRevisionTouches } from "../../db/schema";
 import type { Queryable, Tx } from "../db/client";
-import { notFound } from "../http/errors";
+import { notFound } from "../errors";
 import { newId } from "../ids";
 import { replaceMediaUsages } from "../media/usage";
 import type { InverseOperation, VideoOperation } from "./apply";
