@@ -1,9 +1,8 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
-import { and, eq, isNull } from "drizzle-orm";
-import { repostGrants, socialAccounts } from "../../db/schema";
+import { repostGrants } from "../../db/schema";
 import { audit } from "../../lib/audit";
 import { auditActor, currentUser, db, type AppEnv } from "../../lib/http/context";
-import { ApiError, notFound } from "../../lib/http/errors";
+import { ApiError } from "../../lib/http/errors";
 import { jsonBody, jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
 import { withSchema } from "../../lib/http/schema-ref";
@@ -12,6 +11,8 @@ import { newId } from "../../lib/ids";
 import { supportsRepost } from "../../lib/repost/accounts";
 import { grantById, grantsView } from "./grant-view";
 import { CreateGrantRequest, RepostGrantResponse } from "./schemas";
+import { resourceInBody, workspaceRole } from "../../lib/http/access";
+import { scopedResource } from "../../lib/http/enforce-access";
 
 export const route = createRoute({
   method: "post",
@@ -25,17 +26,15 @@ export const route = createRoute({
   responses: { 201: jsonResponse(RepostGrantResponse, "The grant"), ...problems(400, 401, 403, 404, 409, 413, 422) },
 });
 
+// An admin of the account's workspace gives the grant; the source workspace is checked in the handler.
+export const access = workspaceRole("admin", resourceInBody("account", "target_account_id"));
+
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const body = c.req.valid("json");
   const user = currentUser(c);
+  const account = scopedResource(c, "account");
   const { id, workspaceId } = await db(c).transaction(async (tx) => {
-    const [account] = await tx
-      .select({ workspaceId: socialAccounts.workspaceId, platform: socialAccounts.platform })
-      .from(socialAccounts)
-      .where(and(eq(socialAccounts.id, body.target_account_id), isNull(socialAccounts.disconnectedAt)));
-    if (!account) throw notFound("account");
-    await requireRole(tx, user.id, account.workspaceId, "admin", "account");
-    // Naming a workspace the caller cannot see must not reveal whether it exists.
+    // The second workspace of the request, beside the rule's: naming one the caller cannot see must not reveal whether it exists.
     await requireRole(tx, user.id, body.source_workspace_id, "viewer", "workspace");
     if (account.workspaceId === body.source_workspace_id) {
       throw new ApiError("validation-error", {

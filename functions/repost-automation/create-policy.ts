@@ -6,10 +6,10 @@ import { idempotent, IdempotencyKeyHeader } from "../../lib/http/idempotency";
 import { jsonBody, jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
 import { withSchema } from "../../lib/http/schema-ref";
-import { requireRole } from "../../lib/http/workspace-guard";
 import { newId } from "../../lib/ids";
 import { checkPolicyAccounts, toPolicy } from "./present";
 import { CreatePolicyRequest, RepostPolicyResponse } from "./schemas";
+import { inBody, workspaceRole } from "../../lib/http/access";
 
 export const route = createRoute({
   method: "post",
@@ -23,11 +23,12 @@ export const route = createRoute({
   responses: { 201: jsonResponse(RepostPolicyResponse, "The new policy"), ...problems(400, 401, 403, 404, 409, 413, 422) },
 });
 
+export const access = workspaceRole("admin", inBody());
+
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const body = c.req.valid("json");
   const user = currentUser(c);
   return idempotent(c, { workspaceId: body.workspace_id, operation: "repost_policies.create", request: body }, async (tx) => {
-    await requireRole(tx, user.id, body.workspace_id, "admin");
     await checkPolicyAccounts(tx, body.workspace_id, body);
     const [row] = await tx
       .insert(repostPolicies)

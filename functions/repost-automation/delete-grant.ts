@@ -1,12 +1,12 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
-import { and, eq, inArray } from "drizzle-orm";
-import { repostGrants, workspaceMembers } from "../../db/schema";
+import { eq } from "drizzle-orm";
+import { repostGrants } from "../../db/schema";
 import { audit } from "../../lib/audit";
-import { auditActor, currentUser, db, type AppEnv } from "../../lib/http/context";
-import { ApiError, notFound } from "../../lib/http/errors";
+import { auditActor, db, type AppEnv } from "../../lib/http/context";
+import { notFound } from "../../lib/http/errors";
 import { problems } from "../../lib/http/problem-schema";
-import { roleAtLeast } from "../../lib/http/workspace-guard";
 import { GrantIdParams } from "./schemas";
+import { resourceInPath, workspaceRole } from "../../lib/http/access";
 
 export const route = createRoute({
   method: "delete",
@@ -18,21 +18,19 @@ export const route = createRoute({
   responses: { 204: { description: "Withdrawn" }, ...problems(401, 403, 404, 422) },
 });
 
+/**
+ * Either side's admin may end it: a grant's role is the caller's best over the workspace that gave it and the
+ * one that received it (lib/http/scoped-resources.ts), so a member of neither gets 404 and one below admin on
+ * both sides 403.
+ */
+export const access = workspaceRole("admin", resourceInPath("repost-grant"));
+
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { id } = c.req.valid("param");
-  const user = currentUser(c);
   await db(c).transaction(async (tx) => {
-    const [grant] = await tx.select().from(repostGrants).where(eq(repostGrants.id, id)).for("update");
+    const [grant] = await tx.delete(repostGrants).where(eq(repostGrants.id, id)).returning({ targetWorkspaceId: repostGrants.targetWorkspaceId });
+    // Withdrawn by a concurrent request since the rule read it.
     if (!grant) throw notFound("grant");
-    // Either side's admin may end it: a member of neither gets 404, a member below admin on both sides 403.
-    const roles = await tx
-      .select({ role: workspaceMembers.role })
-      .from(workspaceMembers)
-      .where(and(eq(workspaceMembers.userId, user.id), inArray(workspaceMembers.workspaceId, [grant.targetWorkspaceId, grant.sourceWorkspaceId])));
-    if (roles.length === 0) throw notFound("grant");
-    if (!roles.some((r) => roleAtLeast(r.role, "admin")))
-      throw new ApiError("forbidden", { detail: "This needs the admin role or higher in the workspace that gave or received the grant." });
-    await tx.delete(repostGrants).where(eq(repostGrants.id, id));
     await audit(tx, { ...auditActor(c), workspaceId: grant.targetWorkspaceId, action: "repost_grant.delete", targetType: "repost_grant", targetId: id });
   });
   return c.body(null, 204);

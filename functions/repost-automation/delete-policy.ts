@@ -2,10 +2,11 @@ import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { eq } from "drizzle-orm";
 import { repostPolicies } from "../../db/schema";
 import { audit } from "../../lib/audit";
-import { auditActor, currentUser, db, type AppEnv } from "../../lib/http/context";
+import { auditActor, db, type AppEnv } from "../../lib/http/context";
 import { problems } from "../../lib/http/problem-schema";
-import { loadPolicyFor } from "./present";
+import { notFound } from "../../lib/http/errors";
 import { PolicyIdParams } from "./schemas";
+import { resourceInPath, workspaceRole } from "../../lib/http/access";
 
 export const route = createRoute({
   method: "delete",
@@ -17,12 +18,14 @@ export const route = createRoute({
   responses: { 204: { description: "Deleted" }, ...problems(401, 403, 404, 422) },
 });
 
+export const access = workspaceRole("admin", resourceInPath("repost-policy"));
+
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { id } = c.req.valid("param");
-  const user = currentUser(c);
   await db(c).transaction(async (tx) => {
-    const row = await loadPolicyFor(tx, user.id, id);
-    await tx.delete(repostPolicies).where(eq(repostPolicies.id, id));
+    const [row] = await tx.delete(repostPolicies).where(eq(repostPolicies.id, id)).returning({ workspaceId: repostPolicies.workspaceId });
+    // Deleted by a concurrent request since the rule read it.
+    if (!row) throw notFound("repost policy");
     await audit(tx, { ...auditActor(c), workspaceId: row.workspaceId, action: "repost_policy.delete", targetType: "repost_policy", targetId: id });
   });
   return c.body(null, 204);

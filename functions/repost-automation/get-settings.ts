@@ -5,13 +5,15 @@ import { currentUser, db, type AppEnv } from "../../lib/http/context";
 import { jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
 import { withSchema } from "../../lib/http/schema-ref";
-import { requireReadRole, roleAtLeast } from "../../lib/http/workspace-guard";
+import { roleAtLeast } from "../../lib/http/workspace-guard";
 import { REPOST_PLATFORMS } from "../../lib/repost/accounts";
 import { WorkspaceIdField } from "../../lib/schemas/common";
 import { grantsOfWorkspace, grantsView } from "./grant-view";
 import { toPolicy } from "./present";
 import { SettingsResponse } from "./schemas";
 import { MAX_ACCOUNTS, settingsAccounts } from "./settings-accounts";
+import { inQuery, workspaceRole } from "../../lib/http/access";
+import { scope } from "../../lib/http/enforce-access";
 
 /** A workspace holds few policies and grants; the caps keep one response bounded whatever happens. */
 const MAX_POLICIES = 200;
@@ -27,11 +29,13 @@ export const route = createRoute({
   responses: { 200: jsonResponse(SettingsResponse, "Rules, grants and accounts"), ...problems(401, 404, 422) },
 });
 
+export const access = workspaceRole("viewer", inQuery());
+
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { workspace_id } = c.req.valid("query");
   const database = db(c);
   const user = currentUser(c);
-  const role = await requireReadRole(c, workspace_id, "viewer");
+  const { role } = scope(c);
   const [accounts, grants, policies] = await Promise.all([
     settingsAccounts(database, workspace_id, user.id),
     grantsView(database, workspace_id, grantsOfWorkspace(workspace_id), MAX_GRANTS),

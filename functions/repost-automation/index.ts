@@ -1,4 +1,5 @@
 import { createGroupApp } from "../../lib/http/app";
+import { register } from "../../lib/http/operation";
 import * as createGrant from "./create-grant";
 import * as createPolicy from "./create-policy";
 import * as deleteGrant from "./delete-grant";
@@ -9,12 +10,12 @@ import * as replacePolicy from "./replace-policy";
 
 /** Repost automation: rules, cross-workspace grants, the accounts they can use, and what the evaluator did. */
 const app = createGroupApp();
-app.openapi(getSettings.route, getSettings.handler);
-app.openapi(listActivity.route, listActivity.handler);
-app.openapi(createPolicy.route, createPolicy.handler);
-app.openapi(replacePolicy.route, replacePolicy.handler);
-app.openapi(deletePolicy.route, deletePolicy.handler);
-app.openapi(createGrant.route, createGrant.handler);
-app.openapi(deleteGrant.route, deleteGrant.handler);
+register(app, getSettings);
+register(app, listActivity);
+register(app, createPolicy);
+register(app, replacePolicy);
+register(app, deletePolicy);
+register(app, createGrant);
+register(app, deleteGrant);
 
 export default app;

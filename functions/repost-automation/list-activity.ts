@@ -1,14 +1,15 @@
 import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
-import { and, desc, eq, lt, or } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { repostActivity } from "../../db/schema";
 import { db, type AppEnv } from "../../lib/http/context";
 import { jsonResponse } from "../../lib/http/openapi";
-import { cursorParam, decodeCursor, encodeCursor, limitParam, setNextLink } from "../../lib/http/pagination";
+import { keyset } from "../../lib/http/keyset";
+import { cursorParam, limitParam } from "../../lib/http/pagination";
 import { problems } from "../../lib/http/problem-schema";
 import { withSchema } from "../../lib/http/schema-ref";
-import { requireReadRole } from "../../lib/http/workspace-guard";
 import { WorkspaceIdField } from "../../lib/schemas/common";
 import { RepostActivityResponse } from "./schemas";
+import { inQuery, workspaceRole } from "../../lib/http/access";
 
 export const route = createRoute({
   method: "get",
@@ -20,38 +21,39 @@ export const route = createRoute({
   responses: { 200: jsonResponse(RepostActivityResponse, "Activity"), ...problems(401, 404, 422) },
 });
 
+export const access = workspaceRole("viewer", inQuery());
+
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
-  const { workspace_id, limit, cursor } = c.req.valid("query");
-  const database = db(c);
-  await requireReadRole(c, workspace_id, "viewer");
-  const after = cursor ? decodeCursor(cursor, ["date", "string"]) : null;
-  const afterAt = after ? new Date(after[0]) : null;
+  const query = c.req.valid("query");
+  const page = keyset(
+    c,
+    [
+      { column: repostActivity.at, kind: "date" },
+      { column: repostActivity.id, kind: "string" },
+    ],
+    "desc",
+    query,
+  );
   // Served by repost_activity_workspace_idx (workspace_id, at, id), scanned backwards.
-  const rows = await database
+  const rows = await db(c)
     .select()
     .from(repostActivity)
-    .where(
-      and(
-        eq(repostActivity.workspaceId, workspace_id),
-        after ? or(lt(repostActivity.at, afterAt!), and(eq(repostActivity.at, afterAt!), lt(repostActivity.id, after[1] as string))) : undefined,
-      ),
-    )
-    .orderBy(desc(repostActivity.at), desc(repostActivity.id))
-    .limit(limit + 1);
-  const page = rows.slice(0, limit);
-  const last = page.at(-1);
-  setNextLink(c, rows.length > limit && last ? encodeCursor([last.at.toISOString(), last.id]) : null);
-  const items = page.map((r) => ({
-    id: r.id,
-    policy_id: r.policyId,
-    rendition_id: r.renditionId,
-    target_account_id: r.targetAccountId,
-    stage: r.stage,
-    action: r.action,
-    status: r.status,
-    reason: r.reason,
-    external_id: r.externalId,
-    at: r.at.toISOString(),
-  }));
+    .where(and(eq(repostActivity.workspaceId, query.workspace_id), page.after))
+    .orderBy(...page.orderBy)
+    .limit(page.limit);
+  const items = page
+    .answer(rows, (r) => [r.at, r.id])
+    .map((r) => ({
+      id: r.id,
+      policy_id: r.policyId,
+      rendition_id: r.renditionId,
+      target_account_id: r.targetAccountId,
+      stage: r.stage,
+      action: r.action,
+      status: r.status,
+      reason: r.reason,
+      external_id: r.externalId,
+      at: r.at.toISOString(),
+    }));
   return c.json(withSchema(c, RepostActivityResponse, { items }), 200);
 };

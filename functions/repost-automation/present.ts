@@ -1,8 +1,6 @@
-import { eq } from "drizzle-orm";
-import { repostPolicies } from "../../db/schema";
+import type { repostPolicies } from "../../db/schema";
 import type { Queryable } from "../../lib/db/client";
-import { ApiError, notFound } from "../../lib/http/errors";
-import { requireRole } from "../../lib/http/workspace-guard";
+import { ApiError } from "../../lib/http/errors";
 import { policyAccountIssues } from "../../lib/repost/accounts";
 
 export type PolicyRow = typeof repostPolicies.$inferSelect;
@@ -19,14 +17,6 @@ export const toPolicy = (row: PolicyRow) => ({
   created_at: row.createdAt.toISOString(),
   updated_at: row.updatedAt.toISOString(),
 });
-
-/** The policy, when the caller is an admin of its workspace; 404 when they are not a member. */
-export async function loadPolicyFor(q: Queryable, userId: string, id: string): Promise<PolicyRow> {
-  const [row] = await q.select().from(repostPolicies).where(eq(repostPolicies.id, id)).for("update");
-  if (!row) throw notFound("repost policy");
-  await requireRole(q, userId, row.workspaceId, "admin", "repost policy");
-  return row;
-}
 
 /** Sources and targets must be the workspace's own accounts (targets: or granted to it); else 422 naming each. */
 export async function checkPolicyAccounts(

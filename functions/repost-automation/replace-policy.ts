@@ -3,12 +3,14 @@ import { and, eq, sql } from "drizzle-orm";
 import { repostPolicies } from "../../db/schema";
 import { audit } from "../../lib/audit";
 import { assertRevision } from "../../lib/http/concurrency";
-import { auditActor, currentUser, db, type AppEnv } from "../../lib/http/context";
+import { auditActor, db, type AppEnv } from "../../lib/http/context";
 import { jsonBody, jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
 import { withSchema } from "../../lib/http/schema-ref";
-import { checkPolicyAccounts, loadPolicyFor, toPolicy } from "./present";
+import { checkPolicyAccounts, toPolicy } from "./present";
 import { PolicyIdParams, ReplacePolicyRequest, RepostPolicyResponse } from "./schemas";
+import { resourceInPath, workspaceRole } from "../../lib/http/access";
+import { lockScopedResource } from "../../lib/http/enforce-access";
 
 export const route = createRoute({
   method: "put",
@@ -22,13 +24,14 @@ export const route = createRoute({
   responses: { 200: jsonResponse(RepostPolicyResponse, "The policy at its new revision"), ...problems(400, 401, 403, 404, 409, 413, 422) },
 });
 
+export const access = workspaceRole("admin", resourceInPath("repost-policy"));
+
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { id } = c.req.valid("param");
   const body = c.req.valid("json");
-  const user = currentUser(c);
   const row = await db(c).transaction(async (tx) => {
     // Row lock: concurrent writers with the same revision queue here and all but one see a new revision.
-    const current = await loadPolicyFor(tx, user.id, id);
+    const current = await lockScopedResource(c, tx, "repost-policy");
     assertRevision(body.expected_revision, current.revision, "repost policy");
     await checkPolicyAccounts(tx, current.workspaceId, body);
     const [row] = await tx
