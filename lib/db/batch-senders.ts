@@ -4,12 +4,15 @@
  * (which uses it) depend on it instead of on each other.
  */
 
+import type { CustomTypesConfig } from "@neondatabase/serverless";
+
 /** A statement as captured from drizzle, ready to go in a batch. */
 export interface BatchStatement {
   text: string;
   params: unknown[];
   arrayMode: boolean;
-  types?: unknown;
+  /** The type parsers to read its values with (lib/db/compiled.ts keeps dates as text, as drizzle's session does). */
+  types?: CustomTypesConfig;
 }
 
 /** Sends captured statements as one non-interactive transaction (one HTTP request to the SQL endpoint). */

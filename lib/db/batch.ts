@@ -1,15 +1,12 @@
 import { is, SQL } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/neon-serverless";
-import { batchSenderOf } from "./batch-senders";
+import { batchSenderOf, type BatchStatement } from "./batch-senders";
 import type { Database, Queryable } from "./client";
 import { BoundStatement, failureOf, mapCompiledRows, queryOf } from "./compiled";
+import { StatementPool } from "./statement-pool";
 
-/** What a statement's execution hands to its client: the same as `Pool.query(config, values)`. */
-interface Captured {
-  text: string;
-  params: unknown[];
-  rowMode?: string;
-  types?: unknown;
+/** A statement drizzle has sent, waiting for its result from the batch. */
+interface Captured extends BatchStatement {
   resolve(result: unknown): void;
   reject(error: unknown): void;
 }
@@ -51,15 +48,15 @@ export async function inOneTransaction<T extends readonly Item[]>(db: Queryable,
   // maps the results handed back to it exactly as it maps a single statement's.
   const captured: Captured[] = [];
   let arrived: (() => void) | undefined;
-  const client = {
-    query(config: { text: string; rowMode?: string; types?: unknown }, params: unknown[]) {
-      return new Promise((resolve, reject) => {
-        captured.push({ text: config.text, params: params ?? [], rowMode: config.rowMode, types: config.types, resolve, reject });
+  const client = new StatementPool(
+    {},
+    (statement) =>
+      new Promise((resolve, reject) => {
+        captured.push({ ...statement, resolve, reject });
         arrived?.();
-      });
-    },
-  };
-  const capturing = drizzle({ client: client as never }) as unknown as Database;
+      }),
+  );
+  const capturing: Database = drizzle({ client });
   const statements = build(capturing);
   // A promise has already started on its own (`db.execute` does): its place in the order is unknown.
   if (statements.some((s) => s instanceof Promise)) {
@@ -71,12 +68,12 @@ export async function inOneTransaction<T extends readonly Item[]>(db: Queryable,
   for (const statement of statements) {
     if (statement instanceof BoundStatement) {
       // Compiled: nothing for drizzle to build or map; it takes its place at once.
-      const { text, values, rowMode, types } = queryOf(statement);
+      const { text, values, types } = queryOf(statement);
       const result = new Promise((resolve, reject) =>
         captured.push({
           text,
           params: values,
-          rowMode,
+          arrayMode: true,
           types,
           resolve: (r) => resolve(mapCompiledRows(statement.statement, (r as { rows: unknown[][] }).rows)),
           reject: (e) => reject(failureOf(statement, e)),
@@ -109,7 +106,7 @@ export async function inOneTransaction<T extends readonly Item[]>(db: Queryable,
   }
   arrived = undefined;
   try {
-    const results = await send(captured.map((c) => ({ text: c.text, params: c.params, arrayMode: c.rowMode === "array", types: c.types })));
+    const results = await send(captured.map((c) => ({ text: c.text, params: c.params, arrayMode: c.arrayMode, types: c.types })));
     captured.forEach((c, i) => c.resolve(results[i]));
   } catch (error) {
     for (const c of captured) c.reject(error);

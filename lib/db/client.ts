@@ -1,7 +1,8 @@
-import { Pool, neon, neonConfig } from "@neondatabase/serverless";
+import { neon, neonConfig, type Pool } from "@neondatabase/serverless";
 import { drizzle, type NeonDatabase } from "drizzle-orm/neon-serverless";
 import type { Env } from "../env";
 import { registerBatchSender } from "./batch-senders";
+import { StatementPool } from "./statement-pool";
 
 /** Without the relational query API (`db.query.*`, unused): building its configuration cost every request ~0.2 ms of CPU. */
 export type Database = NeonDatabase;
@@ -45,36 +46,6 @@ function configureDriver(env: DbEnv): void {
   neonConfig.pipelineConnect = "password";
 }
 
-type QueryConfigLike = { text: string; values?: unknown[]; rowMode?: string; types?: unknown };
-
-/**
- * A Pool whose one-shot statements go over HTTP (one round trip on a connection the server keeps warm),
- * while `connect()` — what drizzle's `transaction()` uses — still opens a WebSocket session, because an
- * interactive transaction must read, decide and write on one connection. (The driver's own
- * `poolQueryViaFetch` does the same but is global and drops the port; this is per database.)
- */
-class HttpFirstPool extends Pool {
-  constructor(
-    options: ConstructorParameters<typeof Pool>[0],
-    private readonly http: ReturnType<typeof neon<boolean, true>> | undefined,
-  ) {
-    super(options);
-  }
-
-  // The promise form only: drizzle never passes a callback, and anything else keeps the WebSocket path.
-  override query(...args: unknown[]): never {
-    const [config, values, callback] = args as [string | QueryConfigLike, unknown[] | undefined, unknown];
-    if (!this.http || typeof config === "function" || typeof values === "function" || callback !== undefined) {
-      return (super.query as (...a: unknown[]) => never)(...args);
-    }
-    const text = typeof config === "string" ? config : config.text;
-    const params = values ?? (typeof config === "string" ? [] : (config.values ?? []));
-    const rowMode = typeof config === "string" ? undefined : config.rowMode;
-    const types = (typeof config === "string" ? undefined : config.types) ?? (this as unknown as { options?: { types?: unknown } }).options?.types;
-    return this.http.query(text, params, { arrayMode: rowMode === "array", fullResults: true, types: types as never }) as never;
-  }
-}
-
 /**
  * The HTTP query function per database. It holds no connection (each call is its own fetch, made in the
  * calling request), so unlike a Pool it may serve every request of the isolate; making it anew cost CPU.
@@ -105,7 +76,13 @@ export function openDb(env: DbEnv): DbHandle {
   configureDriver(env);
   const viaHttp = Boolean(env.NEON_FETCH_ENDPOINT) || !env.NEON_WS_PROXY;
   const http = viaHttp ? httpQuery(env.DATABASE_URL) : undefined;
-  const pool = new HttpFirstPool({ connectionString: env.DATABASE_URL, max: 5 }, http);
+  // One-shot statements go over HTTP (one round trip on a connection the server keeps warm), while a
+  // transaction still opens a WebSocket session. (The driver's own `poolQueryViaFetch` does the same but is
+  // global and drops the port; this is per database.)
+  const pool = new StatementPool(
+    { connectionString: env.DATABASE_URL, max: 5 },
+    http && ((s) => http.query(s.text, s.params, { arrayMode: s.arrayMode, fullResults: true, types: s.types })),
+  );
   // A client that loses its socket (idle, or refused by a full server) must not crash the isolate:
   // the query it was running rejects, and that is where the failure is handled. (Listening to the
   // pool's "connect" event would turn the driver's HTTP path off, so checked-out clients are wrapped.)
@@ -128,7 +105,7 @@ export function openDb(env: DbEnv): DbHandle {
   if (http) {
     // Statements that commit together go as one request (lib/db/batch.ts), as Neon's `transaction([...])`.
     registerBatchSender(db, (statements) =>
-      http.transaction(statements.map((s) => http.query(s.text, s.params, { arrayMode: s.arrayMode, fullResults: true, types: s.types as never }))),
+      http.transaction(statements.map((s) => http.query(s.text, s.params, { arrayMode: s.arrayMode, fullResults: true, types: s.types }))),
     );
   }
   return {

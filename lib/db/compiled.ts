@@ -1,13 +1,15 @@
 import { Column, DrizzleQueryError, fillPlaceholders, is, sql, SQL } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/neon-serverless";
 import type { PgDialect } from "drizzle-orm/pg-core";
-import { types, type Pool } from "@neondatabase/serverless";
+import { types, type CustomTypesConfig, type Pool } from "@neondatabase/serverless";
 
 /**
- * A named parameter of a compiled statement, typed as any value: drizzle takes a placeholder in `set` and
- * `values` too (filled and encoded by the column at each run) though its types do not say so.
+ * A named parameter of a compiled statement, standing for a value of type T (the type its place wants, inferred
+ * there). drizzle takes a placeholder wherever a value goes, in `set` too (filled and encoded by the column at
+ * each run), but its `set` type and the statement helpers that take values do not say so: this is the one
+ * place that converts, through `unknown`.
  */
-export const placeholder = (name: string) => sql.placeholder(name) as never;
+export const placeholder = <T>(name: string): T => sql.placeholder(name) as unknown as T;
 
 /** The row type of a compiled statement that returns none. */
 export type NoRow = Record<string, never>;
@@ -48,7 +50,7 @@ const RAW_TEXT_TYPES = new Set<number>([
   1187,
   1231,
 ]);
-const DRIZZLE_TYPES = {
+const DRIZZLE_TYPES: CustomTypesConfig = {
   getTypeParser: (typeId: number, format?: "text" | "binary") => (RAW_TEXT_TYPES.has(typeId) ? (value: string) => value : types.getTypeParser(typeId, format)),
 };
 

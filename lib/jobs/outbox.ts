@@ -1,5 +1,5 @@
 import { SendMessageCommand, type SQSClient } from "@aws-sdk/client-sqs";
-import { and, eq, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import type { PgInsertValue } from "drizzle-orm/pg-core";
 import { outboxJobs } from "../../db/schema";
 import { inOneTransaction } from "../db/batch";
@@ -47,14 +47,49 @@ export async function enqueueJob<K extends JobKind, DeadLetter extends boolean =
 /** A job's payload: its kind's (JobPayloads), or a dead-letter record's (DeadLetterPayloads). */
 export type OutboxPayload<K extends JobKind, DeadLetter extends boolean> = DeadLetter extends true ? DeadLetterPayloads[K] : JobPayloads[K];
 
-/** The outbox row of a new job, for a caller that writes it in a batch (lib/db/batch.ts). */
-export function outboxRow<K extends JobKind, DeadLetter extends boolean = false>(
+/** A new job's row of `outbox_jobs`, as outboxRow makes it. */
+export interface NewOutboxRow<K extends JobKind, Payload> {
+  id: string;
+  kind: K;
+  workspaceId: string | null;
+  payload: Payload;
+  deadLetter: boolean;
+  sendAttempts: number;
+  requestId: string | null;
+  nextAttemptAt?: SQL | Date;
+  sendLeaseUntil?: SQL;
+}
+
+/**
+ * The outbox row of a new job, for a caller that writes it in a batch (lib/db/batch.ts). The first two forms
+ * name the payload's type before the options are read, so a compiled statement's `placeholder` in its place
+ * takes that type (lib/db/compiled.ts); the last is for a caller generic in both.
+ */
+export function outboxRow<K extends JobKind>(
+  kind: K,
+  workspaceId: string | null,
+  payload: JobPayloads[K],
+  opts?: EnqueueOptions<false>,
+): NewOutboxRow<K, JobPayloads[K]>;
+export function outboxRow<K extends JobKind>(
+  kind: K,
+  workspaceId: string | null,
+  payload: DeadLetterPayloads[K],
+  opts: EnqueueOptions<true>,
+): NewOutboxRow<K, DeadLetterPayloads[K]>;
+export function outboxRow<K extends JobKind, DeadLetter extends boolean>(
+  kind: K,
+  workspaceId: string | null,
+  payload: OutboxPayload<K, DeadLetter>,
+  opts?: EnqueueOptions<DeadLetter>,
+): NewOutboxRow<K, OutboxPayload<K, DeadLetter>>;
+export function outboxRow<K extends JobKind, DeadLetter extends boolean>(
   kind: K,
   workspaceId: string | null,
   payload: OutboxPayload<K, DeadLetter>,
   opts: EnqueueOptions<DeadLetter> = {},
-) {
-  return {
+): NewOutboxRow<K, OutboxPayload<K, DeadLetter>> {
+  const row: NewOutboxRow<K, OutboxPayload<K, DeadLetter>> = {
     id: newId("job"),
     kind,
     workspaceId,
@@ -64,7 +99,8 @@ export function outboxRow<K extends JobKind, DeadLetter extends boolean = false>
     requestId: opts.requestId ?? null,
     ...(opts.delaySeconds !== undefined ? { nextAttemptAt: secondsFromNow(opts.delaySeconds) } : opts.notBefore ? { nextAttemptAt: opts.notBefore } : {}),
     ...(opts.leased ? { sendLeaseUntil: sendLeaseFromNow } : {}),
-  } satisfies PgInsertValue<typeof outboxJobs>;
+  };
+  return row satisfies PgInsertValue<typeof outboxJobs>;
 }
 
 /** `now() + seconds` by the database's clock (fractions kept; never negative). */
