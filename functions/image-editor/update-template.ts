@@ -29,6 +29,16 @@ export const UpdateTemplateRequest = z
   })
   .openapi("UpdateTemplateRequest");
 
+/**
+ * A built-in template belongs to no workspace, so the access rule would answer 404 for it; anyone may know
+ * the built-ins, and changing one is refused to everyone. The route's own middleware runs before its access rule.
+ */
+const refuseBuiltIn: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if (builtInTemplate(c.req.param("id") ?? ""))
+    throw new ApiError("forbidden", { detail: "Built-in templates cannot be changed; create a workspace template from this one instead." });
+  await next();
+};
+
 export const route = createRoute({
   method: "patch",
   path: "/image-editor/templates/{id}",
@@ -37,19 +47,10 @@ export const route = createRoute({
   description:
     "Built-in templates cannot be changed (403 forbidden). Needs the editor role in the template's workspace; a template of a workspace " +
     "the caller is not a member of is 404. A new document's `preset_key` becomes the template's.",
+  middleware: [refuseBuiltIn] as const,
   request: { params: z.object({ id: IdParam.openapi({ description: "Template ID" }) }), body: jsonBody(UpdateTemplateRequest) },
   responses: { 200: jsonResponse(TemplateResponse, "The updated template"), ...problems(400, 401, 403, 404, 413, 422) },
 });
-
-/**
- * A built-in template belongs to no workspace, so the access rule would answer 404 for it; anyone may know
- * the built-ins, and changing one is refused to everyone. Mounted ahead of the route (index.ts).
- */
-export const refuseBuiltIn: MiddlewareHandler<AppEnv> = async (c, next) => {
-  if (builtInTemplate(c.req.param("id") ?? ""))
-    throw new ApiError("forbidden", { detail: "Built-in templates cannot be changed; create a workspace template from this one instead." });
-  await next();
-};
 
 export const access = workspaceRole("editor", resourceInPath("template"));
 
