@@ -41,8 +41,12 @@ describe("hostile input gets a 4xx, never a 500", () => {
     const patch = await api("PATCH", `/workspaces/${ws}`, { token: owner.token, json: { expected_revision: 2147483648, name: "x" } });
     expectProblem(patch, 422, "validation-error");
     expect(patch.body.errors[0].location).toBe("body.expected_revision");
-    const del = await api("DELETE", `/publications/pub_x?confirm=true&expected_revision=2147483648`, { token: owner.token });
+    // On the caller's own publication: an unknown or foreign one is 404 before its query is read (the access rule runs first).
+    const created = await api("POST", "/publications", { token: owner.token, json: { workspace_id: ws, source_text: "x", destinations: [] } });
+    expect(created.status, created.text).toBe(201);
+    const del = await api("DELETE", `/publications/${created.body.id}?confirm=true&expected_revision=2147483648`, { token: owner.token });
     expectProblem(del, 422, "validation-error");
+    expect(del.body.errors[0].location).toBe("query.expected_revision");
   });
 
   it("offset is capped at 10,000 (a deeper walk is refused, not run)", async () => {
