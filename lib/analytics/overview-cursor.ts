@@ -1,5 +1,5 @@
 import { DomainError } from "../errors";
-import { decodeCursor, encodeCursor } from "../http/pagination";
+import { decodeCursor, encodeCursor } from "../cursor";
 import type { SortKey, SourceFilter } from "./overview-queries";
 
 /**
