@@ -5,9 +5,11 @@ import { idempotencyKey } from "../lib/providers/mastodon";
 import { segmentsToWrite } from "../lib/publishing/edit-rules";
 import type { RenditionSegmentRow } from "../lib/publishing/load";
 import { scheduleAfterEdit } from "../lib/publishing/schedule";
-import { api, expectProblem, newUser, newWorkspace, withDb } from "./helpers/harness";
+import { newUser, newWorkspace, withDb } from "./helpers/harness";
+import { client } from "./helpers/client";
 import { runPipeline } from "./helpers/pipeline";
 import { newAccount } from "./helpers/publishing";
+import { expectData, expectProblem, type Schemas } from "./helpers/typed";
 import { startMastodon, type MastodonPeer } from "./peers/mastodon-server";
 import { startWebhookReceiver, type WebhookPeer } from "./peers/webhook-receiver";
 
@@ -33,59 +35,53 @@ describe("editing what was partly published", () => {
   it("a partially published publication: the published rendition is locked, the failed one is edited, keeps its keys and posted segment, and publishing again sends only the rest", async () => {
     const owner = await newUser();
     const ws = await newWorkspace(owner);
+    const c = client(owner.token);
     const hook = await newAccount(ws, owner.id, "webhook", { url: receiver.url });
     const who = mastodon.addAccount();
     const toot = await newAccount(ws, owner.id, "mastodon", { instanceUrl: mastodon.url, username: who.username, credentials: { access_token: who.token } });
     const hookDest = { social_account_id: hook };
-    const created = await api("POST", "/publications", {
-      token: owner.token,
-      json: {
+    const created = await c.POST("/publications", {
+      body: {
         workspace_id: ws,
         source_text: "Announcement",
         destinations: [hookDest, { social_account_id: toot, segments: [{ body: OPENING }, { body: TOO_LONG }] }],
       },
     });
-    expect(created.status, created.text).toBe(201);
-    const id = created.body.id;
-    expect((await api("POST", `/publications/${id}/publish-now`, { token: owner.token, json: { expected_revision: 1 } })).status).toBe(202);
+    const id = expectData(created, 201).id;
+    const publishNow = (expected_revision: number) => c.POST("/publications/{id}/publish-now", { params: { path: { id } }, body: { expected_revision } });
+    const put = (body: Schemas["UpdatePublicationRequest"]) => c.PUT("/publications/{id}", { params: { path: { id } }, body });
+    expect((await publishNow(1)).response.status).toBe(202);
     expect(await runPipeline(id)).toBe("partially_published");
-    const got = (await api("GET", `/publications/${id}`, { token: owner.token })).body;
+    const got = expectData(await c.GET("/publications/{id}", { params: { path: { id } } }));
     const [published, failed] = got.renditions;
     expect(published.status).toBe("published");
     expect(failed).toMatchObject({ status: "failed", delivery: { recovery_action: "edit_content" } });
-    expect(failed.segments.map((s: any) => s.status)).toEqual(["published", "failed"]);
+    expect(failed.segments.map((s) => s.status)).toEqual(["published", "failed"]);
     const opening = failed.segments[0].external_id;
     const { deliveryKey } = await renditionRow(failed.id);
 
     // A change to the published rendition is refused, naming it; nothing changes.
-    const changesSource = await api("PUT", `/publications/${id}`, { token: owner.token, json: { expected_revision: 2, source_text: "Announcement, edited" } });
-    expectProblem(changesSource, 409, "not-editable");
-    expect(changesSource.body.detail).toContain(published.id);
-    const dropsIt = await api("PUT", `/publications/${id}`, {
-      token: owner.token,
-      json: { expected_revision: 2, destinations: [{ social_account_id: toot, segments: [{ body: OPENING }, { body: FIXED }] }] },
-    });
-    expectProblem(dropsIt, 409, "not-editable");
-    expect(dropsIt.body.detail).toContain(published.id);
+    const changesSource = await put({ expected_revision: 2, source_text: "Announcement, edited" });
+    expect(expectProblem(changesSource, 409, "not-editable").detail).toContain(published.id);
+    const dropsIt = await put({ expected_revision: 2, destinations: [{ social_account_id: toot, segments: [{ body: OPENING }, { body: FIXED }] }] });
+    expect(expectProblem(dropsIt, 409, "not-editable").detail).toContain(published.id);
 
     // The failed rendition is edited as its advice says.
-    const edited = await api("PUT", `/publications/${id}`, {
-      token: owner.token,
-      json: { expected_revision: 2, destinations: [hookDest, { social_account_id: toot, segments: [{ body: OPENING }, { body: FIXED }] }] },
-    });
-    expect(edited.status, edited.text).toBe(200);
-    expect(edited.body.status).toBe("partially_published");
-    const [same, fixed] = edited.body.renditions;
+    const edited = expectData(
+      await put({ expected_revision: 2, destinations: [hookDest, { social_account_id: toot, segments: [{ body: OPENING }, { body: FIXED }] }] }),
+    );
+    expect(edited.status).toBe("partially_published");
+    const [same, fixed] = edited.renditions;
     expect(same).toMatchObject({ id: published.id, status: "published", external_id: published.external_id });
     expect(fixed).toMatchObject({ id: failed.id, status: "pending" });
-    expect(fixed.segments.map((s: any) => [s.status, s.body, s.external_id])).toEqual([
+    expect(fixed.segments.map((s) => [s.status, s.body, s.external_id])).toEqual([
       ["published", OPENING, opening],
       ["pending", FIXED, null],
     ]);
     expect((await renditionRow(failed.id)).deliveryKey).toBe(deliveryKey);
 
     // Publishing again sends the second post only, under the first, with the original delivery key.
-    expect((await api("POST", `/publications/${id}/publish-now`, { token: owner.token, json: { expected_revision: 3 } })).status).toBe(202);
+    expect((await publishNow(3)).response.status).toBe(202);
     expect(await runPipeline(id)).toBe("published");
     const statuses = mastodon.statusesOf(who.id);
     expect(statuses.map((s) => s.text)).toEqual([OPENING, FIXED]);
@@ -93,27 +89,27 @@ describe("editing what was partly published", () => {
     expect(receiver.attempts.filter((a) => a.body?.publication_id === id)).toHaveLength(1);
 
     // Published: no longer editable.
-    expectProblem(await api("PUT", `/publications/${id}`, { token: owner.token, json: { expected_revision: 4, title: "Late" } }), 409, "not-editable");
+    expectProblem(await put({ expected_revision: 4, title: "Late" }), 409, "not-editable");
   });
 
   it("a failed webhook rendition edited and published again goes out with its original webhook-id", async () => {
     const owner = await newUser();
     const ws = await newWorkspace(owner);
+    const c = client(owner.token);
     const hook = await newAccount(ws, owner.id, "webhook", { url: receiver.url });
-    const created = await api("POST", "/publications", {
-      token: owner.token,
-      json: { workspace_id: ws, source_text: "First words", destinations: [{ social_account_id: hook }] },
-    });
-    const id = created.body.id;
-    const { deliveryKey } = await renditionRow(created.body.renditions[0].id);
+    const created = await c.POST("/publications", { body: { workspace_id: ws, source_text: "First words", destinations: [{ social_account_id: hook }] } });
+    const pub = expectData(created, 201);
+    const id = pub.id;
+    const publishNow = (expected_revision: number) => c.POST("/publications/{id}/publish-now", { params: { path: { id } }, body: { expected_revision } });
+    const { deliveryKey } = await renditionRow(pub.renditions[0].id);
     receiver.failNext(1, 400);
-    await api("POST", `/publications/${id}/publish-now`, { token: owner.token, json: { expected_revision: 1 } });
+    await publishNow(1);
     expect(await runPipeline(id)).toBe("failed");
 
-    const edited = await api("PUT", `/publications/${id}`, { token: owner.token, json: { expected_revision: 2, source_text: "Better words" } });
-    expect(edited.status, edited.text).toBe(200);
-    expect((await renditionRow(created.body.renditions[0].id)).deliveryKey).toBe(deliveryKey);
-    await api("POST", `/publications/${id}/publish-now`, { token: owner.token, json: { expected_revision: 3 } });
+    const edited = await c.PUT("/publications/{id}", { params: { path: { id } }, body: { expected_revision: 2, source_text: "Better words" } });
+    expect(edited.response.status, JSON.stringify(edited.error)).toBe(200);
+    expect((await renditionRow(pub.renditions[0].id)).deliveryKey).toBe(deliveryKey);
+    await publishNow(3);
     expect(await runPipeline(id)).toBe("published");
     const sent = receiver.deliveries.filter((d) => d.body?.publication_id === id);
     expect(sent.map((d) => [d.webhookId, d.body.segments[0].body])).toEqual([[deliveryKey, "Better words"]]);
