@@ -2,9 +2,11 @@ import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditEvents, outboxJobs, publications, renditions, renditionSegments } from "../db/schema";
 import { startDuePublications } from "../lib/publishing/schedule";
-import { api, expectProblem, newUser, newWorkspace, withDb } from "./helpers/harness";
+import { newUser, newWorkspace, withDb } from "./helpers/harness";
+import { client } from "./helpers/client";
 import { runPipeline } from "./helpers/pipeline";
 import { newAccount } from "./helpers/publishing";
+import { expectData, expectProblem } from "./helpers/typed";
 import { startWebhookReceiver, type WebhookPeer } from "./peers/webhook-receiver";
 
 // CONTRACT §9: POST /publications/{id}/cancel, and DELETE of a publication stuck publishing.
@@ -20,29 +22,31 @@ async function compose(destinations: number, scheduledAt?: string, members: Para
   const ws = await newWorkspace(owner, members);
   const hooks = [];
   for (let i = 0; i < destinations; i++) hooks.push(await newAccount(ws, owner.id, "webhook", { url: receiver.url }));
-  const res = await api("POST", "/publications", {
-    token: owner.token,
-    json: {
+  const res = await client(owner.token).POST("/publications", {
+    body: {
       workspace_id: ws,
       source_text: "Cancel me",
       destinations: hooks.map((h) => ({ social_account_id: h })),
       ...(scheduledAt ? { scheduled_at: scheduledAt } : {}),
     },
   });
-  expect(res.status, res.text).toBe(201);
-  return { owner, ws, id: res.body.id as string };
+  return { owner, ws, id: expectData(res, 201).id };
 }
 
 /** Composed and queued by publish-now (revision 2); its renditions in position order. */
 async function publishing(destinations: number) {
   const p = await compose(destinations);
-  const res = await api("POST", `/publications/${p.id}/publish-now`, { token: p.owner.token, json: { expected_revision: 1 } });
-  expect(res.status, res.text).toBe(202);
+  const res = await client(p.owner.token).POST("/publications/{id}/publish-now", { params: { path: { id: p.id } }, body: { expected_revision: 1 } });
+  expect(res.response.status, JSON.stringify(res.error)).toBe(202);
   return { ...p, renditions: await renditionsOf(p.id) };
 }
 
 const renditionsOf = (id: string) => withDb((db) => db.select().from(renditions).where(eq(renditions.publicationId, id)).orderBy(renditions.position));
-const cancel = (id: string, token: string, expected_revision: number) => api("POST", `/publications/${id}/cancel`, { token, json: { expected_revision } });
+const cancel = (id: string, token: string, expected_revision: number) =>
+  client(token).POST("/publications/{id}/cancel", { params: { path: { id } }, body: { expected_revision } });
+const read = (id: string, token: string) => client(token).GET("/publications/{id}", { params: { path: { id } } });
+const remove = (id: string, token: string, expected_revision: number) =>
+  client(token).DELETE("/publications/{id}", { params: { path: { id }, query: { confirm: true, expected_revision } } });
 /** A delivery holds the rendition: claimed, started, its lease running for two more minutes. */
 const hold = (id: string) =>
   withDb((db) =>
@@ -56,14 +60,13 @@ const deliveriesTo = (deliveryKey: string) => receiver.attempts.filter((a) => a.
 describe("cancel", () => {
   it("a scheduled publication becomes a draft, and the scheduler never starts it", async () => {
     const { owner, id } = await compose(1, new Date(Date.now() + 3600_000).toISOString());
-    const res = await cancel(id, owner.token, 1);
-    expect(res.status, res.text).toBe(200);
-    expect(res.body).toMatchObject({ status: "draft", revision: 2, scheduled_at: null });
-    expect(res.body.$schema).toMatch(/PublicationResponse\.json$/);
+    const res = expectData(await cancel(id, owner.token, 1));
+    expect(res).toMatchObject({ status: "draft", revision: 2, scheduled_at: null });
+    expect(res.$schema).toMatch(/PublicationResponse\.json$/);
     // Its time comes and goes: nothing starts it.
     await withDb((db) => db.update(publications).set({ scheduledAt: sql`now() - interval '1 minute'` }).where(eq(publications.id, id)));
     await withDb((db) => startDuePublications(db));
-    expect((await api("GET", `/publications/${id}`, { token: owner.token })).body.status).toBe("draft");
+    expect((await read(id, owner.token)).data?.status).toBe("draft");
     const jobs = await withDb((db) => db.select().from(outboxJobs).where(sql`${outboxJobs.payload}->>'publication_id' = ${id}`));
     expect(jobs).toEqual([]);
     const audited = await withDb((db) =>
@@ -77,10 +80,9 @@ describe("cancel", () => {
 
   it("publishing with every rendition still queued: all canceled, a draft at once, and the consumer sends nothing", async () => {
     const { owner, id, renditions: before } = await publishing(2);
-    const res = await cancel(id, owner.token, 2);
-    expect(res.status, res.text).toBe(200);
-    expect(res.body).toMatchObject({ status: "draft", revision: 3 });
-    expect(res.body.renditions.map((r: any) => [r.status, r.delivery.state])).toEqual([
+    const res = expectData(await cancel(id, owner.token, 2));
+    expect(res).toMatchObject({ status: "draft", revision: 3 });
+    expect(res.renditions.map((r) => [r.status, r.delivery.state])).toEqual([
       ["canceled", "canceled"],
       ["canceled", "canceled"],
     ]);
@@ -105,10 +107,9 @@ describe("cancel", () => {
       await db.update(renditions).set({ status: "retrying", nextAttemptAt: sql`now()` }).where(eq(renditions.id, partly.id));
       await db.update(renditionSegments).set({ status: "published", externalId: "rcv_partly" }).where(eq(renditionSegments.renditionId, partly.id));
     });
-    const res = await cancel(id, owner.token, 2);
-    expect(res.status, res.text).toBe(200);
-    expect(res.body.status).toBe("publishing");
-    expect(res.body.renditions.map((r: any) => r.status)).toEqual(["publishing", "canceled", "retrying"]);
+    const res = expectData(await cancel(id, owner.token, 2));
+    expect(res.status).toBe("publishing");
+    expect(res.renditions.map((r) => r.status)).toEqual(["publishing", "canceled", "retrying"]);
 
     // The held delivery stops (its lease lapses) and is taken up again; the publication then converges.
     await withDb((db) => db.update(renditions).set({ leaseUntil: sql`now() - interval '1 second'` }).where(eq(renditions.id, held.id)));
@@ -128,18 +129,17 @@ describe("cancel", () => {
     const stranger = await newUser();
     const scheduled = await compose(1, new Date(Date.now() + 3600_000).toISOString(), [{ id: viewer.id, role: "viewer" }]);
     const stale = await cancel(scheduled.id, scheduled.owner.token, 7);
-    expectProblem(stale, 409, "revision-conflict");
-    expect(stale.body.current_revision).toBe(1);
+    expect(expectProblem(stale, 409, "revision-conflict").current_revision).toBe(1);
 
     expectProblem(await cancel(scheduled.id, viewer.token, 1), 403, "forbidden");
     expectProblem(await cancel(scheduled.id, stranger.token, 1), 404, "not-found");
-    expect((await api("GET", `/publications/${scheduled.id}`, { token: scheduled.owner.token })).body).toMatchObject({ status: "scheduled", revision: 1 });
+    expect((await read(scheduled.id, scheduled.owner.token)).data).toMatchObject({ status: "scheduled", revision: 1 });
   });
 
   it("of concurrent cancels holding the same revision exactly one succeeds", async () => {
     const { owner, id } = await compose(1, new Date(Date.now() + 3600_000).toISOString());
     const answers = await Promise.all([1, 2, 3].map(() => cancel(id, owner.token, 1)));
-    expect(answers.map((a) => a.status).sort()).toEqual([200, 409, 409]);
+    expect(answers.map((a) => a.response.status).sort()).toEqual([200, 409, 409]);
   });
 });
 
@@ -151,14 +151,13 @@ describe("deleting a publication stuck publishing", () => {
       renditions: [only],
     } = await publishing(1);
     await hold(only.id);
-    const refused = await api("DELETE", `/publications/${id}?confirm=true&expected_revision=2`, { token: owner.token });
-    expectProblem(refused, 409, "not-editable");
-    expect(refused.body.detail).toMatch(/cancel/);
+    const refused = await remove(id, owner.token, 2);
+    expect(expectProblem(refused, 409, "not-editable").detail).toMatch(/cancel/);
 
     // The delivery died: its lease lapsed, and the publication is still publishing.
     await withDb((db) => db.update(renditions).set({ leaseUntil: sql`now() - interval '1 second'` }).where(eq(renditions.id, only.id)));
-    const deleted = await api("DELETE", `/publications/${id}?confirm=true&expected_revision=2`, { token: owner.token });
-    expect(deleted.status, deleted.text).toBe(200);
-    expect((await api("GET", `/publications/${id}`, { token: owner.token })).status).toBe(404);
+    const deleted = await remove(id, owner.token, 2);
+    expect(deleted.response.status, JSON.stringify(deleted.error)).toBe(200);
+    expect((await read(id, owner.token)).response.status).toBe(404);
   });
 });
