@@ -1,9 +1,10 @@
 import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
-import { and, desc, eq, lt, or } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { outboxJobs } from "../../db/schema";
 import { db, type AppEnv } from "../../lib/http/context";
 import { jsonResponse } from "../../lib/http/openapi";
-import { cursorParam, decodeCursor, encodeCursor, limitParam, setNextLink } from "../../lib/http/pagination";
+import { keyset } from "../../lib/http/keyset";
+import { cursorParam, limitParam } from "../../lib/http/pagination";
 import { problems } from "../../lib/http/problem-schema";
 import { withSchemaEach } from "../../lib/http/schema-ref";
 import { JOB_KINDS } from "../../lib/jobs/kinds";
@@ -34,24 +35,22 @@ export const route = createRoute({
 export const access = instanceAdmin();
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
-  const { state, kind, limit, cursor } = c.req.valid("query");
-  const after = cursor ? decodeCursor(cursor, ["date", "string"]) : null;
+  const query = c.req.valid("query");
+  const page = keyset(
+    c,
+    [
+      { column: outboxJobs.createdAt, kind: "date" },
+      { column: outboxJobs.id, kind: "string" },
+    ],
+    "desc",
+    query,
+  );
   const rows = await db(c)
     .select()
     .from(outboxJobs)
-    .where(
-      and(
-        state ? eq(outboxJobs.state, state) : undefined,
-        kind ? eq(outboxJobs.kind, kind) : undefined,
-        after
-          ? or(lt(outboxJobs.createdAt, new Date(after[0])), and(eq(outboxJobs.createdAt, new Date(after[0])), lt(outboxJobs.id, after[1] as string)))
-          : undefined,
-      ),
-    )
-    .orderBy(desc(outboxJobs.createdAt), desc(outboxJobs.id))
-    .limit(limit + 1);
-  const page = rows.slice(0, limit);
-  const last = page.at(-1);
-  setNextLink(c, rows.length > limit && last ? encodeCursor([last.createdAt.toISOString(), last.id]) : null);
-  return c.json(withSchemaEach(c, AdminJob, page.map(toAdminJob)), 200);
+    .where(and(query.state ? eq(outboxJobs.state, query.state) : undefined, query.kind ? eq(outboxJobs.kind, query.kind) : undefined, page.after))
+    .orderBy(...page.orderBy)
+    .limit(page.limit);
+  const items = page.answer(rows, (row) => [row.createdAt, row.id]);
+  return c.json(withSchemaEach(c, AdminJob, items.map(toAdminJob)), 200);
 };

@@ -1,6 +1,6 @@
 import { and, between, eq, gt, inArray, sql } from "drizzle-orm";
 import { videoConflicts, videoMutations, videoProjectRevisions, videoProjects, videoRevisionTouches } from "../../db/schema";
-import type { Queryable, Tx } from "../db/client";
+import type { Tx } from "../db/client";
 import { notFound } from "../errors";
 import { newId } from "../ids";
 import { replaceMediaUsages } from "../media/usage";
@@ -22,13 +22,6 @@ export async function lockProject(tx: Tx, id: string, workspaceId?: string): Pro
     .for("update");
   if (!row) throw notFound("video project");
   return row;
-}
-
-/** The project's workspace, or 404: look the resource up, then check the caller's role on its workspace. */
-export async function projectWorkspace(q: Queryable, id: string): Promise<string> {
-  const [row] = await q.select({ workspaceId: videoProjects.workspaceId }).from(videoProjects).where(eq(videoProjects.id, id));
-  if (!row) throw notFound("video project");
-  return row.workspaceId;
 }
 
 /** The document at `base` (< head), rebuilt from head or from the nearest snapshot, whichever is less work. */
