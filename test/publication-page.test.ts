@@ -3,9 +3,11 @@ import { describe, expect, it } from "vitest";
 import { publications, renditions } from "../db/schema";
 import { publicationPage } from "../lib/publishing/page";
 import { publicationResponses } from "../lib/publishing/respond";
-import { api, newUser, newWorkspace, withDb } from "./helpers/harness";
+import { newUser, newWorkspace, withDb } from "./helpers/harness";
+import { client } from "./helpers/client";
 import { insertMediaRows } from "./helpers/media";
 import { newAccount } from "./helpers/publishing";
+import type { Schemas } from "./helpers/typed";
 
 const BASE = "http://herald.test";
 const LONG = Array.from({ length: 30 }, (_, i) => `Sentence ${i + 1} of a long thread, with “quotes” and émoji 🎉.`).join(" ");
@@ -30,7 +32,7 @@ describe("a page of publications in one statement", () => {
       { mediaType: "video", mimeType: "video/mp4", width: 1920, height: 1080, durationMs: 12_345 },
       {},
     ]);
-    const bodies = [
+    const bodies: Omit<Schemas["CreatePublicationRequest"], "workspace_id">[] = [
       {
         source_text: LONG,
         title: "Thread",
@@ -42,8 +44,8 @@ describe("a page of publications in one statement", () => {
       { source_text: "scheduled", destinations: [{ social_account_id: bluesky }], scheduled_at: "2031-05-06T07:08:09.123Z" },
     ];
     for (const body of bodies) {
-      const res = await api("POST", "/publications", { token: owner.token, json: { workspace_id: ws, ...body } });
-      expect(res.status, res.text).toBe(201);
+      const res = await client(owner.token).POST("/publications", { body: { workspace_id: ws, ...body } });
+      expect(res.response.status, JSON.stringify(res.error)).toBe(201);
     }
     // Delivery columns with values the create path leaves empty: a failed rendition with its error fields.
     await withDb((db) =>
