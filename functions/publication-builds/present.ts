@@ -1,5 +1,5 @@
 import type { z } from "@hono/zod-openapi";
-import type { BuildRow } from "../../lib/builds/access";
+import type { BuildRow } from "../../lib/builds/build-row";
 import type { BuildInputValue, BuildResultValue } from "../../lib/builds/plan-types";
 import type { Build } from "./schemas";
 

@@ -6,7 +6,7 @@ import { newId } from "../ids";
 import { attachMedia } from "../publishing/media";
 import type { PlannedRendition } from "../publishing/plan";
 import { platformsOf, writeRenditions } from "../publishing/save";
-import type { BuildRow } from "./access";
+import type { BuildRow } from "./build-row";
 import type { BuildResultValue } from "./plan-types";
 
 /**
