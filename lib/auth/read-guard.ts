@@ -11,7 +11,7 @@ export interface Credential {
 
 /**
  * A condition true only when the credential is live and its user holds one of `roles` in the workspace.
- * A read that starts before authentication has answered (lib/http/guarded-read.ts) carries it, so that
+ * A read that starts before authentication has answered (lib/http/scoped-read.ts) carries it, so that
  * Postgres evaluates it once and first (an uncorrelated EXISTS is a one-time filter) and does none of the
  * read's work for a forged or revoked credential or a non-member.
  */

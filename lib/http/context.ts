@@ -29,7 +29,7 @@ export type AppEnv = {
     membership?: { workspaceId: string; role: Role | null };
     /** The request's credential, as stored (hashed). */
     credential?: Credential;
-    /** For a guarded read (lib/http/guarded-read.ts): authentication still in flight; rejects with its 401 / 429. */
+    /** For a read beside authentication (lib/http/scoped-read.ts): authentication still in flight; rejects with its 401 / 429. */
     pendingCaller?: Promise<void>;
     /** The access rule the matched operation declared (lib/http/operation.ts). */
     access?: Access;

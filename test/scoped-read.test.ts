@@ -10,7 +10,7 @@ import { rolesAtLeast } from "../lib/http/workspace-guard";
 import { api, env, expectProblem, newUser, newWorkspace, withDb } from "./helpers/harness";
 
 /**
- * GET /publications and GET /media send their first statement beside authentication's (lib/http/guarded-read.ts).
+ * GET /publications and GET /media send their first statement beside authentication's (lib/http/scoped-read.ts).
  * Nothing may change for the caller: authentication still decides first, then membership, then the request's
  * own errors; nothing of the list leaves with a refusal; and the statement itself reads nothing for anyone else.
  */
