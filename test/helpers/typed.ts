@@ -1,6 +1,9 @@
+import createClient, { type Client } from "openapi-fetch";
 import { expect } from "vitest";
-import type { components } from "./api-types";
-import { slugOf } from "./harness";
+import gateway from "../../functions/all-groups";
+import type { Env } from "../../lib/env";
+import type { components, paths } from "./api-types";
+import { env, slugOf } from "./harness";
 
 /** The schemas of the OpenAPI document, as generated in test/helpers/api-types.ts. */
 export type Schemas = components["schemas"];
@@ -42,4 +45,14 @@ export function expectError<D>(res: Answer<D, Problem>, status: number): Problem
   expect(res.response.status, JSON.stringify(res.error ?? res.data)).toBe(status);
   if (res.error === undefined) throw new Error(`HTTP ${res.response.status} carried no problem`);
   return res.error;
+}
+
+/** As client.ts's `client(token)`, with some of the Worker's bindings replaced (e.g. `ALLOW_PRIVATE_URLS`). */
+export function clientWithEnv(token: string | undefined, override: Partial<Env>): Client<paths> {
+  const patched = { ...env, ...override };
+  return createClient<paths>({
+    baseUrl: "http://herald.test",
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+    fetch: (request) => Promise.resolve(gateway.request(request, undefined, patched)),
+  });
 }
