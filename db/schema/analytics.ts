@@ -143,6 +143,11 @@ export const analyticsCoverage = pgTable(
     lastAttemptedAt: ts("last_attempted_at"),
     lastSuccessAt: ts("last_success_at"),
     nextEligibleAt: ts("next_eligible_at"),
+    /**
+     * After a failure: no collection before this, whoever asks (the exponential backoff, or the platform's
+     * Retry-After). Separate from next_eligible_at, which the scheduler also moves to claim a queued account.
+     */
+    backoffUntil: ts("backoff_until"),
     updatedAt: ts("updated_at").notNull().defaultNow(),
   },
   (t) => [
