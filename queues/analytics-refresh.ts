@@ -1,6 +1,7 @@
 import { collectAccount, countIntoRun } from "../lib/analytics/collect-account";
 import type { ConsumerDefinition } from "../lib/jobs/consumer";
-import { createConsumerWorker } from "../lib/jobs/consumer-worker";
+import { consumerRuns } from "../lib/jobs/consumer-worker";
+import { queueWorker } from "../lib/jobs/queue-worker";
 import { analyticsCollectionRuns } from "../db/schema";
 import { eq, sql } from "drizzle-orm";
 
@@ -22,4 +23,4 @@ export const analyticsRefresh: ConsumerDefinition<"analytics.refresh"> = {
   },
 };
 
-export default createConsumerWorker(analyticsRefresh);
+export default queueWorker(consumerRuns(analyticsRefresh));

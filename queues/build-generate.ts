@@ -1,7 +1,8 @@
 import { failBuild, runBuild } from "../lib/builds/run";
 import { modelFromSettings } from "../lib/builds/model";
 import type { ConsumerDefinition } from "../lib/jobs/consumer";
-import { createConsumerWorker } from "../lib/jobs/consumer-worker";
+import { consumerRuns } from "../lib/jobs/consumer-worker";
+import { queueWorker } from "../lib/jobs/queue-worker";
 
 /**
  * Generates publication builds (lib/builds/run.ts). "steps" mode: it fetches URL sources and may call a
@@ -18,4 +19,4 @@ export const buildGenerate: ConsumerDefinition<"build.generate"> = {
   },
 };
 
-export default createConsumerWorker(buildGenerate);
+export default queueWorker(consumerRuns(buildGenerate));

@@ -1,12 +1,14 @@
 import type { Env } from "../lib/env";
 import { drainRefusal } from "../lib/jobs/drain-auth";
+import type { QueueWorker } from "../lib/jobs/queue-worker";
 import { errorFields } from "../lib/log";
 
 /**
  * Every queue consumer in one Worker, for `npm start` only (each file under queues/ stays deployable on
  * its own: wrangler.toml [env.<name>]). The launcher's pump calls `POST /<name>/drain?wait=10` in a
  * loop for each consumer that `GET /` lists: at once again for a queue consumer (it long-polls SQS), at
- * most every `everySeconds` (default 1) for one that returns at once.
+ * most every `everySeconds` (default 1) for one that returns at once. Each is a queue Worker
+ * (lib/jobs/queue-worker.ts), answering `POST /drain` as deployed.
  *
  * Adding a consumer is one line here: `"<file name>": () => import("./<file name>"),` (or
  * `{ load: …, everySeconds: 60 }` for housekeeping that need not run every second).
@@ -24,31 +26,12 @@ export const CONSUMERS: Record<string, Load | { load: Load; everySeconds: number
   "media-purge": { load: () => import("./media-purge"), everySeconds: 60 },
 };
 
-type Load = () => Promise<{ default: ConsumerWorker }>;
+type Load = () => Promise<{ default: QueueWorker }>;
 
-interface ConsumerWorker {
-  fetch?(request: Request, env: Env, ctx: ExecutionContext): Response | Promise<Response>;
-  scheduled?(controller: ScheduledController, env: Env, ctx: ExecutionContext): void | Promise<void>;
-}
-
-async function consumer(name: string): Promise<ConsumerWorker | undefined> {
-  if (!Object.hasOwn(CONSUMERS, name)) return undefined;
+/** One of CONSUMERS, loaded. */
+async function consumer(name: string): Promise<QueueWorker> {
   const entry = CONSUMERS[name];
   return (await ("load" in entry ? entry.load : entry)()).default;
-}
-
-/** Runs a `scheduled` handler to completion, waiting for what it hands to `waitUntil`. */
-async function runScheduled(worker: ConsumerWorker, env: Env, ctx: ExecutionContext): Promise<Response> {
-  const pending: Promise<unknown>[] = [];
-  const inner = {
-    waitUntil: (p: Promise<unknown>) => void pending.push(p),
-    passThroughOnException: () => ctx.passThroughOnException(),
-    props: ctx.props,
-  } as ExecutionContext;
-  const controller = { cron: "* * * * *", scheduledTime: Date.now(), type: "scheduled", noRetry() {} } as unknown as ScheduledController;
-  await worker.scheduled!(controller, env, inner);
-  await Promise.all(pending);
-  return Response.json({ ran: "scheduled" });
 }
 
 export default {
@@ -64,15 +47,11 @@ export default {
     const match = /^\/([^/]+)(\/.*)$/.exec(url.pathname);
     if (!match || !Object.hasOwn(CONSUMERS, match[1])) return new Response("Not found", { status: 404 });
     try {
-      const worker = (await consumer(match[1]))!;
-      if (worker.fetch) {
-        // Hand the consumer the request as its own Worker would see it: /<name>/drain → /drain.
-        const inner = new URL(url);
-        inner.pathname = match[2];
-        return await worker.fetch(new Request(inner, request), env, ctx);
-      }
-      if (request.method === "POST" && match[2] === "/drain" && worker.scheduled) return await runScheduled(worker, env, ctx);
-      return new Response("Not found", { status: 404 });
+      const worker = await consumer(match[1]);
+      // Hand the consumer the request as its own Worker would see it: /<name>/drain → /drain.
+      const inner = new URL(url);
+      inner.pathname = match[2];
+      return await worker.fetch(new Request(inner, request), env, ctx);
     } catch (error) {
       // SQS or the database unreachable: report it to the pump, which backs off and tries again.
       return Response.json({ consumer: match[1], ...errorFields(error) }, { status: 503 });

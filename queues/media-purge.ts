@@ -1,7 +1,7 @@
-import { openDb } from "../lib/db/client";
+import { withDatabase } from "../lib/db/client";
 import type { Env } from "../lib/env";
+import { queueWorker } from "../lib/jobs/queue-worker";
 import { logEvent } from "../lib/log";
-import { drainRefusal } from "../lib/jobs/drain-auth";
 import { purgeMedia, type PurgeReport } from "../lib/media/purge";
 
 /**
@@ -10,30 +10,19 @@ import { purgeMedia, type PurgeReport } from "../lib/media/purge";
  * Needs the MEDIA_BUCKET binding as well as the database.
  */
 async function run(env: Env): Promise<PurgeReport | { error: string }> {
-  if (!env.MEDIA_BUCKET) return { error: "MEDIA_BUCKET is not bound; nothing was purged" };
-  const { db, close } = openDb(env);
-  try {
-    return await purgeMedia(db, env.MEDIA_BUCKET);
-  } finally {
-    await close();
-  }
+  const bucket = env.MEDIA_BUCKET;
+  if (!bucket) return { error: "MEDIA_BUCKET is not bound; nothing was purged" };
+  return withDatabase(env, (db) => purgeMedia(db, bucket));
 }
 
-export default {
-  async fetch(request: Request, env: Env): Promise<Response> {
-    if (request.method === "POST" && new URL(request.url).pathname === "/drain") {
-      const refused = await drainRefusal(request, env);
-      if (refused) return refused;
-      const result = await run(env);
-      return Response.json(result, { status: "error" in result ? 503 : 200 });
-    }
-    return new Response("Not found", { status: 404 });
+export default queueWorker({
+  async drain(env) {
+    const result = await run(env);
+    return { body: result, status: "error" in result ? 503 : 200 };
   },
-  async scheduled(_event: ScheduledController, env: Env, ctx: ExecutionContext): Promise<void> {
-    ctx.waitUntil(
-      run(env).then((result) => {
-        if ("error" in result) logEvent("error", "media purge did not run", { code: "media-bucket-unbound" });
-      }),
-    );
-  },
-};
+  scheduled: (env) => [
+    run(env).then((result) => {
+      if ("error" in result) logEvent("error", "media purge did not run", { code: "media-bucket-unbound" });
+    }),
+  ],
+});

@@ -3,7 +3,8 @@ import { inboundMessages, socialAccounts } from "../db/schema";
 import { PROVIDERS } from "../lib/accounts/catalog";
 import { newId } from "../lib/ids";
 import type { ConsumerDefinition } from "../lib/jobs/consumer";
-import { createConsumerWorker } from "../lib/jobs/consumer-worker";
+import { consumerRuns } from "../lib/jobs/consumer-worker";
+import { queueWorker } from "../lib/jobs/queue-worker";
 import { accountContext } from "../lib/providers/account-context";
 import { adapterFor } from "../lib/providers/registry";
 import { ProviderError, type InboundMessage } from "../lib/providers/types";
@@ -64,4 +65,4 @@ export const messagesRefresh: ConsumerDefinition<"messages.refresh"> = {
   },
 };
 
-export default createConsumerWorker(messagesRefresh);
+export default queueWorker(consumerRuns(messagesRefresh));

@@ -1,10 +1,10 @@
-import { openDb } from "../lib/db/client";
+import { withDatabase } from "../lib/db/client";
 import type { Env } from "../lib/env";
-import { drainRefusal } from "../lib/jobs/drain-auth";
 import { nudgeConsumers } from "../lib/jobs/nudge";
 import { relayOutbox } from "../lib/jobs/outbox";
 import type { JobKind } from "../lib/jobs/kinds";
 import { startEveryMinute } from "../lib/jobs/minute";
+import { queueWorker } from "../lib/jobs/queue-worker";
 import { sweepRetention, type SweepResult } from "../lib/jobs/retention";
 import { errorFields, logEvent } from "../lib/log";
 
@@ -20,10 +20,9 @@ let lastSweep = 0;
  */
 async function relay(env: Env, budgetMs: number) {
   const deadline = Date.now() + budgetMs;
-  const { db, close } = openDb(env);
   const total: { sent: number; failed: number; swept?: SweepResult } = { sent: 0, failed: 0 };
   const kinds = new Set<JobKind>();
-  try {
+  return withDatabase(env, async (db) => {
     while (Date.now() < deadline) {
       const { sent, failed, kinds: sentKinds } = await relayOutbox(db, env);
       total.sent += sent;
@@ -35,24 +34,20 @@ async function relay(env: Env, budgetMs: number) {
     if (Date.now() - lastSweep >= SWEEP_EVERY_MS) {
       lastSweep = Date.now();
       // A failed sweep must not fail the relay: the next one catches up.
-      total.swept = await sweepRetention(db).catch((err) => (logEvent("error", "retention sweep failed", errorFields(err)), undefined));
+      total.swept = await sweepRetention(db).catch((err) => {
+        logEvent("error", "retention sweep failed", errorFields(err));
+        return undefined;
+      });
     }
     return total;
-  } finally {
-    await close();
-  }
+  });
 }
 
-export default {
-  async fetch(request: Request, env: Env): Promise<Response> {
-    if (request.method === "POST" && new URL(request.url).pathname === "/drain")
-      return (await drainRefusal(request, env)) ?? Response.json(await relay(env, 10_000));
-    return new Response("Not found", { status: 404 });
-  },
-  async scheduled(_event: ScheduledController, env: Env, ctx: ExecutionContext): Promise<void> {
+export default queueWorker({
+  drain: async (env) => ({ body: await relay(env, 10_000) }),
+  scheduled(env) {
     lastSweep = 0; // the cron is the sweep's schedule
-    // Two waitUntils, not one Promise.all: a failed relay must not end the invocation under the others' calls.
-    ctx.waitUntil(relay(env, 50_000));
-    ctx.waitUntil(startEveryMinute(env));
+    // Its own run beside every other Worker's minute (two waitUntils: a failed relay must not end the invocation under the others' calls).
+    return [relay(env, 50_000), startEveryMinute(env)];
   },
-};
+});

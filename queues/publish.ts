@@ -2,7 +2,8 @@ import { endUnheldRenditions } from "../lib/delivery/stalled";
 import { dueRenditions, type DueRenditions } from "../lib/delivery/store";
 import { processPublication } from "../lib/delivery/job";
 import type { ConsumerDefinition } from "../lib/jobs/consumer";
-import { createConsumerWorker } from "../lib/jobs/consumer-worker";
+import { consumerRuns } from "../lib/jobs/consumer-worker";
+import { queueWorker } from "../lib/jobs/queue-worker";
 
 /**
  * Delivers a publication's renditions (lib/delivery). Each step commits as it goes ("steps" mode), so a
@@ -17,4 +18,4 @@ export const publish: ConsumerDefinition<"publication.publish", DueRenditions> =
   onGiveUp: ({ db, job }) => endUnheldRenditions(db, job.payload.publication_id),
 };
 
-export default createConsumerWorker(publish);
+export default queueWorker(consumerRuns(publish));

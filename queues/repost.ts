@@ -1,5 +1,6 @@
 import type { ConsumerDefinition } from "../lib/jobs/consumer";
-import { createConsumerWorker } from "../lib/jobs/consumer-worker";
+import { consumerRuns } from "../lib/jobs/consumer-worker";
+import { queueWorker } from "../lib/jobs/queue-worker";
 import { eq } from "drizzle-orm";
 import { repostAttempts } from "../db/schema";
 import { executeRepost, fail } from "../lib/repost/execute";
@@ -20,4 +21,4 @@ export const repost: ConsumerDefinition<"repost.execute"> = {
   },
 };
 
-export default createConsumerWorker(repost);
+export default queueWorker(consumerRuns(repost));

@@ -114,3 +114,13 @@ export function openDb(env: DbEnv): DbHandle {
     close: () => pool.end().catch(() => {}),
   };
 }
+
+/** Runs `run` with a handle of its own (openDb), closed when it ends, however it ends. */
+export async function withDatabase<T>(env: DbEnv, run: (db: Database) => Promise<T>): Promise<T> {
+  const { db, close } = openDb(env);
+  try {
+    return await run(db);
+  } finally {
+    await close();
+  }
+}

@@ -3,10 +3,9 @@ import { outboxJobs } from "../../db/schema";
 import { openDb } from "../db/client";
 import type { Env } from "../env";
 import { drainQueue, emptyDrainResult, type ConsumerDefinition, type DrainResult } from "./consumer";
-import { drainRefusal } from "./drain-auth";
 import type { JobKind } from "./kinds";
-import { CRON_RUN_PARAM } from "./minute";
 import { relayOutbox } from "./outbox";
+import type { WorkerRuns } from "./queue-worker";
 
 /**
  * One cron run of a consumer: for `budgetMs`, send its kind's outbox rows that have come due (a
@@ -47,39 +46,31 @@ export async function drainForMinute<K extends JobKind, First>(
 export const NUDGE_START_WITHIN_MS = 20_000;
 
 /**
- * A consumer as a Worker. In production the outbox relay's cron starts its minute (`POST /drain?cron=1`
- * through a service binding, lib/jobs/minute.ts): it drains for most of the minute. `POST /drain` without
- * `cron` drains on demand for holders of DRAIN_SECRET (the local launcher calls it in a loop, long-polling
- * SQS; the group Worker that committed work nudges it with `detach=1`).
+ * A consumer's runs (lib/jobs/queue-worker.ts). In production the outbox relay's cron starts its minute (`POST
+ * /drain?cron=1` through a service binding, lib/jobs/minute.ts): it drains for most of the minute. `POST /drain`
+ * without `cron` drains on demand (the local launcher calls it in a loop, long-polling SQS; the group Worker that
+ * committed work nudges it with `detach=1`). Each message is decoded and typed by kind, run once by its receipt,
+ * retried with backoff and dead-lettered by drainQueue (lib/jobs/consumer.ts).
  */
-export function createConsumerWorker<K extends JobKind, First>(consumer: ConsumerDefinition<K, First>) {
+export function consumerRuns<K extends JobKind, First>(consumer: ConsumerDefinition<K, First>): WorkerRuns {
   // Most of the minute until the next cron run (which overlaps it a little: receipts make that safe).
   const minute = (env: Env) => drainForMinute(env, consumer, { budgetMs: 55_000, waitSeconds: 10 });
   return {
-    async fetch(request: Request, env: Env, ctx?: ExecutionContext): Promise<Response> {
-      const url = new URL(request.url);
-      if (request.method === "POST" && url.pathname === "/drain") {
-        const refused = await drainRefusal(request, env);
-        if (refused) return refused;
-        // Awaited: the relay's scheduled run waits for it, and this invocation lives while that call is open.
-        if (url.searchParams.get(CRON_RUN_PARAM) === "1") return Response.json({ kind: consumer.kind, ...(await minute(env)) });
-        if (url.searchParams.get("detach") === "1" && ctx) {
-          // A nudge: answer at once and work on in this Worker's own waitUntil (the caller's would cap it at 30 s
-          // from its own response, and cut the work off when it ends). waitUntil itself lasts about 30 s, so jobs
-          // are started within the first 20 s only, leaving the last one 10 s to finish; the rest are given back
-          // at once for the next drain (drainQueue), instead of being killed mid-job and counted as failed.
-          ctx.waitUntil(drainQueue(env, consumer, { waitSeconds: 0, budgetMs: NUDGE_START_WITHIN_MS }));
-          return Response.json({ kind: consumer.kind, detached: true }, { status: 202 });
-        }
-        const wait = Math.min(20, Math.max(0, Number(url.searchParams.get("wait") ?? 0) || 0));
-        const result = await drainQueue(env, consumer, { waitSeconds: wait, budgetMs: (wait + 5) * 1000 });
-        return Response.json({ kind: consumer.kind, ...result });
+    async drain(env, call) {
+      // Awaited: the relay's scheduled run waits for it, and this invocation lives while that call is open.
+      if (call.cron) return { body: { kind: consumer.kind, ...(await minute(env)) } };
+      if (call.detachInto) {
+        // A nudge: answer at once and work on in this Worker's own waitUntil (the caller's would cap it at 30 s
+        // from its own response, and cut the work off when it ends). waitUntil itself lasts about 30 s, so jobs
+        // are started within the first 20 s only, leaving the last one 10 s to finish; the rest are given back
+        // at once for the next drain (drainQueue), instead of being killed mid-job and counted as failed.
+        call.detachInto.waitUntil(drainQueue(env, consumer, { waitSeconds: 0, budgetMs: NUDGE_START_WITHIN_MS }));
+        return { status: 202, body: { kind: consumer.kind, detached: true } };
       }
-      return new Response("Not found", { status: 404 });
+      const result = await drainQueue(env, consumer, { waitSeconds: call.waitSeconds, budgetMs: (call.waitSeconds + 5) * 1000 });
+      return { body: { kind: consumer.kind, ...result } };
     },
     /** For a cron trigger of its own (none in wrangler.toml: the relay's cron calls `/drain?cron=1` instead). */
-    async scheduled(_event: ScheduledController, env: Env, ctx: ExecutionContext): Promise<void> {
-      ctx.waitUntil(minute(env));
-    },
+    scheduled: (env) => [minute(env)],
   };
 }
