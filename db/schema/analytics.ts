@@ -112,6 +112,8 @@ export const analyticsMeasurements = pgTable(
     // Account-level series (followers by day) and the overview's time ranges.
     index("analytics_measurements_account_metric_idx").on(t.accountId, t.metric, t.collectedAt).where(sql`${t.contentItemId} is null`),
     index("analytics_measurements_workspace_collected_idx").on(t.workspaceId, t.collectedAt),
+    // The retention sweep walks measurements in time order from its watermark (lib/retention/measurements.ts).
+    index("analytics_measurements_collected_idx").on(t.collectedAt, t.id),
     check("analytics_measurements_availability_check", sql`${t.availability} in ('available','unavailable')`),
     check("analytics_measurements_value_check", sql`(${t.availability} = 'available') = (${t.value} is not null)`),
   ],

@@ -21,10 +21,12 @@ export const auditEvents = pgTable(
     actorKind: text("actor_kind").notNull().default("user"),
     requestId: text("request_id"),
   },
+  // The listing is newest first by (occurred_at, seq), filtered or not; the retention sweep walks occurred_at.
   (t) => [
-    index("audit_events_workspace_idx").on(t.workspaceId, t.seq),
-    index("audit_events_actor_idx").on(t.actorUserId, t.seq),
-    index("audit_events_action_idx").on(t.action, t.seq),
+    index("audit_events_occurred_idx").on(t.occurredAt, t.seq),
+    index("audit_events_workspace_idx").on(t.workspaceId, t.occurredAt, t.seq),
+    index("audit_events_actor_idx").on(t.actorUserId, t.occurredAt, t.seq),
+    index("audit_events_action_idx").on(t.action, t.occurredAt, t.seq),
   ],
 );
 
@@ -105,3 +107,14 @@ export const jobReceipts = pgTable(
   },
   (t) => [index("job_receipts_completed_idx").on(t.completedAt)],
 );
+
+/**
+ * How far each watermark-driven retention sweep has got (lib/retention): the (time, id) of the last row it
+ * handled, so a run starts where the last one stopped instead of re-reading rows it chose to keep.
+ */
+export const retentionWatermarks = pgTable("retention_watermarks", {
+  sweep: text("sweep").primaryKey(),
+  positionAt: ts("position_at").notNull(),
+  positionId: text("position_id").notNull(),
+  updatedAt: ts("updated_at").notNull().defaultNow(),
+});

@@ -175,5 +175,9 @@ export const deliveryAttempts = pgTable(
     startedAt: ts("started_at").notNull().defaultNow(),
     finishedAt: ts("finished_at"),
   },
-  (t) => [uniqueIndex("delivery_attempts_number_key").on(t.renditionId, t.number)],
+  (t) => [
+    uniqueIndex("delivery_attempts_number_key").on(t.renditionId, t.number),
+    // The retention sweep walks the oldest attempts (lib/retention).
+    index("delivery_attempts_started_idx").on(t.startedAt),
+  ],
 );

@@ -112,6 +112,8 @@ export const repostAttempts = pgTable(
   (t) => [
     uniqueIndex("repost_attempts_key").on(t.renditionId, t.policyId, t.targetAccountId, t.stage),
     index("repost_attempts_policy_idx").on(t.policyId, t.renditionId),
+    // The retention sweep walks the oldest attempts (lib/retention).
+    index("repost_attempts_created_idx").on(t.createdAt),
     check("repost_attempts_stage_check", sql`${t.stage} >= 0 and ${t.stage} < 16`),
   ],
 );
@@ -134,5 +136,5 @@ export const repostActivity = pgTable(
     externalId: text("external_id"),
     at: ts("at").notNull().defaultNow(),
   },
-  (t) => [index("repost_activity_workspace_idx").on(t.workspaceId, t.at, t.id)],
+  (t) => [index("repost_activity_workspace_idx").on(t.workspaceId, t.at, t.id), index("repost_activity_at_idx").on(t.at)],
 );
