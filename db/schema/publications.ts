@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { socialAccounts } from "./accounts";
 import { users, workspaces } from "./identity";
+import type { RepostOverrideData } from "./repost";
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, precision: 3 });
 
@@ -32,6 +33,8 @@ export const publications = pgTable(
     /** Calendar position: the actual run time once it ran, else the planned one (calendar filters). */
     calendarAt: ts("calendar_at"),
     failureDismissedAt: ts("failure_dismissed_at"),
+    /** SPEC.md 2.5 RepostOverride; null: inherit the workspace's repost policies. */
+    repostOverride: jsonb("repost_override").$type<RepostOverrideData>(),
     /** When the stalled-delivery sweep last queued a job for it (lib/delivery/store.ts): at most one per few minutes. */
     lastSweptAt: ts("last_swept_at"),
     createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
@@ -55,6 +58,8 @@ export const publications = pgTable(
       .using("gin", t.workspaceId, sql`(coalesce(${t.title}, '') || ' ' || ${t.sourceText}) gin_trgm_ops`)
       .with({ fastupdate: false }),
     index("publications_due_idx").on(t.runAt).where(sql`${t.status} = 'scheduled'`),
+    // The repost evaluator's workspaces: those with a publication of its own repost rule.
+    index("publications_repost_custom_idx").on(t.workspaceId).where(sql`${t.repostOverride} ->> 'mode' = 'custom'`),
   ],
 );
 
@@ -127,6 +132,8 @@ export const renditions = pgTable(
     uniqueIndex("renditions_delivery_key").on(t.deliveryKey),
     // The stalled-delivery sweep reads only renditions still in flight, by when they came due.
     index("renditions_in_flight_idx").on(t.nextAttemptAt).where(sql`${t.status} in ('queued', 'retrying', 'reconciling', 'publishing')`),
+    // The repost evaluator walks a workspace's published renditions in publication order (lib/repost/candidates.ts).
+    index("renditions_repost_scan_idx").on(t.workspaceId, t.publishedAt, t.id).where(sql`${t.status} = 'published'`),
   ],
 );
 

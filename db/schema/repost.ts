@@ -6,20 +6,34 @@ import { renditions } from "./publications";
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, precision: 3 });
 
-/** Metrics a policy threshold can name (CONTRACT.md §8). */
-export type RepostMetric = "likes" | "reposts" | "replies" | "views" | "engagement";
+/** A stage of a rule: how long after the previous one, and whether it undoes the previous one's repost first. */
+export interface RepostStageData {
+  delay_seconds: number;
+  unrepost_previous: boolean;
+}
 
 /**
- * The stored form of a policy's rule: CONTRACT.md §8 RepostRule, which fixes the shape for the §8 endpoints
- * (validated and bounded at the API).
+ * The stored form of a rule: SPEC.md 2.5 RepostRule exactly (CONTRACT.md §8; validated and bounded at the
+ * API). Migration 0027 converted the policies written in the earlier `match/thresholds/window_hours` shape.
  */
-export interface RepostPolicyRule {
-  match: "all" | "any";
-  thresholds: { metric: RepostMetric; min: number }[];
-  window_hours: number;
-  plateau?: { checks: number; max_growth_percent: number };
-  stages: { delay_minutes: number }[];
-  unrepost_previous: boolean;
+export interface RepostRuleData {
+  threshold_mode: "all" | "any";
+  min_likes: number;
+  min_reposts: number;
+  min_comments: number;
+  min_views: number;
+  evaluation_window_seconds: number;
+  require_plateau: boolean;
+  plateau_checks: number;
+  delay_seconds: number;
+  stages: RepostStageData[];
+}
+
+/** SPEC.md 2.5 RepostOverride as stored on a publication (`repost_override`; null: inherit). */
+export interface RepostOverrideData {
+  mode: "inherit" | "custom" | "off";
+  rule: RepostRuleData | null;
+  target_account_ids: string[];
 }
 
 /**
@@ -35,7 +49,7 @@ export const repostPolicies = pgTable(
       .references(() => workspaces.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     enabled: boolean("enabled").notNull().default(true),
-    rule: jsonb("rule").$type<RepostPolicyRule>().notNull(),
+    rule: jsonb("rule").$type<RepostRuleData>().notNull(),
     sourceAccountIds: text("source_account_ids").array().notNull(),
     targetAccountIds: text("target_account_ids").array().notNull(),
     revision: integer("revision").notNull().default(1),
@@ -76,9 +90,11 @@ export const repostGrants = pgTable(
 export type RepostAttemptStatus = "queued" | "done" | "failed";
 
 /**
- * One repost of a rendition by a target account at one stage of a policy. The unique key is what makes it
- * exactly once: two evaluators racing insert one row, and only the inserter writes the outbox job.
- * `unrepost_*` records undoing this stage's repost when the next stage asks for it.
+ * One repost of a rendition by a target account at one stage of a policy, or (policy_id null) of its
+ * publication's custom repost_override. The unique keys are what make it exactly once: two evaluators racing
+ * insert one row, and only the inserter writes the outbox job. `unrepost_*` records undoing this stage's
+ * repost when the next stage asks for it. A queued attempt whose permission was withdrawn is deleted (and the
+ * activity says why), so the same stage may be queued again if the permission comes back.
  */
 export const repostAttempts = pgTable(
   "repost_attempts",
@@ -87,9 +103,7 @@ export const repostAttempts = pgTable(
     workspaceId: text("workspace_id")
       .notNull()
       .references(() => workspaces.id, { onDelete: "cascade" }),
-    policyId: text("policy_id")
-      .notNull()
-      .references(() => repostPolicies.id, { onDelete: "cascade" }),
+    policyId: text("policy_id").references(() => repostPolicies.id, { onDelete: "cascade" }),
     renditionId: text("rendition_id")
       .notNull()
       .references(() => renditions.id, { onDelete: "cascade" }),
@@ -111,6 +125,9 @@ export const repostAttempts = pgTable(
   },
   (t) => [
     uniqueIndex("repost_attempts_key").on(t.renditionId, t.policyId, t.targetAccountId, t.stage),
+    uniqueIndex("repost_attempts_override_key").on(t.renditionId, t.targetAccountId, t.stage).where(sql`${t.policyId} is null`),
+    // Withdrawing a grant drops the queued attempts through that account.
+    index("repost_attempts_queued_target_idx").on(t.targetAccountId, t.workspaceId).where(sql`${t.status} = 'queued'`),
     index("repost_attempts_policy_idx").on(t.policyId, t.renditionId),
     // The retention sweep walks the oldest attempts (lib/retention).
     index("repost_attempts_created_idx").on(t.createdAt),
@@ -131,10 +148,24 @@ export const repostActivity = pgTable(
     targetAccountId: text("target_account_id"),
     stage: integer("stage").notNull(),
     action: text("action").$type<"repost" | "unrepost">().notNull(),
-    status: text("status").$type<"queued" | "done" | "failed">().notNull(),
+    /** `dropped`: a queued attempt whose policy, grant or override no longer allowed it; `reason` says which. */
+    status: text("status").$type<"queued" | "done" | "failed" | "dropped">().notNull(),
     reason: text("reason").notNull(),
     externalId: text("external_id"),
     at: ts("at").notNull().defaultNow(),
   },
   (t) => [index("repost_activity_workspace_idx").on(t.workspaceId, t.at, t.id), index("repost_activity_at_idx").on(t.at)],
 );
+
+/**
+ * Where the evaluator stopped in each workspace: workspaces are taken least recently evaluated first, and each
+ * run examines a bounded slice of a workspace's published renditions from `after_*` on, wrapping around.
+ */
+export const repostEvaluatorCursors = pgTable("repost_evaluator_cursors", {
+  workspaceId: text("workspace_id")
+    .primaryKey()
+    .references(() => workspaces.id, { onDelete: "cascade" }),
+  evaluatedAt: ts("evaluated_at").notNull(),
+  afterPublishedAt: ts("after_published_at"),
+  afterRenditionId: text("after_rendition_id"),
+});
