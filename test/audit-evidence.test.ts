@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api, env, expectProblem, newUser, newWorkspace } from "./helpers/harness";
+import { auditEvents } from "../db/schema";
+import { encodeCursor } from "../lib/cursor";
+import { newId } from "../lib/ids";
+import { client } from "./helpers/client";
+import { api, env, expectProblem, newUser, newWorkspace, withDb } from "./helpers/harness";
+import { expectData, expectProblem as expectTypedProblem } from "./helpers/typed";
 import { SoftAuthenticator } from "./helpers/soft-authenticator";
 import { startWebhookReceiver, type WebhookPeer } from "./peers/webhook-receiver";
 
@@ -195,6 +200,65 @@ describe("GET /admin/audit-evidence", () => {
       `?since=2026-01-02T00:00:00Z&until=2026-01-01T00:00:00Z`,
     ]) {
       expectProblem(await list(admin.cookie, query), 422, "validation-error");
+    }
+  });
+});
+
+describe("GET /admin/audit-evidence orders by occurred_at", () => {
+  /** Events of one made-up actor, inserted in this order (so seq ascends) with occurred_at out of that order. */
+  async function plant(actor: string, offsetsSeconds: number[], base: number) {
+    const ids = offsetsSeconds.map(() => newId("aud"));
+    for (const [i, offset] of offsetsSeconds.entries())
+      await withDb((db) =>
+        db.insert(auditEvents).values({
+          id: ids[i],
+          occurredAt: new Date(base + offset * 1000),
+          actorUserId: actor,
+          action: "test.order",
+          targetType: "test",
+          targetId: ids[i],
+          actorKind: "system",
+        }),
+      );
+    return ids;
+  }
+
+  async function page(cookie: string, actor: string, cursor?: string) {
+    const res = await client().GET("/admin/audit-evidence", {
+      params: { query: { actor_id: actor, limit: 2, ...(cursor ? { cursor } : {}) } },
+      headers: { cookie },
+    });
+    return expectData(res);
+  }
+
+  it("newest first by occurred_at when seq disagrees, across pages, with a cursor that new events do not move", async () => {
+    const admin = await adminSession();
+    const actor = newId("usr");
+    const base = Date.now() - 3_600_000;
+    // seq order e0..e4; occurred_at order e1 > e4 > e3 = e2 > e0 (the tie is broken by seq, newest first).
+    const [e0, e1, e2, e3, e4] = await plant(actor, [1, 4, 2, 2, 3], base);
+
+    const first = await page(admin.cookie, actor);
+    expect(first.items.map((e) => e.id)).toEqual([e1, e4]);
+    expect(first.next_cursor).toEqual(expect.any(String));
+    // Events recorded meanwhile, newer and older than the page boundary: the newer never shows on later pages.
+    const [newer, older] = await plant(actor, [10, 0], base);
+    const second = await page(admin.cookie, actor, first.next_cursor!);
+    expect(second.items.map((e) => e.id)).toEqual([e3, e2]);
+    const third = await page(admin.cookie, actor, second.next_cursor!);
+    expect(third.items.map((e) => e.id)).toEqual([e0, older]);
+    expect(third.next_cursor).toBeNull();
+    const all = [...first.items, ...second.items, ...third.items].map((e) => Date.parse(e.occurred_at));
+    expect(all).toEqual([...all].sort((a, b) => b - a));
+    // Starting again sees the newer event first.
+    expect((await page(admin.cookie, actor)).items[0].id).toBe(newer);
+  });
+
+  it("refuses a cursor of the old shape (a bare sequence number) or with a forged sequence", async () => {
+    const admin = await adminSession();
+    for (const cursor of [encodeCursor(["12345"]), encodeCursor([new Date().toISOString(), "1 or 1=1"]), encodeCursor([new Date().toISOString(), "0"])]) {
+      const res = await client().GET("/admin/audit-evidence", { params: { query: { cursor } }, headers: { cookie: admin.cookie } });
+      expectTypedProblem(res, 422, "validation-error");
     }
   });
 });

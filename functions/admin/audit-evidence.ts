@@ -63,6 +63,20 @@ export const route = createRoute({
 
 export const access = adminSession();
 
+/**
+ * The cursor is the (occurred_at, seq) of the last item shown: occurred_at is the order people read, and seq
+ * (unique, bigint, so carried as a string) breaks ties between events of the same millisecond.
+ */
+function positionOf(cursor: string): { occurredAt: string; seq: string } {
+  const [occurredAt, seq] = decodeCursor(cursor, ["date", "string"]).map(String);
+  if (!/^[1-9]\d{0,17}$/.test(seq))
+    throw new ApiError("validation-error", {
+      detail: "The cursor is not one this API issued; start again without it.",
+      errors: [{ location: "query.cursor", message: "Invalid cursor" }],
+    });
+  return { occurredAt, seq };
+}
+
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const q = c.req.valid("query");
   if (q.since && q.until && Date.parse(q.since) >= Date.parse(q.until)) {
@@ -71,12 +85,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
       errors: [{ location: "query.until", message: "Must be after since", value: q.until }],
     });
   }
-  const before = q.cursor ? decodeCursor(q.cursor, ["string"])[0] : null;
-  if (before !== null && !/^[1-9]\d{0,17}$/.test(String(before)))
-    throw new ApiError("validation-error", {
-      detail: "The cursor is not one this API issued; start again without it.",
-      errors: [{ location: "query.cursor", message: "Invalid cursor" }],
-    });
+  const after = q.cursor ? positionOf(q.cursor) : null;
   const rows = await db(c)
     .select()
     .from(auditEvents)
@@ -87,13 +96,14 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
         q.action ? eq(auditEvents.action, q.action) : undefined,
         q.workspace_id ? eq(auditEvents.workspaceId, q.workspace_id) : undefined,
         q.actor_id ? eq(auditEvents.actorUserId, q.actor_id) : undefined,
-        before !== null ? lt(auditEvents.seq, sql`${String(before)}::bigint`) : undefined,
+        after ? sql`(${auditEvents.occurredAt}, ${auditEvents.seq}) < (${after.occurredAt}::timestamptz, ${after.seq}::bigint)` : undefined,
       ),
     )
-    .orderBy(desc(auditEvents.seq))
+    .orderBy(desc(auditEvents.occurredAt), desc(auditEvents.seq))
     .limit(q.limit + 1);
   const page = rows.slice(0, q.limit);
-  const next = rows.length > q.limit && page.length ? encodeCursor([String(page.at(-1)!.seq)]) : null;
+  const last = page.at(-1);
+  const next = rows.length > q.limit && last ? encodeCursor([last.occurredAt.toISOString(), String(last.seq)]) : null;
   setNextLink(c, next);
   return c.json(
     withSchema(c, AuditEvidencePage, {
