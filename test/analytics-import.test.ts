@@ -1,7 +1,9 @@
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { analyticsContentItems, analyticsMeasurements } from "../db/schema";
-import { api, expectProblem, withDb } from "./helpers/harness";
+import { api, expectProblem as expectRawProblem, withDb } from "./helpers/harness";
+import { client } from "./helpers/client";
+import { expectData, expectProblem, type Schemas } from "./helpers/typed";
 import { newAccount } from "./helpers/publishing";
 import { newTeam } from "./helpers/team";
 
@@ -12,7 +14,8 @@ async function setup() {
   return { ...team, mastodon, bluesky };
 }
 
-const item = (account_id: string, external_id: string, metrics: Record<string, unknown> = { likes: 3, reposts: 2, replies: 1, views: 40 }) => ({
+type Item = Schemas["ImportMeasurementItem"];
+const item = (account_id: string, external_id: string, metrics: Item["metrics"] = { likes: 3, reposts: 2, replies: 1, views: 40 }): Item => ({
   account_id,
   external_id,
   published_at: "2026-11-20T10:00:00Z",
@@ -27,17 +30,15 @@ const measurementCount = (ws: string) =>
     Number((await db.select({ n: sql<number>`count(*)` }).from(analyticsMeasurements).where(eq(analyticsMeasurements.workspaceId, ws)))[0].n),
   );
 
+const importAs = (token: string | undefined, ws: string, items: Item[]) => client(token).POST("/analytics/measurements", { body: { workspace_id: ws, items } });
+
 describe("POST /analytics/measurements", () => {
   it("imports external items with their measurements, and importing again updates instead of duplicating", async () => {
     const { owner, ws, mastodon, bluesky } = await setup();
-    const res = await api("POST", "/analytics/measurements", {
-      token: owner.token,
-      json: { workspace_id: ws, items: [item(mastodon, "m1"), item(bluesky, "b1", { views: 7 })] },
-    });
-    expect(res.status, res.text).toBe(200);
-    expect(res.body.$schema).toMatch(/ImportMeasurementsResponse\.json$/);
-    expect(res.body).toMatchObject({ imported: 2, created: 2, updated: 0 });
-    expect(res.body.items.map((i: any) => [i.account_id, i.external_id, i.created])).toEqual([
+    const res = expectData(await importAs(owner.token, ws, [item(mastodon, "m1"), item(bluesky, "b1", { views: 7 })]));
+    expect(res.$schema).toMatch(/ImportMeasurementsResponse\.json$/);
+    expect(res).toMatchObject({ imported: 2, created: 2, updated: 0 });
+    expect(res.items.map((i) => [i.account_id, i.external_id, i.created])).toEqual([
       [mastodon, "m1", true],
       [bluesky, "b1", true],
     ]);
@@ -49,13 +50,9 @@ describe("POST /analytics/measurements", () => {
     ]);
     expect(await measurementCount(ws)).toBe(5);
 
-    const again = await api("POST", "/analytics/measurements", {
-      token: owner.token,
-      json: { workspace_id: ws, items: [item(mastodon, "m1", { likes: 10 })] },
-    });
-    expect(again.status, again.text).toBe(200);
-    expect(again.body).toMatchObject({ imported: 1, created: 0, updated: 1 });
-    expect(again.body.items[0].id).toBe(res.body.items[0].id);
+    const again = expectData(await importAs(owner.token, ws, [item(mastodon, "m1", { likes: 10 })]));
+    expect(again).toMatchObject({ imported: 1, created: 0, updated: 1 });
+    expect(again.items[0].id).toBe(res.items[0].id);
     rows = await itemsOf(ws);
     expect(rows).toHaveLength(2);
     // Latest likes (10) with the earlier reposts (2) and replies (1).
@@ -70,11 +67,22 @@ describe("POST /analytics/measurements", () => {
   it("is all or nothing: one bad item → 422 naming body.items[i]…, nothing saved", async () => {
     const { owner, ws, mastodon } = await setup();
     const other = await setup();
-    const cases: [unknown[], string][] = [
-      [[item(mastodon, "a"), item(mastodon, "b"), item(mastodon, "c", { likes: "many" })], "body.items[2].metrics.likes"],
+    // A metric of the wrong type and an unknown metric, which the typed client forbids: sent raw.
+    const rawCases: [unknown[], string][] = [
+      [[item(mastodon, "a"), item(mastodon, "b"), { ...item(mastodon, "c"), metrics: { likes: "many" } }], "body.items[2].metrics.likes"],
+      [[{ ...item(mastodon, "a"), metrics: { hearts: 3 } }], "body.items[0].metrics"],
+    ];
+    for (const [items, location] of rawCases) {
+      const res = await api<Schemas["Problem"]>("POST", "/analytics/measurements", { token: owner.token, json: { workspace_id: ws, items } });
+      expectRawProblem(res, 422, "validation-error");
+      expect(
+        res.body.errors?.map((e) => e.location),
+        JSON.stringify(items).slice(0, 200),
+      ).toContain(location);
+    }
+    const cases: [Item[], string][] = [
       [[item(mastodon, "a"), item(mastodon, "b", { likes: -1 })], "body.items[1].metrics.likes"],
       [[item(mastodon, "a", { likes: 2 ** 63 })], "body.items[0].metrics.likes"],
-      [[item(mastodon, "a", { hearts: 3 })], "body.items[0].metrics"],
       [[item(mastodon, "a"), { ...item(mastodon, "b"), published_at: "yesterday" }], "body.items[1].published_at"],
       [[item(mastodon, "a"), item(other.mastodon, "b")], "body.items[1].account_id"],
       [[item(mastodon, "a"), item(mastodon, "a")], "body.items[1].external_id"],
@@ -82,10 +90,9 @@ describe("POST /analytics/measurements", () => {
       [[], "body.items"],
     ];
     for (const [items, location] of cases) {
-      const res = await api("POST", "/analytics/measurements", { token: owner.token, json: { workspace_id: ws, items } });
-      expectProblem(res, 422, "validation-error");
+      const problem = expectProblem(await importAs(owner.token, ws, items), 422, "validation-error");
       expect(
-        res.body.errors.map((e: any) => e.location),
+        problem.errors?.map((e) => e.location),
         JSON.stringify(items).slice(0, 200),
       ).toContain(location);
     }
@@ -98,22 +105,21 @@ describe("POST /analytics/measurements", () => {
   it("takes 1,000 items in one request and refuses 1,001", async () => {
     const { owner, ws, mastodon } = await setup();
     const many = (n: number) => Array.from({ length: n }, (_, i) => item(mastodon, `p${i}`, { likes: i }));
-    const tooMany = await api("POST", "/analytics/measurements", { token: owner.token, json: { workspace_id: ws, items: many(1001) } });
-    expectProblem(tooMany, 422, "validation-error");
-    expect(tooMany.body.errors[0].location).toBe("body.items");
-    const ok = await api("POST", "/analytics/measurements", { token: owner.token, json: { workspace_id: ws, items: many(1000) } });
-    expect(ok.status, ok.text).toBe(200);
-    expect(ok.body.created).toBe(1000);
+    const tooMany = await importAs(owner.token, ws, many(1001));
+    expect(expectProblem(tooMany, 422, "validation-error").errors?.[0].location).toBe("body.items");
+    const ok = expectData(await importAs(owner.token, ws, many(1000)));
+    expect(ok.created).toBe(1000);
     expect(await measurementCount(ws)).toBe(1000);
   });
 
   it("404 for another workspace, 403 for a viewer, 401 without a token", async () => {
     const { owner, viewer, outsider, ws, mastodon } = await setup();
-    const json = { workspace_id: ws, items: [item(mastodon, "z")] };
-    expectProblem(await api("POST", "/analytics/measurements", { token: outsider.token, json }), 404, "not-found");
-    expectProblem(await api("POST", "/analytics/measurements", { token: viewer.token, json }), 403, "forbidden");
-    expectProblem(await api("POST", "/analytics/measurements", { json }), 401, "unauthorized");
-    expectProblem(
+    const items = [item(mastodon, "z")];
+    expectProblem(await importAs(outsider.token, ws, items), 404, "not-found");
+    expectProblem(await importAs(viewer.token, ws, items), 403, "forbidden");
+    expectProblem(await importAs(undefined, ws, items), 401, "unauthorized");
+    // A body that is not JSON, which the typed client cannot send: sent raw.
+    expectRawProblem(
       await api("POST", "/analytics/measurements", { token: owner.token, body: "{not json", headers: { "content-type": "application/json" } }),
       400,
       "bad-request",
