@@ -4,7 +4,7 @@ import { integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inOneTransaction } from "../lib/db/batch";
 import { openDb } from "../lib/db/client";
-import { BoundStatement, compileStatement, statementBuilder } from "../lib/db/compiled";
+import { BoundStatement, compileStatement, placeholder, statementBuilder } from "../lib/db/compiled";
 import { insertWhere } from "../lib/db/insert-where";
 import { env } from "./helpers/harness";
 
@@ -89,7 +89,7 @@ describe.each([
     const insert = compileStatement<{ id: string; at: Date }>(
       statementBuilder
         .insert(probe)
-        .values({ id: sql.placeholder("id") as never, n: sql.placeholder("n") as never })
+        .values({ id: placeholder<string>("id"), n: placeholder<number>("n") })
         .returning({ id: probe.id, at: probe.at }),
       { id: probe.id, at: probe.at },
     );

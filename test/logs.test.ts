@@ -3,6 +3,7 @@ import path from "node:path";
 import { PassThrough } from "node:stream";
 import { SendMessageCommand } from "@aws-sdk/client-sqs";
 import { eq } from "drizzle-orm";
+import { Context } from "hono";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { deliveryAttempts } from "../db/schema";
 import { drainQueue, type ConsumerDefinition } from "../lib/jobs/consumer";
@@ -62,7 +63,8 @@ describe("logs", () => {
   });
 
   it("failed deferred work and failed jobs log codes, not messages", async () => {
-    const c = { get: () => "req-1", executionCtx: { waitUntil() {} } } as never;
+    const c = new Context(new Request("http://herald.test/"));
+    c.set("requestId", "req-1");
     defer(c, Promise.reject(Object.assign(new Error(`could not reach https://hooks-${CANARY}.example/?q=q-${CANARY}`), { code: "ECONNREFUSED" })));
     await new Promise((r) => setTimeout(r, 10));
     expect(JSON.parse(captured[0])).toMatchObject({ msg: "deferred work failed", error: "Error", code: "ECONNREFUSED" });

@@ -151,7 +151,10 @@ export class ChildPool {
   }
 
   async stop() {
-    for (const p of this.spare.values()) this.all.add(await p.catch(() => null as never));
+    for (const p of this.spare.values()) {
+      const child = await p.catch(() => null);
+      if (child) this.all.add(child);
+    }
     await Promise.all([...this.all].filter(Boolean).map((c) => c.kill()));
   }
 }

@@ -35,7 +35,7 @@ export async function serveGateway(base: Env): Promise<ServedGateway> {
         ...(hasBody ? { duplex: "half" } : {}),
       } as RequestInit);
       const response = await gateway.fetch(request, env);
-      res.writeHead(response.status, [...response.headers].flat() as never);
+      res.writeHead(response.status, [...response.headers].flat());
       if (response.body && req.method !== "HEAD") {
         for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) res.write(chunk);
       }

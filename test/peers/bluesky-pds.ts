@@ -57,7 +57,7 @@ export async function startPds(): Promise<PdsPeer> {
   const port = await freePort();
   const rotationKey = await Secp256k1Keypair.create({ exportable: true });
   const recoveryKey = await Secp256k1Keypair.create();
-  const env = {
+  const env: Parameters<typeof envToCfg>[0] = {
     devMode: true,
     hostname: "localhost",
     port,
@@ -74,7 +74,7 @@ export async function startPds(): Promise<PdsPeer> {
     crawlers: [],
     rateLimitsEnabled: false,
   };
-  const pds = await PDS.create(envToCfg(env as never), envToSecrets(env as never));
+  const pds = await PDS.create(envToCfg(env), envToSecrets(env));
   await pds.start();
   const url = `http://localhost:${port}`;
 
