@@ -21,8 +21,10 @@ import { planOrThrow } from "../lib/billing/plans";
 import { stripeSignatureHeader } from "../lib/billing/stripe";
 import type { Env } from "../lib/env";
 import { newId } from "../lib/ids";
-import { api, env, expectProblem, newUser, newWorkspace, withDb } from "./helpers/harness";
-import { call, fixture, insertMediaRows, startMediaStorage, upload, type MediaStorage } from "./helpers/media";
+import { env, expectProblem as expectRawProblem, newUser, newWorkspace, withDb } from "./helpers/harness";
+import { client } from "./helpers/client";
+import { call, fixture, insertMediaRows, startMediaStorage, uploadForm, type MediaStorage } from "./helpers/media";
+import { clientWithEnv, expectData, expectProblem, type Problem } from "./helpers/typed";
 import { newAccount } from "./helpers/publishing";
 
 /**
@@ -34,8 +36,8 @@ import { newAccount } from "./helpers/publishing";
 type User = Awaited<ReturnType<typeof newUser>>;
 
 const billingEnv = { ...env, BILLING_ENABLED: "true" } as Env;
-const on = (method: string, path: string, user: User | null, json?: unknown, headers: Record<string, string> = {}) =>
-  call(billingEnv, method, path, { token: user?.token, json, headers });
+/** The typed client as `user`, with billing on in the env of this call only. */
+const on = (user: User) => clientWithEnv(user.token, billingEnv);
 
 const SPEC_FIELDS = [
   "access_restricted",
@@ -105,9 +107,8 @@ describe("organizations", () => {
     const members = await withDb((db) => db.select().from(organizationMembers).where(eq(organizationMembers.organizationId, org!)));
     expect(members).toEqual([expect.objectContaining({ userId: user.id, role: "owner" })]);
 
-    const created = await api("POST", "/workspaces", { token: user.token, json: { name: "Mine" } });
-    expect(created.status, created.text).toBe(201);
-    const [row] = await withDb((db) => db.select().from(workspaces).where(eq(workspaces.id, created.body.id)));
+    const created = expectData(await client(user.token).POST("/workspaces", { body: { name: "Mine" } }), 201);
+    const [row] = await withDb((db) => db.select().from(workspaces).where(eq(workspaces.id, created.id)));
     expect(row.organizationId).toBe(org);
   });
 
@@ -115,10 +116,11 @@ describe("organizations", () => {
     const [a, b] = await Promise.all([newUser(), newUser()]);
     const orgA = await personalOrg(a.id);
     const orgB = await personalOrg(b.id);
-    const mine = await api("POST", "/workspaces", { token: a.token, json: { name: "Explicit", organization_id: orgA } });
-    expect(mine.status, mine.text).toBe(201);
-    expectProblem(await api("POST", "/workspaces", { token: a.token, json: { name: "Theirs", organization_id: orgB } }), 404, "not-found");
-    expectProblem(await api("POST", "/workspaces", { token: a.token, json: { name: "Nowhere", organization_id: "org_nope" } }), 404, "not-found");
+    const asA = client(a.token);
+    const mine = await asA.POST("/workspaces", { body: { name: "Explicit", organization_id: orgA } });
+    expect(mine.response.status, JSON.stringify(mine.error)).toBe(201);
+    expectProblem(await asA.POST("/workspaces", { body: { name: "Theirs", organization_id: orgB } }), 404, "not-found");
+    expectProblem(await asA.POST("/workspaces", { body: { name: "Nowhere", organization_id: "org_nope" } }), 404, "not-found");
     const count = await withDb(async (db) => (await db.select().from(workspaces).where(eq(workspaces.organizationId, orgB!))).length);
     expect(count).toBe(0);
   });
@@ -127,16 +129,16 @@ describe("organizations", () => {
 describe("GET /billing/status with billing off (the default)", () => {
   it("self_hosted, no limits, nothing restricted; usage counted as SQL counts it; provider costs from the ledger", async () => {
     const [owner, editor, outsider] = await Promise.all([newUser(), newUser(), newUser()]);
-    const ws = (await api("POST", "/workspaces", { token: owner.token, json: { name: "Counted" } })).body.id as string;
-    await api("POST", `/workspaces/${ws}/members`, { token: owner.token, json: { user_id: editor.id, role: "editor" } });
+    const asOwner = client(owner.token);
+    const ws = expectData(await asOwner.POST("/workspaces", { body: { name: "Counted" } }), 201).id;
+    await asOwner.POST("/workspaces/{id}/members", { params: { path: { id: ws } }, body: { user_id: editor.id, role: "editor" } });
     const hook = await newAccount(ws, owner.id, "webhook", { url: "http://127.0.0.1:9/hook" });
     await newAccount(ws, owner.id, "webhook", { url: "http://127.0.0.1:9/other" });
     for (const text of ["One", "Two", "Three"]) {
-      const res = await api("POST", "/publications", {
-        token: editor.token,
-        json: { workspace_id: ws, source_text: text, destinations: [{ social_account_id: hook }] },
+      const res = await client(editor.token).POST("/publications", {
+        body: { workspace_id: ws, source_text: text, destinations: [{ social_account_id: hook }] },
       });
-      expect(res.status, res.text).toBe(201);
+      expect(res.response.status, JSON.stringify(res.error)).toBe(201);
     }
     await insertMediaRows(ws, [{ size: 1000 }, { size: 2345 }]);
     await insertBuilds(ws, 2);
@@ -149,11 +151,12 @@ describe("GET /billing/status with billing off (the default)", () => {
       ]),
     );
 
-    const res = await api("GET", `/billing/status?workspace_id=${ws}`, { token: owner.token });
-    expect(res.status, res.text).toBe(200);
-    expect(Object.keys(res.body).sort()).toEqual(["$schema", ...SPEC_FIELDS].sort());
+    const status = (user: User, query: { workspace_id?: string; organization_id?: string } = {}) =>
+      client(user.token).GET("/billing/status", { params: { query } });
+    const res = expectData(await status(owner, { workspace_id: ws }));
+    expect(Object.keys(res).sort()).toEqual(["$schema", ...SPEC_FIELDS].sort());
     const org = await personalOrg(owner.id);
-    expect(res.body).toMatchObject({
+    expect(res).toMatchObject({
       $schema: expect.stringMatching(/\/api\/v1\/schemas\/BillingStatusResponse\.json$/),
       organization_id: org,
       workspace_id: ws,
@@ -169,10 +172,10 @@ describe("GET /billing/status with billing off (the default)", () => {
     });
     const now = new Date();
     const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)).toISOString();
-    expect(res.body.period_start).toBe(monthStart);
-    expect(Date.parse(res.body.current_period_end)).toBeGreaterThan(now.getTime());
+    expect(res.period_start).toBe(monthStart);
+    expect(Date.parse(res.current_period_end ?? "")).toBeGreaterThan(now.getTime());
     const counted = await sqlUsage(org!, monthStart);
-    expect(res.body.usage).toEqual(counted);
+    expect(res.usage).toEqual(counted);
     expect(counted).toMatchObject({
       publications_per_month: 3,
       social_accounts: 2,
@@ -182,7 +185,7 @@ describe("GET /billing/status with billing off (the default)", () => {
       builds_per_month: 2,
       ai_budget_microusd: 750,
     });
-    expect(res.body.provider_costs).toEqual([
+    expect(res.provider_costs).toEqual([
       expect.objectContaining({
         provider: "openai-compatible",
         currency: "USD",
@@ -200,29 +203,24 @@ describe("GET /billing/status with billing off (the default)", () => {
     ]);
 
     // Without parameters: the caller's own organization, the same figures.
-    const own = await api("GET", "/billing/status", { token: owner.token });
-    expect(own.body).toMatchObject({ organization_id: org, workspace_id: null, usage: counted });
-    expect((await api("GET", `/billing/status?organization_id=${org}`, { token: owner.token })).body.usage).toEqual(counted);
+    const own = await status(owner);
+    expect(own.data).toMatchObject({ organization_id: org, workspace_id: null, usage: counted });
+    expect((await status(owner, { organization_id: org })).data?.usage).toEqual(counted);
 
     // A member who is not an owner of the organization reads it but cannot manage it, and sees no e-mail.
-    const asEditor = await api("GET", `/billing/status?workspace_id=${ws}`, { token: editor.token });
-    expect(asEditor.status, asEditor.text).toBe(200);
-    expect(asEditor.body).toMatchObject({ can_manage_billing: false, billing_contact_email: null, organization_id: org });
+    const asEditor = expectData(await status(editor, { workspace_id: ws }));
+    expect(asEditor).toMatchObject({ can_manage_billing: false, billing_contact_email: null, organization_id: org });
 
     // Another team's workspace or organization: 404, never revealed.
-    expectProblem(await api("GET", `/billing/status?workspace_id=${ws}`, { token: outsider.token }), 404, "not-found");
-    expectProblem(await api("GET", `/billing/status?organization_id=${org}`, { token: outsider.token }), 404, "not-found");
-    expectProblem(
-      await api("GET", `/billing/status?workspace_id=${ws}&organization_id=${await personalOrg(outsider.id)}`, { token: owner.token }),
-      404,
-      "not-found",
-    );
-    expectProblem(await api("GET", "/billing/status"), 401, "unauthorized");
+    expectProblem(await status(outsider, { workspace_id: ws }), 404, "not-found");
+    expectProblem(await status(outsider, { organization_id: org }), 404, "not-found");
+    expectProblem(await status(owner, { workspace_id: ws, organization_id: await personalOrg(outsider.id) }), 404, "not-found");
+    expectProblem(await client().GET("/billing/status"), 401, "unauthorized");
   });
 
   it("nothing is limited while billing is off", async () => {
     const owner = await newUser();
-    for (const name of ["A", "B", "C"]) expect((await api("POST", "/workspaces", { token: owner.token, json: { name } })).status).toBe(201);
+    for (const name of ["A", "B", "C"]) expect((await client(owner.token).POST("/workspaces", { body: { name } })).response.status).toBe(201);
   });
 });
 
@@ -237,39 +235,39 @@ describe("billing on: plans and limits", () => {
 
   it("a new organization is on free with its limits; each creating route refuses past a limit with 403 plan-limit-reached and creates nothing", async () => {
     const [owner, second, third] = await Promise.all([newUser(), newUser(), newUser()]);
-    const first = await on("POST", "/workspaces", owner, { name: "Only" });
-    expect(first.status, first.text).toBe(201);
-    const ws = first.body.id as string;
+    const asOwner = on(owner);
+    const ws = expectData(await asOwner.POST("/workspaces", { body: { name: "Only" } }), 201).id;
     const org = (await personalOrg(owner.id))!;
 
-    const status = await on("GET", "/billing/status", owner);
-    expect(status.status, status.text).toBe(200);
-    expect(status.body).toMatchObject({ plan_id: "free", status: "active", limits: planOrThrow("free").limits, access_restricted: false });
+    const status = expectData(await asOwner.GET("/billing/status"));
+    expect(status).toMatchObject({ plan_id: "free", status: "active", limits: planOrThrow("free").limits, access_restricted: false });
 
-    const expectLimit = (res: Awaited<ReturnType<typeof on>>, limit: string, usage: number) => {
-      expectProblem(res, 403, "plan-limit-reached");
-      expect(res.body).toMatchObject({ limit, usage, allowed: planOrThrow("free").limits[limit as "workspaces"] });
+    const expectLimit = (res: { error?: Problem; response: Response }, limit: string, usage: number) => {
+      const problem = expectProblem(res, 403, "plan-limit-reached");
+      expect(problem).toMatchObject({ limit, usage, allowed: planOrThrow("free").limits[limit as "workspaces"] });
     };
+    const addMember = (user_id: string, role: "editor" | "viewer") =>
+      asOwner.POST("/workspaces/{id}/members", { params: { path: { id: ws } }, body: { user_id, role } });
 
     // workspaces: 1
-    expectLimit(await on("POST", "/workspaces", owner, { name: "Second" }), "workspaces", 1);
+    expectLimit(await asOwner.POST("/workspaces", { body: { name: "Second" } }), "workspaces", 1);
     expect(await withDb(async (db) => (await db.select().from(workspaces).where(eq(workspaces.organizationId, org))).length)).toBe(1);
 
     // members: 2 (distinct people across the organization's workspaces)
-    expect((await on("POST", `/workspaces/${ws}/members`, owner, { user_id: second.id, role: "editor" })).status).toBe(201);
-    expectLimit(await on("POST", `/workspaces/${ws}/members`, owner, { user_id: third.id, role: "viewer" }), "members", 2);
+    expect((await addMember(second.id, "editor")).response.status).toBe(201);
+    expectLimit(await addMember(third.id, "viewer"), "members", 2);
     expect(await withDb(async (db) => (await db.select().from(workspaceMembers).where(eq(workspaceMembers.workspaceId, ws))).length)).toBe(2);
 
     // social_accounts: 3
     for (let i = 0; i < 3; i++) await newAccount(ws, owner.id, "webhook", { url: `http://127.0.0.1:9/h${i}` });
-    expectLimit(await on("POST", "/accounts", owner, { workspace_id: ws, platform: "webhook", url: "http://127.0.0.1:9/h4" }), "social_accounts", 3);
+    expectLimit(await asOwner.POST("/accounts", { body: { workspace_id: ws, platform: "webhook", url: "http://127.0.0.1:9/h4" } }), "social_accounts", 3);
     expect(await countWhere("social_accounts", ws)).toBe(3);
 
     // publications_per_month: 30
     await insertPublications(ws, 30);
     const [account] = await withDb((db) => db.select({ id: socialAccounts.id }).from(socialAccounts).where(eq(socialAccounts.workspaceId, ws)).limit(1));
     expectLimit(
-      await on("POST", "/publications", owner, { workspace_id: ws, source_text: "One more", destinations: [{ social_account_id: account.id }] }),
+      await asOwner.POST("/publications", { body: { workspace_id: ws, source_text: "One more", destinations: [{ social_account_id: account.id }] } }),
       "publications_per_month",
       30,
     );
@@ -278,11 +276,13 @@ describe("billing on: plans and limits", () => {
     // builds_per_month: 10
     await insertBuilds(ws, 10);
     expectLimit(
-      await on("POST", "/publication-builds", owner, {
-        workspace_id: ws,
-        idea: "x",
-        sources: [{ kind: "text", text: "y" }],
-        destination_account_ids: [account.id],
+      await asOwner.POST("/publication-builds", {
+        body: {
+          workspace_id: ws,
+          idea: "x",
+          sources: [{ kind: "text", text: "y" }],
+          destination_account_ids: [account.id],
+        },
       }),
       "builds_per_month",
       10,
@@ -292,52 +292,57 @@ describe("billing on: plans and limits", () => {
     // storage_bytes: 1 GiB
     const gib = planOrThrow("free").limits.storage_bytes!;
     await insertMediaRows(ws, [{ size: gib - 10 }]);
-    const refused = await upload(storage.env, owner.token, { workspaceId: ws, bytes: fixture("image-40x30.png"), filename: "a.png" });
-    expectLimit(refused, "storage_bytes", gib - 10);
+    // A multipart upload: the generated UploadMediaForm types `file` as a string (format binary), so the bytes go as a raw FormData body.
+    const refused = await call<Problem>(storage.env, "POST", "/media", {
+      token: owner.token,
+      body: uploadForm({ workspaceId: ws, bytes: fixture("image-40x30.png"), filename: "a.png" }),
+    });
+    expectRawProblem(refused, 403, "plan-limit-reached");
+    expect(refused.body).toMatchObject({ limit: "storage_bytes", usage: gib - 10, allowed: planOrThrow("free").limits.storage_bytes });
     expect(await countWhere("media", ws)).toBe(1);
 
     // At a limit is not over it; one more (written behind the API's back) restricts access.
-    expect((await on("GET", "/billing/status", owner)).body.access_restricted).toBe(false);
+    expect((await asOwner.GET("/billing/status")).data?.access_restricted).toBe(false);
     await insertBuilds(ws, 1);
-    const over = await on("GET", `/billing/status?workspace_id=${ws}`, second);
-    expect(over.body).toMatchObject({ access_restricted: true, can_manage_billing: false });
-    expect(over.body.usage.builds_per_month).toBe(11);
+    const over = await on(second).GET("/billing/status", { params: { query: { workspace_id: ws } } });
+    expect(over.data).toMatchObject({ access_restricted: true, can_manage_billing: false });
+    expect(over.data?.usage.builds_per_month).toBe(11);
   });
 
   it("committing a build makes a publication, so it counts against publications_per_month too", async () => {
     const owner = await newUser();
-    const ws = (await on("POST", "/workspaces", owner, { name: "Builds" })).body.id as string;
+    const ws = expectData(await on(owner).POST("/workspaces", { body: { name: "Builds" } }), 201).id;
     await insertPublications(ws, planOrThrow("free").limits.publications_per_month!);
     const build = newId("bld");
     await withDb((db) =>
       db.insert(publicationBuilds).values({ id: build, workspaceId: ws, input: {}, state: "completed", result: { canonical_text: "x", destinations: [] } }),
     );
-    const res = await on("POST", `/publication-builds/${build}/commit`, owner);
-    expectProblem(res, 403, "plan-limit-reached");
-    expect(res.body.limit).toBe("publications_per_month");
+    const res = await on(owner).POST("/publication-builds/{id}/commit", { params: { path: { id: build } } });
+    expect(expectProblem(res, 403, "plan-limit-reached").limit).toBe("publications_per_month");
     expect(await countWhere("publications", ws)).toBe(30);
   });
 
   it("members count distinct people across the organization: someone already counted still joins at the limit", async () => {
     const [admin, owner, ...people] = await Promise.all([newUser({ isAdmin: true }), ...Array.from({ length: 6 }, () => newUser())]);
-    expect((await api("PUT", `/admin/users/${owner.id}/plan-override`, { token: admin.token, json: { plan_id: "pro" } })).status).toBe(200);
+    const planOverride = await client(admin.token).PUT("/admin/users/{id}/plan-override", { params: { path: { id: owner.id } }, body: { plan_id: "pro" } });
+    expect(planOverride.response.status).toBe(200);
     const allowed = planOrThrow("pro").limits.members!;
-    const ws1 = (await on("POST", "/workspaces", owner, { name: "One" })).body.id as string;
-    for (const p of people.slice(0, allowed - 1))
-      expect((await on("POST", `/workspaces/${ws1}/members`, owner, { user_id: p.id, role: "editor" })).status).toBe(201);
-    const ws2 = await on("POST", "/workspaces", owner, { name: "Two" });
-    expect(ws2.status, ws2.text).toBe(201);
-    const again = await on("POST", `/workspaces/${ws2.body.id}/members`, owner, { user_id: people[0].id, role: "viewer" });
-    expect(again.status, again.text).toBe(201);
-    const refused = await on("POST", `/workspaces/${ws2.body.id}/members`, owner, { user_id: people[allowed - 1].id, role: "viewer" });
-    expectProblem(refused, 403, "plan-limit-reached");
-    expect(refused.body).toMatchObject({ limit: "members", usage: allowed, allowed });
+    const asOwner = on(owner);
+    const addMember = (ws: string, user_id: string, role: "editor" | "viewer") =>
+      asOwner.POST("/workspaces/{id}/members", { params: { path: { id: ws } }, body: { user_id, role } });
+    const ws1 = expectData(await asOwner.POST("/workspaces", { body: { name: "One" } }), 201).id;
+    for (const p of people.slice(0, allowed - 1)) expect((await addMember(ws1, p.id, "editor")).response.status).toBe(201);
+    const ws2 = expectData(await asOwner.POST("/workspaces", { body: { name: "Two" } }), 201);
+    const again = await addMember(ws2.id, people[0].id, "viewer");
+    expect(again.response.status, JSON.stringify(again.error)).toBe(201);
+    const refused = await addMember(ws2.id, people[allowed - 1].id, "viewer");
+    expect(expectProblem(refused, 403, "plan-limit-reached")).toMatchObject({ limit: "members", usage: allowed, allowed });
   });
 
   it("concurrent creations of one organization are counted one at a time", async () => {
     const owner = await newUser();
-    const results = await Promise.all(Array.from({ length: 5 }, (_, i) => on("POST", "/workspaces", owner, { name: `Race ${i}` })));
-    expect(results.map((r) => r.status).sort()).toEqual([201, 403, 403, 403, 403]);
+    const results = await Promise.all(Array.from({ length: 5 }, (_, i) => on(owner).POST("/workspaces", { body: { name: `Race ${i}` } })));
+    expect(results.map((r) => r.response.status).sort()).toEqual([201, 403, 403, 403, 403]);
     const org = (await personalOrg(owner.id))!;
     expect(await withDb(async (db) => (await db.select().from(workspaces).where(eq(workspaces.organizationId, org))).length)).toBe(1);
   });
@@ -347,9 +352,10 @@ describe("PUT /admin/users/{id}/plan-override", () => {
   it('an administrator puts a user\'s organization on a plan (provider admin), audited by id only; "" removes it', async () => {
     const [admin, user] = await Promise.all([newUser({ isAdmin: true }), newUser()]);
     const org = (await personalOrg(user.id))!;
-    const set = await api("PUT", `/admin/users/${user.id}/plan-override`, { token: admin.token, json: { plan_id: "team", reason: "partner" } });
-    expect(set.status, set.text).toBe(200);
-    expect(set.body).toMatchObject({
+    const override = (id: string, body: { plan_id: string; reason?: string }, as: User = admin) =>
+      client(as.token).PUT("/admin/users/{id}/plan-override", { params: { path: { id } }, body });
+    const set = expectData(await override(user.id, { plan_id: "team", reason: "partner" }));
+    expect(set).toMatchObject({
       $schema: expect.stringMatching(/PlanOverrideResponse\.json$/),
       user_id: user.id,
       organization_id: org,
@@ -357,21 +363,20 @@ describe("PUT /admin/users/{id}/plan-override", () => {
       subscription: { id: expect.stringMatching(/^sub_/), status: "active", provider: "admin", current_period_end: null },
     });
     // Same again: the same subscription, nothing new.
-    const again = await api("PUT", `/admin/users/${user.id}/plan-override`, { token: admin.token, json: { plan_id: "team" } });
-    expect(again.body.subscription.id).toBe(set.body.subscription.id);
+    const again = await override(user.id, { plan_id: "team" });
+    expect(again.data?.subscription?.id).toBe(set.subscription?.id);
 
-    const status = await on("GET", "/billing/status", user);
-    expect(status.body).toMatchObject({ plan_id: "team", provider: "admin", status: "active", limits: planOrThrow("team").limits });
+    const status = await on(user).GET("/billing/status");
+    expect(status.data).toMatchObject({ plan_id: "team", provider: "admin", status: "active", limits: planOrThrow("team").limits });
     // Billing off: still self_hosted for everyone.
-    expect((await api("GET", "/billing/status", { token: user.token })).body.plan_id).toBe("self_hosted");
+    expect((await client(user.token).GET("/billing/status")).data?.plan_id).toBe("self_hosted");
     // The override's limits are in force: a second workspace fits the team plan.
-    expect((await on("POST", "/workspaces", user, { name: "One" })).status).toBe(201);
-    expect((await on("POST", "/workspaces", user, { name: "Two" })).status).toBe(201);
+    expect((await on(user).POST("/workspaces", { body: { name: "One" } })).response.status).toBe(201);
+    expect((await on(user).POST("/workspaces", { body: { name: "Two" } })).response.status).toBe(201);
 
-    const removed = await api("PUT", `/admin/users/${user.id}/plan-override`, { token: admin.token, json: { plan_id: "" } });
-    expect(removed.status, removed.text).toBe(200);
-    expect(removed.body).toMatchObject({ plan_id: "", subscription: { id: set.body.subscription.id, status: "canceled", provider: "admin" } });
-    expect((await on("GET", "/billing/status", user)).body.plan_id).toBe("free");
+    const removed = expectData(await override(user.id, { plan_id: "" }));
+    expect(removed).toMatchObject({ plan_id: "", subscription: { id: set.subscription?.id, status: "canceled", provider: "admin" } });
+    expect((await on(user).GET("/billing/status")).data?.plan_id).toBe("free");
 
     const events = await withDb((db) =>
       db
@@ -385,11 +390,12 @@ describe("PUT /admin/users/{id}/plan-override", () => {
 
   it("unknown plan → 422; unknown user → 404; not an administrator → 403", async () => {
     const [admin, user] = await Promise.all([newUser({ isAdmin: true }), newUser()]);
-    const bad = await api("PUT", `/admin/users/${user.id}/plan-override`, { token: admin.token, json: { plan_id: "platinum" } });
-    expectProblem(bad, 422, "validation-error");
-    expect(bad.body.errors[0].location).toBe("body.plan_id");
-    expectProblem(await api("PUT", `/admin/users/usr_nobody/plan-override`, { token: admin.token, json: { plan_id: "pro" } }), 404, "not-found");
-    expectProblem(await api("PUT", `/admin/users/${user.id}/plan-override`, { token: user.token, json: { plan_id: "pro" } }), 403, "forbidden");
+    const override = (id: string, plan_id: string, as: User = admin) =>
+      client(as.token).PUT("/admin/users/{id}/plan-override", { params: { path: { id } }, body: { plan_id } });
+    const bad = await override(user.id, "platinum");
+    expect(expectProblem(bad, 422, "validation-error").errors?.[0].location).toBe("body.plan_id");
+    expectProblem(await override("usr_nobody", "pro"), 404, "not-found");
+    expectProblem(await override(user.id, "pro", user), 403, "forbidden");
     const subs = await withDb(async (db) =>
       db
         .select()
@@ -401,15 +407,14 @@ describe("PUT /admin/users/{id}/plan-override", () => {
 });
 
 describe("purchase choices", () => {
-  const choose = (user: User, json: unknown, e: Env = env) => call(e, "POST", "/billing/purchase-choices", { token: user.token, json });
-  const validate = (user: User, token: string) => api("POST", "/billing/purchase-choices/validate", { token: user.token, json: { continuation_token: token } });
+  const choose = (user: User, body: { plan_id: string; interval: "month" | "year" }) => client(user.token).POST("/billing/purchase-choices", { body });
+  const validate = (user: User, token: string) => client(user.token).POST("/billing/purchase-choices/validate", { body: { continuation_token: token } });
 
   it("returns plan, price, trial, payment and expiry facts in a signed token that validates for its user", async () => {
     const user = await newUser();
     const before = Date.now();
-    const res = await choose(user, { plan_id: "pro", interval: "year" });
-    expect(res.status, res.text).toBe(201);
-    expect(res.body).toMatchObject({
+    const res = expectData(await choose(user, { plan_id: "pro", interval: "year" }), 201);
+    expect(res).toMatchObject({
       $schema: expect.stringMatching(/PurchaseChoice\.json$/),
       plan_id: "pro",
       interval: "year",
@@ -418,19 +423,18 @@ describe("purchase choices", () => {
       payment: { provider: "none", required_now: false },
       continuation_token: expect.any(String),
     });
-    const expires = Date.parse(res.body.expires_at);
+    const expires = Date.parse(res.expires_at);
     expect(expires - before).toBeGreaterThanOrEqual(30 * 60 * 1000 - 1000);
     expect(expires - before).toBeLessThanOrEqual(30 * 60 * 1000 + 5000);
-    const ok = await validate(user, res.body.continuation_token);
-    expect(ok.status, ok.text).toBe(200);
-    const { $schema: _a, ...facts } = res.body;
-    const { $schema: _b, ...again } = ok.body;
+    const ok = expectData(await validate(user, res.continuation_token));
+    const { $schema: _a, ...facts } = res;
+    const { $schema: _b, ...again } = ok;
     expect(again).toEqual(facts);
   });
 
   it("422 invalid-continuation for an altered token, another user's, or an expired one", async () => {
     const [user, other] = await Promise.all([newUser(), newUser()]);
-    const token = (await choose(user, { plan_id: "free", interval: "month" })).body.continuation_token as string;
+    const token = expectData(await choose(user, { plan_id: "free", interval: "month" }), 201).continuation_token;
     const [body, mac] = token.split(".");
     const payload = JSON.parse(Buffer.from(body, "base64url").toString());
     const cheaper = Buffer.from(JSON.stringify({ ...payload, plan_id: "team" })).toString("base64url");
@@ -440,38 +444,41 @@ describe("purchase choices", () => {
     expectProblem(await validate(other, token), 422, "invalid-continuation");
     const expired = await signContinuation(env.INSTANCE_SECRET_KEY!, user.id, { ...payload, expires_at: new Date(Date.now() - 1000).toISOString() });
     const res = await validate(user, expired);
-    expectProblem(res, 422, "invalid-continuation");
-    expect(res.body.detail).toMatch(/expired/);
+    expect(expectProblem(res, 422, "invalid-continuation").detail).toMatch(/expired/);
   });
 
   it("an unknown plan, or a paid plan needing payment on an instance without a payment provider, is 422", async () => {
     const user = await newUser();
     expectProblem(await choose(user, { plan_id: "self_hosted", interval: "month" }), 422, "validation-error");
     expectProblem(await choose(user, { plan_id: "gold", interval: "month" }), 422, "validation-error");
-    expectProblem(await choose(user, { plan_id: "pro", interval: "week" }), 422, "validation-error");
+    // An interval outside the declared enum, which the typed client forbids: sent raw.
+    expectRawProblem(
+      await call(env, "POST", "/billing/purchase-choices", { token: user.token, json: { plan_id: "pro", interval: "week" } }),
+      422,
+      "validation-error",
+    );
     expectProblem(await choose(user, { plan_id: "team", interval: "month" }), 422, "validation-error");
   });
 });
 
 describe("POST /onboarding/first-workspace", () => {
-  const choose = async (user: User, plan_id: string, e: Env = env) =>
-    (await call(e, "POST", "/billing/purchase-choices", { token: user.token, json: { plan_id, interval: "month" } })).body.continuation_token as string;
-  const confirm = (user: User, json: unknown, e: Env = env) => call(e, "POST", "/onboarding/first-workspace", { token: user.token, json });
+  const choose = async (user: User, plan_id: string) =>
+    expectData(await client(user.token).POST("/billing/purchase-choices", { body: { plan_id, interval: "month" } }), 201).continuation_token;
+  const confirm = (user: User, body: { workspace_name: string; continuation_token: string }, e: Env = env) =>
+    clientWithEnv(user.token, e).POST("/onboarding/first-workspace", { body });
 
   it("creates the first workspace and a completed checkout for a free plan; an exact retry resumes it; others conflict", async () => {
     const user = await newUser();
     const token = await choose(user, "free");
-    const first = await confirm(user, { workspace_name: "Launch", continuation_token: token });
-    expect(first.status, first.text).toBe(201);
-    expect(first.body).toMatchObject({
+    const first = expectData(await confirm(user, { workspace_name: "Launch", continuation_token: token }), 201);
+    expect(first).toMatchObject({
       $schema: expect.stringMatching(/FirstWorkspaceResponse\.json$/),
       workspace: { id: expect.stringMatching(/^wsp_/), name: "Launch", role: "owner", organization_id: await personalOrg(user.id) },
       checkout: { id: expect.stringMatching(/^chk_/), status: "completed", plan_id: "free", interval: "month", checkout_url: null },
     });
-    const retry = await confirm(user, { workspace_name: "Launch", continuation_token: token });
-    expect(retry.status, retry.text).toBe(200);
-    expect(retry.body.workspace.id).toBe(first.body.workspace.id);
-    expect(retry.body.checkout).toEqual(first.body.checkout);
+    const retry = expectData(await confirm(user, { workspace_name: "Launch", continuation_token: token }));
+    expect(retry.workspace.id).toBe(first.workspace.id);
+    expect(retry.checkout).toEqual(first.checkout);
 
     expectProblem(await confirm(user, { workspace_name: "Other name", continuation_token: token }), 409, "conflict");
     expectProblem(await confirm(user, { workspace_name: "Launch", continuation_token: await choose(user, "free") }), 409, "conflict");
@@ -491,11 +498,11 @@ describe("POST /onboarding/first-workspace", () => {
     const user = await newUser();
     const token = await choose(user, "pro");
     const results = await Promise.all(Array.from({ length: 4 }, () => confirm(user, { workspace_name: "Trial", continuation_token: token }, billingEnv)));
-    expect(results.map((r) => r.status).sort()).toEqual([200, 200, 200, 201]);
-    expect(new Set(results.map((r) => r.body.workspace.id)).size).toBe(1);
-    expect(results[0].body.checkout).toMatchObject({ status: "completed", plan_id: "pro" });
-    const status = await on("GET", "/billing/status", user);
-    expect(status.body).toMatchObject({ plan_id: "pro", status: "trialing", provider: "none" });
+    expect(results.map((r) => r.response.status).sort()).toEqual([200, 200, 200, 201]);
+    expect(new Set(results.map((r) => r.data?.workspace.id)).size).toBe(1);
+    expect(results[0].data?.checkout).toMatchObject({ status: "completed", plan_id: "pro" });
+    const status = await on(user).GET("/billing/status");
+    expect(status.data).toMatchObject({ plan_id: "pro", status: "trialing", provider: "none" });
   });
 
   it("409 for a user who already owns a workspace; 422 for a bad token; nothing created", async () => {
@@ -572,29 +579,28 @@ describe("Stripe checkout and webhooks (against a local stand-in for Stripe's AP
   });
   afterAll(() => new Promise<void>((resolve) => standIn.server.close(() => resolve())));
 
-  const hook = async (event: object, opts: { secret?: string; at?: number } = {}) => {
+  /** The typed client in the Stripe env (billing on, the stand-in's key and webhook secret). */
+  const stripe = (user?: User) => clientWithEnv(user?.token, stripeEnv);
+  const hook = async (event: Record<string, unknown>, opts: { secret?: string; at?: number } = {}) => {
     const payload = JSON.stringify(event);
     const signature = await stripeSignatureHeader(opts.secret ?? WEBHOOK_SECRET, payload, opts.at ?? Math.floor(Date.now() / 1000));
-    return call(stripeEnv, "POST", "/billing/webhooks/stripe", {
-      body: payload,
-      headers: { "content-type": "application/json", "stripe-signature": signature },
-    });
+    // The signature covers these exact bytes, so the client sends `payload` as it is.
+    return stripe().POST("/billing/webhooks/stripe", { params: { header: { "stripe-signature": signature } }, body: event, bodySerializer: () => payload });
   };
+  const statusOf = (user: User, workspace_id?: string) => stripe(user).GET("/billing/status", { params: { query: workspace_id ? { workspace_id } : {} } });
 
   it("a paid plan opens a hosted Checkout Session; the signed webhook completes it; replays and forgeries change nothing", async () => {
     const user = await newUser();
-    const choice = await call(stripeEnv, "POST", "/billing/purchase-choices", { token: user.token, json: { plan_id: "team", interval: "month" } });
-    expect(choice.status, choice.text).toBe(201);
-    expect(choice.body).toMatchObject({
+    const choice = expectData(await stripe(user).POST("/billing/purchase-choices", { body: { plan_id: "team", interval: "month" } }), 201);
+    expect(choice).toMatchObject({
       price: { amount_minor: 4900, currency: "usd" },
       trial: { days: 0, eligible: false },
       payment: { provider: "stripe", required_now: true },
     });
 
-    const body = { workspace_name: "Paid", continuation_token: choice.body.continuation_token };
-    const first = await call(stripeEnv, "POST", "/onboarding/first-workspace", { token: user.token, json: body });
-    expect(first.status, first.text).toBe(201);
-    expect(first.body.checkout).toMatchObject({
+    const body = { workspace_name: "Paid", continuation_token: choice.continuation_token };
+    const first = expectData(await stripe(user).POST("/onboarding/first-workspace", { body }), 201);
+    expect(first.checkout).toMatchObject({
       status: "open",
       plan_id: "team",
       checkout_url: expect.stringMatching(/^https:\/\/checkout\.stripe\.com\/c\/pay\/cs_test_/),
@@ -602,27 +608,27 @@ describe("Stripe checkout and webhooks (against a local stand-in for Stripe's AP
     expect(standIn.requests).toHaveLength(1);
     const sent = standIn.requests[0];
     expect(sent.headers["content-type"]).toBe("application/x-www-form-urlencoded");
-    expect(sent.headers["idempotency-key"]).toBe(`herald-checkout-${first.body.checkout.id}`);
+    expect(sent.headers["idempotency-key"]).toBe(`herald-checkout-${first.checkout.id}`);
     expect(Object.fromEntries(sent.form)).toMatchObject({
       mode: "subscription",
-      client_reference_id: first.body.checkout.id,
+      client_reference_id: first.checkout.id,
       customer_email: user.email,
       "line_items[0][quantity]": "1",
       "line_items[0][price_data][currency]": "usd",
       "line_items[0][price_data][unit_amount]": "4900",
       "line_items[0][price_data][recurring][interval]": "month",
-      "metadata[checkout_attempt_id]": first.body.checkout.id,
+      "metadata[checkout_attempt_id]": first.checkout.id,
     });
 
-    const retry = await call(stripeEnv, "POST", "/onboarding/first-workspace", { token: user.token, json: body });
-    expect(retry.status).toBe(200);
-    expect(retry.body.checkout).toEqual(first.body.checkout);
+    const retry = await stripe(user).POST("/onboarding/first-workspace", { body });
+    expect(retry.response.status).toBe(200);
+    expect(retry.data?.checkout).toEqual(first.checkout);
     expect(standIn.requests).toHaveLength(1);
 
-    const pending = await call(stripeEnv, "GET", "/billing/status", { token: user.token });
-    expect(pending.body).toMatchObject({ plan_id: "free", status: "incomplete", provider: "stripe" });
+    const pending = await statusOf(user);
+    expect(pending.data).toMatchObject({ plan_id: "free", status: "incomplete", provider: "stripe" });
 
-    const [attempt] = await withDb((db) => db.select().from(checkoutAttempts).where(eq(checkoutAttempts.id, first.body.checkout.id)));
+    const [attempt] = await withDb((db) => db.select().from(checkoutAttempts).where(eq(checkoutAttempts.id, first.checkout.id)));
     const eventId = `evt_${newId("e").slice(2)}`;
     const completed = {
       id: eventId,
@@ -642,14 +648,13 @@ describe("Stripe checkout and webhooks (against a local stand-in for Stripe's AP
     // Forged (another secret) and stale (older than 5 minutes): 400 and nothing recorded.
     expectProblem(await hook(completed, { secret: "whsec_forged" }), 400, "bad-request");
     expectProblem(await hook(completed, { at: Math.floor(Date.now() / 1000) - 301 }), 400, "bad-request");
-    const unsigned = await call(stripeEnv, "POST", "/billing/webhooks/stripe", { json: completed });
+    const unsigned = await stripe().POST("/billing/webhooks/stripe", { body: completed });
     expectProblem(unsigned, 400, "bad-request");
     expect(await withDb((db) => db.select().from(billingWebhookEvents).where(eq(billingWebhookEvents.id, eventId)))).toEqual([]);
     expect((await withDb((db) => db.select().from(checkoutAttempts).where(eq(checkoutAttempts.id, attempt.id))))[0].status).toBe("open");
 
-    const ok = await hook(completed);
-    expect(ok.status, ok.text).toBe(200);
-    expect(ok.body).toMatchObject({ $schema: expect.stringMatching(/StripeWebhookReceipt\.json$/), received: true, duplicate: false });
+    const ok = expectData(await hook(completed));
+    expect(ok).toMatchObject({ $schema: expect.stringMatching(/StripeWebhookReceipt\.json$/), received: true, duplicate: false });
     const [done] = await withDb((db) => db.select().from(checkoutAttempts).where(eq(checkoutAttempts.id, attempt.id)));
     expect(done.status).toBe("completed");
     const [sub] = await withDb((db) => db.select().from(subscriptions).where(eq(subscriptions.id, attempt.subscriptionId!)));
@@ -660,9 +665,9 @@ describe("Stripe checkout and webhooks (against a local stand-in for Stripe's AP
       providerSubscriptionId: "sub_standin1",
       providerCustomerId: "cus_standin1",
     });
-    const active = await call(stripeEnv, "GET", "/billing/status", { token: user.token });
-    expect(active.body).toMatchObject({ plan_id: "team", status: "active", provider: "stripe", limits: planOrThrow("team").limits });
-    expect((await call(stripeEnv, "GET", `/billing/status?workspace_id=${first.body.workspace.id}`, { token: user.token })).body.plan_id).toBe("team");
+    const active = await statusOf(user);
+    expect(active.data).toMatchObject({ plan_id: "team", status: "active", provider: "stripe", limits: planOrThrow("team").limits });
+    expect((await statusOf(user, first.workspace.id)).data?.plan_id).toBe("team");
 
     // A replay of the same event id: acknowledged, nothing changes (no second audit entry).
     const auditCount = async () =>
@@ -681,10 +686,9 @@ describe("Stripe checkout and webhooks (against a local stand-in for Stripe's AP
         .from(auditEvents)
         .where(and(eq(auditEvents.targetId, attempt.id), eq(auditEvents.action, "billing.checkout.complete"))),
     );
-    expect(completion).toMatchObject({ actorUserId: null, actorKind: "system", workspaceId: first.body.workspace.id });
-    const replay = await hook(completed);
-    expect(replay.status, replay.text).toBe(200);
-    expect(replay.body.duplicate).toBe(true);
+    expect(completion).toMatchObject({ actorUserId: null, actorKind: "system", workspaceId: first.workspace.id });
+    const replay = expectData(await hook(completed));
+    expect(replay.duplicate).toBe(true);
     expect(await auditCount()).toBe(1);
 
     // The subscription falls past due: not restricted for 7 days, restricted after.
@@ -693,53 +697,51 @@ describe("Stripe checkout and webhooks (against a local stand-in for Stripe's AP
       type: "customer.subscription.updated",
       data: { object: { id: "sub_standin1", object: "subscription", status: "past_due", cancel_at_period_end: true } },
     });
-    expect(pastDue.status, pastDue.text).toBe(200);
-    const grace = await call(stripeEnv, "GET", "/billing/status", { token: user.token });
-    expect(grace.body).toMatchObject({ status: "past_due", cancel_at_period_end: true, access_restricted: false, past_due_since: expect.any(String) });
+    expect(pastDue.response.status, JSON.stringify(pastDue.error)).toBe(200);
+    const grace = await statusOf(user);
+    expect(grace.data).toMatchObject({ status: "past_due", cancel_at_period_end: true, access_restricted: false, past_due_since: expect.any(String) });
     await withDb((db) =>
       db
         .update(subscriptions)
         .set({ pastDueSince: new Date(Date.now() - 8 * 24 * 3600 * 1000) })
         .where(eq(subscriptions.id, sub.id)),
     );
-    expect((await call(stripeEnv, "GET", "/billing/status", { token: user.token })).body.access_restricted).toBe(true);
+    expect((await statusOf(user)).data?.access_restricted).toBe(true);
   });
 
   it("a provider error answers 502 with the workspace kept; the exact retry opens the session then", async () => {
     const user = await newUser();
-    const choice = await call(stripeEnv, "POST", "/billing/purchase-choices", { token: user.token, json: { plan_id: "team", interval: "month" } });
-    const body = { workspace_name: "Flaky", continuation_token: choice.body.continuation_token };
+    const choice = expectData(await stripe(user).POST("/billing/purchase-choices", { body: { plan_id: "team", interval: "month" } }), 201);
+    const body = { workspace_name: "Flaky", continuation_token: choice.continuation_token };
     standIn.control.failNext = 1;
-    expectProblem(await call(stripeEnv, "POST", "/onboarding/first-workspace", { token: user.token, json: body }), 502, "bad-gateway");
-    const retry = await call(stripeEnv, "POST", "/onboarding/first-workspace", { token: user.token, json: body });
-    expect(retry.status, retry.text).toBe(200);
-    expect(retry.body.checkout).toMatchObject({ status: "open", checkout_url: expect.stringMatching(/^https:\/\/checkout\.stripe\.com\//) });
+    expectProblem(await stripe(user).POST("/onboarding/first-workspace", { body }), 502, "bad-gateway");
+    const retry = expectData(await stripe(user).POST("/onboarding/first-workspace", { body }));
+    expect(retry.checkout).toMatchObject({ status: "open", checkout_url: expect.stringMatching(/^https:\/\/checkout\.stripe\.com\//) });
     const owned = await withDb((db) => db.select().from(workspaceMembers).where(eq(workspaceMembers.userId, user.id)));
     expect(owned).toHaveLength(1);
   });
 
   it("an unpaid completion waits; an expired session expires the attempt and leaves the organization on free", async () => {
     const user = await newUser();
-    const choice = await call(stripeEnv, "POST", "/billing/purchase-choices", { token: user.token, json: { plan_id: "team", interval: "year" } });
-    const first = await call(stripeEnv, "POST", "/onboarding/first-workspace", {
-      token: user.token,
-      json: { workspace_name: "Later", continuation_token: choice.body.continuation_token },
-    });
-    expect(first.status, first.text).toBe(201);
-    const [attempt] = await withDb((db) => db.select().from(checkoutAttempts).where(eq(checkoutAttempts.id, first.body.checkout.id)));
+    const choice = expectData(await stripe(user).POST("/billing/purchase-choices", { body: { plan_id: "team", interval: "year" } }), 201);
+    const first = expectData(
+      await stripe(user).POST("/onboarding/first-workspace", { body: { workspace_name: "Later", continuation_token: choice.continuation_token } }),
+      201,
+    );
+    const [attempt] = await withDb((db) => db.select().from(checkoutAttempts).where(eq(checkoutAttempts.id, first.checkout.id)));
     const session = { id: attempt.providerSessionId, object: "checkout.session", payment_status: "unpaid", subscription: "sub_later" };
-    expect((await hook({ id: `evt_${newId("e").slice(2)}`, type: "checkout.session.completed", data: { object: session } })).status).toBe(200);
-    expect((await call(stripeEnv, "GET", "/billing/status", { token: user.token })).body).toMatchObject({ plan_id: "free", status: "incomplete" });
-    expect((await hook({ id: `evt_${newId("e").slice(2)}`, type: "checkout.session.expired", data: { object: session } })).status).toBe(200);
+    expect((await hook({ id: `evt_${newId("e").slice(2)}`, type: "checkout.session.completed", data: { object: session } })).response.status).toBe(200);
+    expect((await statusOf(user)).data).toMatchObject({ plan_id: "free", status: "incomplete" });
+    expect((await hook({ id: `evt_${newId("e").slice(2)}`, type: "checkout.session.expired", data: { object: session } })).response.status).toBe(200);
     const [expired] = await withDb((db) => db.select().from(checkoutAttempts).where(eq(checkoutAttempts.id, attempt.id)));
     expect(expired.status).toBe("expired");
-    expect((await call(stripeEnv, "GET", "/billing/status", { token: user.token })).body).toMatchObject({ plan_id: "free", status: "active", provider: null });
+    expect((await statusOf(user)).data).toMatchObject({ plan_id: "free", status: "active", provider: null });
   });
 
   it("without a webhook secret configured the endpoint is 404; it never asks for a bearer token", async () => {
-    const res = await call(billingEnv, "POST", "/billing/webhooks/stripe", { json: { id: "evt_x", type: "ping" } });
+    const res = await clientWithEnv(undefined, billingEnv).POST("/billing/webhooks/stripe", { body: { id: "evt_x", type: "ping" } });
     expectProblem(res, 404, "not-found");
     const anon = await hook({ id: `evt_${newId("e").slice(2)}`, type: "invoice.created", data: { object: {} } });
-    expect(anon.status, anon.text).toBe(200);
+    expect(anon.response.status, JSON.stringify(anon.error)).toBe(200);
   });
 });
