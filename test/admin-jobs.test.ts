@@ -3,7 +3,6 @@ import { eq, inArray, sql } from "drizzle-orm";
 import type { PgInsertValue } from "drizzle-orm/pg-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { jobReceipts, outboxJobs } from "../db/schema";
-import gateway from "../functions/all-groups";
 import type { Env } from "../lib/env";
 import { drainQueue, MAX_ATTEMPTS, type ConsumerDefinition } from "../lib/jobs/consumer";
 import { JOB_KINDS, type JobKind } from "../lib/jobs/kinds";
@@ -11,7 +10,8 @@ import { jobMetrics } from "../lib/jobs/metrics";
 import { enqueueJob, outboxRow, relayOutbox } from "../lib/jobs/outbox";
 import { queueUrl, sqsClient } from "../lib/jobs/sqs";
 import { ensureQueues } from "../local/services/sqs";
-import { env, newUser, withDb } from "./helpers/harness";
+import { api, env, newUser, withDb } from "./helpers/harness";
+import { clientWithEnv, expectData, expectError } from "./helpers/typed";
 
 /**
  * GET /admin/jobs and POST /admin/jobs/{id}/redrive over real jobs: outbox → local SQS → a consumer
@@ -25,11 +25,9 @@ beforeAll(async () => {
   [admin, member] = await Promise.all([newUser({ isAdmin: true }), newUser()]);
 });
 
-async function call(method: string, path: string, token?: string) {
-  const res = await gateway.request(path, { method, headers: token ? { authorization: `Bearer ${token}` } : {} }, e);
-  const text = await res.text();
-  return { status: res.status, headers: res.headers, text, body: text ? JSON.parse(text) : null };
-}
+/** The typed client as `token`, over the gateway with this file's queues. */
+const as = (token?: string) => clientWithEnv(token, e);
+const redrive = (id: string, token: string) => as(token).POST("/admin/jobs/{id}/redrive", { params: { path: { id } } });
 
 let fail = true;
 const handled: string[] = [];
@@ -53,9 +51,9 @@ const row = (id: string) => withDb(async (db) => (await db.select().from(outboxJ
 
 describe("administrators' view of jobs", () => {
   it("only instance administrators may look or redrive", async () => {
-    expect((await call("GET", "/admin/jobs")).status).toBe(401);
-    expect((await call("GET", "/admin/jobs", member.token)).status).toBe(403);
-    expect((await call("POST", "/admin/jobs/job_x/redrive", member.token)).status).toBe(403);
+    expect((await as().GET("/admin/jobs")).response.status).toBe(401);
+    expect((await as(member.token).GET("/admin/jobs")).response.status).toBe(403);
+    expect((await redrive("job_x", member.token)).response.status).toBe(403);
   });
 
   it("shows a failing job retrying then dead with its last error; redrive runs it once; never twice", async () => {
@@ -66,9 +64,8 @@ describe("administrators' view of jobs", () => {
     retryDelay = 1;
     await drain();
     retryDelay = 0;
-    const retrying = await call("GET", "/admin/jobs?state=retrying&kind=analytics.refresh&limit=200", admin.token);
-    expect(retrying.status, retrying.text).toBe(200);
-    expect(retrying.body.find((j: { id: string }) => j.id === id)).toMatchObject({
+    const retrying = expectData(await as(admin.token).GET("/admin/jobs", { params: { query: { state: "retrying", kind: "analytics.refresh", limit: 200 } } }));
+    expect(retrying.find((j) => j.id === id)).toMatchObject({
       $schema: expect.stringMatching(/\/api\/v1\/schemas\/AdminJob\.json$/),
       kind: "analytics.refresh",
       state: "retrying",
@@ -79,8 +76,8 @@ describe("administrators' view of jobs", () => {
     });
     await new Promise((r) => setTimeout(r, 1100));
     for (let i = 1; i < MAX_ATTEMPTS + 1 && (await row(id)).state !== "dead"; i++) await drain();
-    const dead = await call("GET", "/admin/jobs?state=dead&limit=200", admin.token);
-    expect(dead.body.find((j: { id: string }) => j.id === id)).toMatchObject({
+    const dead = await as(admin.token).GET("/admin/jobs", { params: { query: { state: "dead", limit: 200 } } });
+    expect(dead.data?.find((j) => j.id === id)).toMatchObject({
       state: "dead",
       attempts: MAX_ATTEMPTS,
       last_error: "the provider is down",
@@ -89,9 +86,8 @@ describe("administrators' view of jobs", () => {
 
     // The cause is fixed; redrive. Same job id, fresh attempts, sent at once.
     fail = false;
-    const redriven = await call("POST", `/admin/jobs/${id}/redrive`, admin.token);
-    expect(redriven.status, redriven.text).toBe(202);
-    expect(redriven.body).toMatchObject({ id, state: "pending", attempts: 0 });
+    const redriven = expectData(await redrive(id, admin.token), 202);
+    expect(redriven).toMatchObject({ id, state: "pending", attempts: 0 });
     for (let i = 0; i < 100 && (await row(id)).sentAt === null; i++) await new Promise((r) => setTimeout(r, 20));
     for (let i = 0; i < 10 && (await row(id)).state !== "done"; i++) await drain();
     expect(await row(id)).toMatchObject({ state: "done", attempts: 1 });
@@ -99,9 +95,8 @@ describe("administrators' view of jobs", () => {
     expect(await withDb((db) => db.select().from(jobReceipts).where(eq(jobReceipts.jobId, id)))).toEqual([expect.objectContaining({ state: "done" })]);
 
     // Done: a second redrive is refused, and a stray redelivery of the message does nothing.
-    const again = await call("POST", `/admin/jobs/${id}/redrive`, admin.token);
-    expect(again.status).toBe(409);
-    expect(again.body.type).toMatch(/not-editable$/);
+    const again = await redrive(id, admin.token);
+    expect(expectError(again, 409).type).toMatch(/not-editable$/);
     const sqs = sqsClient(e);
     await sqs.send(
       new SendMessageCommand({
@@ -117,7 +112,7 @@ describe("administrators' view of jobs", () => {
   it("refuses to redrive a job that is not dead, a dead-letter record, or one that does not exist", async () => {
     fail = false;
     const queued = await newJob();
-    expect((await call("POST", `/admin/jobs/${queued}/redrive`, admin.token)).status).toBe(409);
+    expect((await redrive(queued, admin.token)).response.status).toBe(409);
     const record = await withDb((db) =>
       db.transaction((tx) =>
         enqueueJob(
@@ -130,33 +125,41 @@ describe("administrators' view of jobs", () => {
       ),
     );
     await withDb((db) => db.update(outboxJobs).set({ state: "dead" }).where(eq(outboxJobs.id, record)));
-    const refused = await call("POST", `/admin/jobs/${record}/redrive`, admin.token);
-    expect(refused.status).toBe(409);
-    expect(refused.body.detail).toMatch(/publish the publication again/);
+    const refused = await redrive(record, admin.token);
+    expect(expectError(refused, 409).detail).toMatch(/publish the publication again/);
     await withDb((db) => db.delete(outboxJobs).where(eq(outboxJobs.id, record)));
-    expect((await call("POST", "/admin/jobs/job_nope/redrive", admin.token)).status).toBe(404);
+    expect((await redrive("job_nope", admin.token)).response.status).toBe(404);
     await drain();
   });
 
   it("pages with a cursor, filters, and refuses forged cursors and unknown states", async () => {
     const ids = [await newJob(), await newJob(), await newJob()];
     const seen: string[] = [];
-    let next: string | null = "/admin/jobs?state=queued&kind=analytics.refresh&limit=1";
-    for (let pages = 0; next && pages < 500; pages++) {
-      const page = await call("GET", next, admin.token);
-      expect(page.status, page.text).toBe(200);
-      expect(page.body.length).toBeLessThanOrEqual(1);
-      seen.push(...page.body.map((j: { id: string; state: string }) => (expect(j.state).toBe("queued"), j.id)));
-      const link = page.headers.get("link");
-      next = link ? new URL(/<([^>]+)>/.exec(link)![1]).pathname + new URL(/<([^>]+)>/.exec(link)![1]).search : null;
+    const filter = { state: "queued", kind: "analytics.refresh", limit: 1 } as const;
+    // The first page has no cursor; each next one takes the cursor of the Link, which must carry the same filters.
+    let cursor: string | null | undefined;
+    for (let pages = 0; cursor !== null && pages < 500; pages++) {
+      const page = await as(admin.token).GET("/admin/jobs", { params: { query: { ...filter, cursor } } });
+      const jobs = expectData(page);
+      expect(jobs.length).toBeLessThanOrEqual(1);
+      for (const j of jobs) {
+        expect(j.state).toBe("queued");
+        seen.push(j.id);
+      }
+      const link = page.response.headers.get("link");
+      const next = link ? new URL(/<([^>]+)>/.exec(link)![1]) : null;
+      if (next) expect(next.pathname).toMatch(/\/admin\/jobs$/);
+      if (next) expect(Object.fromEntries(next.searchParams)).toMatchObject({ state: filter.state, kind: filter.kind, limit: String(filter.limit) });
+      cursor = next ? next.searchParams.get("cursor") : null;
       if (ids.every((id) => seen.includes(id))) break;
     }
     expect(ids.every((id) => seen.includes(id))).toBe(true);
     expect(new Set(seen).size).toBe(seen.length);
     const forged = Buffer.from(JSON.stringify({ v: 1, p: ["not a date", "x"] })).toString("base64url");
-    expect((await call("GET", `/admin/jobs?cursor=${forged}`, admin.token)).status).toBe(422);
-    expect((await call("GET", "/admin/jobs?state=exploded", admin.token)).status).toBe(422);
-    expect((await call("GET", "/admin/jobs?limit=201", admin.token)).status).toBe(422);
+    expect((await as(admin.token).GET("/admin/jobs", { params: { query: { cursor: forged } } })).response.status).toBe(422);
+    // A state outside the declared enum, which the typed client forbids: sent raw.
+    expect((await api("GET", "/admin/jobs?state=exploded", { token: admin.token })).status).toBe(422);
+    expect((await as(admin.token).GET("/admin/jobs", { params: { query: { limit: 201 } } })).response.status).toBe(422);
     await drain();
   });
 });
@@ -210,22 +213,22 @@ describe("job metrics (GET /admin/jobs/metrics)", () => {
   });
 
   it("answers instance administrators only, each kind an object with $schema", async () => {
-    expect((await call("GET", "/admin/jobs/metrics")).status).toBe(401);
-    const refused = await call("GET", "/admin/jobs/metrics", member.token);
-    expect(refused.status).toBe(403);
-    expect(refused.headers.get("content-type")).toMatch(/application\/problem\+json/);
-    expect(refused.body.type).toMatch(/forbidden$/);
+    expect((await as().GET("/admin/jobs/metrics")).response.status).toBe(401);
+    const refused = await as(member.token).GET("/admin/jobs/metrics");
+    expect(refused.response.headers.get("content-type")).toMatch(/application\/problem\+json/);
+    expect(expectError(refused, 403).type).toMatch(/forbidden$/);
     const ids = await rowsInEveryState();
     try {
-      const res = await call("GET", "/admin/jobs/metrics", admin.token);
-      expect(res.status, res.text).toBe(200);
-      expect(res.body.map((m: { kind: string }) => m.kind)).toEqual(Object.keys(JOB_KINDS));
-      for (const m of res.body) expect(m.$schema).toMatch(/\/api\/v1\/schemas\/JobKindMetrics\.json$/);
+      const res = expectData(await as(admin.token).GET("/admin/jobs/metrics"));
+      expect(res.map((m) => m.kind)).toEqual(Object.keys(JOB_KINDS));
+      for (const m of res) expect(m.$schema).toMatch(/\/api\/v1\/schemas\/JobKindMetrics\.json$/);
       // Other tests share the outbox: at least what this one wrote.
-      const analytics = res.body.find((m: { kind: string }) => m.kind === "analytics.refresh");
-      for (const key of ["pending", "in_flight", "retrying", "dead", "done_last_hour"]) expect(analytics[key]).toBeGreaterThanOrEqual(1);
-      expect(analytics.oldest_pending_age_seconds).toBeGreaterThanOrEqual(90);
-      const doc = (await call("GET", "/openapi.json")).body;
+      const analytics = res.find((m) => m.kind === "analytics.refresh");
+      for (const key of ["pending", "in_flight", "retrying", "dead", "done_last_hour"] as const) expect(analytics?.[key]).toBeGreaterThanOrEqual(1);
+      expect(analytics?.oldest_pending_age_seconds).toBeGreaterThanOrEqual(90);
+      // The OpenAPI document itself is not one of its operations: read raw, typed as far as this check reads it.
+      type Doc = { paths: Record<string, { get: { responses: Record<number, { content: Record<string, { schema: { items: { $ref: string } } }> }> } }> };
+      const doc = (await api<Doc>("GET", "/openapi.json")).body;
       expect(doc.paths["/admin/jobs/metrics"].get.responses[200].content["application/json"].schema.items.$ref).toBe("#/components/schemas/JobKindMetrics");
     } finally {
       await withDb((db) => db.delete(outboxJobs).where(inArray(outboxJobs.id, ids)));
