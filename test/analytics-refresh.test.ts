@@ -15,7 +15,7 @@ import { drainQueue } from "../lib/jobs/consumer";
 import { relayOutbox } from "../lib/jobs/outbox";
 import type { Env } from "../lib/env";
 import { ensureQueues } from "../local/services/sqs";
-import { analyticsRefresh } from "../queues/analytics-refresh";
+import { analyticsRefresh } from "../lib/analytics/refresh-job";
 import { env, expectProblem, newUser, newWorkspace, withDb } from "./helpers/harness";
 import { startPds, type PdsPeer } from "./peers/bluesky-pds";
 import { startMastodon, type MastodonPeer } from "./peers/mastodon-server";
@@ -89,11 +89,12 @@ async function collect(ws: string) {
 const coverageOf = (accountId: string) =>
   withDb(async (db) => (await db.select().from(analyticsCoverage).where(eq(analyticsCoverage.accountId, accountId)))[0]);
 const itemsOf = (accountId: string) => withDb((db) => db.select().from(analyticsContentItems).where(eq(analyticsContentItems.accountId, accountId)));
+/** As if time had passed: the account is due, and any backoff is over. */
 const makeEligible = (accountId: string) =>
   withDb((db) =>
     db
       .update(analyticsCoverage)
-      .set({ nextEligibleAt: new Date(Date.now() - 1000) })
+      .set({ nextEligibleAt: new Date(Date.now() - 1000), backoffUntil: null })
       .where(eq(analyticsCoverage.accountId, accountId)),
   );
 

@@ -13,6 +13,7 @@ import {
 } from "../../lib/analytics/overview";
 import { decodeContentCursor, encodeContentCursor } from "../../lib/analytics/overview-cursor";
 import { loadOverview } from "../../lib/analytics/overview-load";
+import { decodePublicationCursor, encodePublicationCursor } from "../../lib/analytics/publication-cursor";
 import * as Q from "../../lib/analytics/overview-queries";
 import { ApiError } from "../../lib/http/errors";
 import { db, type AppEnv } from "../../lib/http/context";
@@ -23,6 +24,10 @@ import { withSchema } from "../../lib/http/schema-ref";
 import { IdParam, WorkspaceIdField } from "../../lib/schemas/common";
 import { AnalyticsSourceFilter, Overview } from "./schemas";
 import { inQuery, workspaceRole } from "../../lib/http/access";
+
+/** Publications per page: each carries its renditions (up to 50 destinations), so pages stay small. */
+const PUBLICATION_PAGE = 20;
+const PUBLICATION_PAGE_MAX = 50;
 
 export const AnalyticsQuery = z.object({
   workspace_id: WorkspaceIdField,
@@ -37,6 +42,10 @@ export const AnalyticsQuery = z.object({
   sort: z.enum(["engagement", "views", "newest"]).default("engagement"),
   cursor: cursorParam.openapi({ description: "Opaque cursor from content_next_cursor, bound to the source" }),
   limit: limitParam(50, 100).openapi({ description: "Content results per page, 1 to 100" }),
+  publication_cursor: cursorParam.openapi({ description: "Opaque cursor from publication_next_cursor, bound to the source, days and account_id" }),
+  publication_limit: limitParam(PUBLICATION_PAGE, PUBLICATION_PAGE_MAX).openapi({
+    description: `Publications per page, 1 to ${PUBLICATION_PAGE_MAX} (each carries its renditions)`,
+  }),
 });
 
 export const route = createRoute({
@@ -45,7 +54,7 @@ export const route = createRoute({
   tags: ["analytics"],
   summary: "Stored whole-account content analytics",
   description:
-    "Computed from stored measurements. `days` selects content published within the last 7, 30 or 90 days; `summary` deltas compare with the previous period of the same length. Content pages are a snapshot taken at the first page: the cursor keeps its order however measurements arrive meanwhile. `publications` lists the `limit` publications with most engagement (`publication_total` counts all).",
+    "Computed from stored measurements. `days` selects content published within the last 7, 30 or 90 days; `summary` deltas compare with the previous period of the same length. Content pages are a snapshot taken at the first page: the cursor keeps its order however measurements arrive meanwhile. `publications` is a page of `publication_limit` publications, most engagement first (`publication_total` counts all); pass `publication_next_cursor` as `publication_cursor` for the next, a snapshot like content pages.",
   request: { query: AnalyticsQuery },
   responses: { 200: jsonResponse(Overview, "The overview"), ...problems(401, 404, 422) },
 });
@@ -57,12 +66,35 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const database = db(c);
   const binding = { sort: query.sort, source: query.source, days: query.days, accountId: query.account_id ?? null };
   const after = query.cursor ? decodeContentCursor(query.cursor, binding) : null;
+  const pubBinding = { source: query.source, days: query.days, accountId: query.account_id ?? null };
+  const pubAfter = query.publication_cursor ? decodePublicationCursor(query.publication_cursor, pubBinding) : null;
   const now = await Q.databaseNow(database);
   const filter: Q.OverviewFilter = { workspaceId: query.workspace_id, accountId: query.account_id ?? null, source: query.source, days: query.days, now };
 
-  const loaded = await loadOverview(database, filter, { sort: query.sort, after, limit: query.limit });
-  const { allAccounts, shown, shownIds, pageFilter, followerDays, baselines, accountReadings, totals, trendDays, page, pubRows, pubItems, topRow, readings } =
-    loaded;
+  const loaded = await loadOverview(database, filter, {
+    sort: query.sort,
+    after,
+    limit: query.limit,
+    publicationsAfter: pubAfter,
+    publicationLimit: query.publication_limit,
+  });
+  const {
+    allAccounts,
+    shown,
+    shownIds,
+    pageFilter,
+    pubFilter,
+    followerDays,
+    baselines,
+    accountReadings,
+    totals,
+    trendDays,
+    page,
+    pubRows,
+    pubItems,
+    topRow,
+    readings,
+  } = loaded;
   if (filter.accountId && !allAccounts.some((a) => a.account.id === filter.accountId)) {
     throw new ApiError("validation-error", {
       detail: "No such account in this workspace.",
@@ -79,6 +111,11 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const growth = followerGrowth(shownIds, followerDays, baselines, now, query.days);
   const last = page.at(-1);
   const nextCursor = loaded.hasMore && last ? encodeContentCursor(binding, { asOf: pageFilter.now, value: Number(last.sort_value), id: last.id }) : null;
+  const lastPub = pubRows.at(-1);
+  const pubNextCursor =
+    loaded.pubHasMore && lastPub
+      ? encodePublicationCursor(pubBinding, { asOf: pubFilter.now, engagement: Number(lastPub.engagement), id: lastPub.publication_id })
+      : null;
   const lastSynced = shown.map((a) => a.coverage?.lastSuccessAt?.getTime() ?? 0).reduce((a, b) => Math.max(a, b), 0);
 
   const body = {
@@ -105,7 +142,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     content_next_cursor: nextCursor,
     publications: pubRows.map((p) => publicationAnalytics(p, pubItems.filter((i) => i.publication_id === p.publication_id).map(toItem))),
     publication_total: pubRows[0]?.total ?? 0,
-    publication_next_cursor: null,
+    publication_next_cursor: pubNextCursor,
   };
   return c.json(withSchema(c, Overview, body), 200);
 };

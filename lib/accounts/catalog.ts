@@ -34,7 +34,7 @@ export interface ProviderSpec {
 
 const NO_ANALYTICS = {
   code: "analytics_not_collected",
-  detail: "Herald does not yet collect native metrics from this provider; import measurements with POST /analytics/measurements.",
+  detail: "A webhook endpoint has no posts or metrics to read; import measurements with POST /analytics/measurements.",
 };
 
 export const PROVIDERS: Record<Platform, ProviderSpec> = {
@@ -67,10 +67,11 @@ export const PROVIDERS: Record<Platform, ProviderSpec> = {
     auth_mode: "app_password",
     connection_modes: ["app_password"],
     instance_url: DEFAULT_PDS,
-    capabilities: ["publish", "threads", "link_facets", "images", "messages", "idempotent_record_keys"],
+    capabilities: ["publish", "threads", "link_facets", "images", "messages", "idempotent_record_keys", "analytics"],
     messaging_supported: true,
     thread_replies_supported: true,
-    analytics_ready: false,
+    // POST /analytics/refresh and the scheduler collect posts from the PDS and counts from the AppView it proxies to.
+    analytics_ready: true,
     facts: {
       approval: "None needed: any account holder can connect.",
       authorization:
@@ -79,10 +80,10 @@ export const PROVIDERS: Record<Platform, ProviderSpec> = {
       control: "The account owner can revoke the app password at any time; Herald then reports an authentication error.",
       live_certification: "Not certified against bsky.social from this deployment.",
       local_test:
-        "Publishing, record-key idempotency and profile reads are tested against a real PDS (@atproto/pds 0.4.217) on loopback. Message collection needs an AppView, which the local tests do not run.",
+        "Publishing, record-key idempotency, profile reads and analytics collection are tested against a real PDS (@atproto/pds 0.4.217) on loopback. Message collection and like, repost, reply and follower counts need an AppView, which the local tests do not run: counts are tested against a stand-in written from the lexicons, and without an AppView they are reported unavailable, never zero.",
       policy: "Each post's record key derives from the rendition and segment, so a retry finds the existing post instead of posting twice.",
     },
-    blockers: [NO_ANALYTICS],
+    blockers: [],
   },
   mastodon: {
     platform: "mastodon",
@@ -91,10 +92,11 @@ export const PROVIDERS: Record<Platform, ProviderSpec> = {
     auth_mode: "access_token",
     connection_modes: ["access_token"],
     instance_url: null,
-    capabilities: ["publish", "threads", "media", "messages", "idempotency_key"],
+    capabilities: ["publish", "threads", "media", "messages", "idempotency_key", "analytics"],
     messaging_supported: true,
     thread_replies_supported: true,
-    analytics_ready: false,
+    // Followers and each status's favourites, reblogs and replies through the Mastodon API (needs the read scope).
+    analytics_ready: true,
     facts: {
       approval: "None needed: any account holder can connect.",
       authorization: "An access token with read and write scopes (Preferences → Development → New application on Mastodon), plus the server's URL.",
@@ -105,7 +107,7 @@ export const PROVIDERS: Record<Platform, ProviderSpec> = {
       policy:
         "Every status carries an Idempotency-Key derived from the rendition and segment; Mastodon honours it for about an hour, after which reconciliation reads the account's recent statuses.",
     },
-    blockers: [NO_ANALYTICS],
+    blockers: [],
   },
 };
 

@@ -1,10 +1,12 @@
-import { and, eq, gt, inArray, isNull, sql } from "drizzle-orm";
-import { analyticsCollectionRuns, analyticsCoverage, renditions, renditionSegments, socialAccounts } from "../../db/schema";
+import { and, eq, gt, inArray, isNull } from "drizzle-orm";
+import { analyticsCoverage, renditions, renditionSegments, socialAccounts } from "../../db/schema";
 import type { Queryable } from "../db/client";
 import type { Env } from "../env";
+import { errorFields, logEvent } from "../log";
 import { accountContext } from "../providers/account-context";
 import { ProviderError, type AccountContext } from "../providers/types";
-import { READ_BUDGET, type BackfillState, type CollectResult } from "./collect";
+import { backoffUntil, isBackingOff } from "./backoff";
+import { READ_BUDGET, READ_TIMEOUT_MS, type BackfillState, type CollectLimits, type CollectResult } from "./collect";
 import { collectBluesky } from "./collect-bluesky";
 import { collectMastodon } from "./collect-mastodon";
 import { platformSupport } from "./overview";
@@ -14,33 +16,53 @@ import { insertMeasurements, refreshRollups, upsertContentItems, type Measuremen
 export const REFRESH_EVERY_MS = 6 * 3_600_000;
 export const BACKFILL_EVERY_MS = 15 * 60_000;
 
-/** After a failure: 15 min, 30 min, 1 h … capped at a day, unless the provider said when to come back. */
-export const failureBackoffMs = (failures: number) => Math.min(15 * 60_000 * 2 ** Math.max(0, failures - 1), 86_400_000);
+export { failureBackoffMs } from "./backoff";
 
-export type Collector = (account: AccountContext, state: BackfillState, budget: number) => Promise<CollectResult>;
+export type Collector = (account: AccountContext, state: BackfillState, limits: CollectLimits) => Promise<CollectResult>;
 const COLLECTORS: Record<string, { collect: Collector; budget: number }> = {
   mastodon: { collect: collectMastodon, budget: READ_BUDGET.mastodon },
   bluesky: { collect: collectBluesky, budget: READ_BUDGET.bluesky },
 };
 
+type Coverage = typeof analyticsCoverage.$inferSelect;
+
 /** Mastodon answers 403 to a token without the scope a read needs ("outside the authorized scopes"). */
 const failureCode = (err: ProviderError) =>
   (err.info.kind === "rate_limited" ? "rate_limited" : err.info.httpStatus === 403 ? "missing_scope" : err.info.code).slice(0, 100);
 
+/** Anything else a read throws is a bug of ours meeting an answer we did not foresee: recorded all the same, not retried at once. */
+function asProviderError(err: unknown, accountId: string): ProviderError {
+  if (err instanceof ProviderError) return err;
+  logEvent("error", "analytics collection failed unexpectedly", { account_id: accountId, ...errorFields(err) });
+  return new ProviderError("Herald could not read the provider's answer.", { kind: "unknown", code: "unreadable_answer", retryable: true });
+}
+
+export type CollectOutcome = "collected" | "failed" | "deferred" | "unsupported" | "gone";
+
+export interface CollectOptions {
+  now?: Date;
+  /** Per read (tests use a short one against a provider that hangs). */
+  timeoutMs?: number;
+}
+
 /**
- * One account's collection: read from its provider, store posts and measurements, update its coverage.
- * A provider failure is recorded on this account's coverage only (with when to try again) and never
- * thrown, so other accounts' jobs are unaffected; what was read before a failure is kept.
+ * One account's collection: read from its provider, then store posts and measurements and update its
+ * coverage. The provider is called with no transaction open (callers pass the database); what was read is
+ * stored in one short transaction after. A failure of any kind while reading (an error answer, a 429, a
+ * timeout, a malformed answer) is recorded on this account's coverage with when it may be tried again, and
+ * never thrown, so no job loops on it and other accounts are unaffected; what was read before it is kept.
+ * An account still backing off is not called at all ("deferred"), whoever queued it.
  */
-export async function collectAccount(q: Queryable, env: Env, accountId: string, now = new Date()): Promise<"collected" | "failed" | "unsupported" | "gone"> {
+export async function collectAccount(q: Queryable, env: Env, accountId: string, opts: CollectOptions = {}): Promise<CollectOutcome> {
+  const now = opts.now ?? new Date();
   const [account] = await q
     .select()
     .from(socialAccounts)
     .where(and(eq(socialAccounts.id, accountId), isNull(socialAccounts.disconnectedAt)))
     .limit(1);
-  if (!account || !account.isActive) return "gone";
-  const [existing] = await q.select().from(analyticsCoverage).where(eq(analyticsCoverage.accountId, accountId)).limit(1);
-  const coverage = existing ?? (await q.insert(analyticsCoverage).values({ accountId, workspaceId: account.workspaceId }).returning())[0];
+  if (!account?.isActive) return "gone";
+  await q.insert(analyticsCoverage).values({ accountId, workspaceId: account.workspaceId }).onConflictDoNothing();
+  const [coverage] = await q.select().from(analyticsCoverage).where(eq(analyticsCoverage.accountId, accountId)).limit(1);
   const collector = COLLECTORS[account.platform];
   if (!collector || !platformSupport(account.platform).content) {
     await q
@@ -55,21 +77,35 @@ export async function collectAccount(q: Queryable, env: Env, accountId: string, 
       .where(eq(analyticsCoverage.accountId, accountId));
     return "unsupported";
   }
+  if (isBackingOff(coverage.backoffUntil, now)) return "deferred";
 
   let result: CollectResult;
   try {
     result = await collector.collect(
       await accountContext(env, account),
       { cursor: coverage.backfillCursor, done: coverage.initialCompletedAt !== null },
-      collector.budget,
+      { budget: collector.budget, timeoutMs: opts.timeoutMs ?? READ_TIMEOUT_MS },
     );
   } catch (err) {
-    if (!(err instanceof ProviderError)) throw err;
-    await recordFailure(q, accountId, coverage.consecutiveFailures, err, now, { status: "failed" });
+    await recordFailure(q, coverage, asProviderError(err, accountId), now, { status: "failed" });
     return "failed";
   }
 
-  const created = await store(q, account.workspaceId, accountId, result, now);
+  try {
+    return await q.transaction((tx) => saveCollection(tx, account.workspaceId, accountId, result, now));
+  } catch (err) {
+    // Something the checks let through that the database refuses: recorded like a bad answer, not retried at once.
+    logEvent("error", "analytics collection could not be stored", { account_id: accountId, ...errorFields(err) });
+    const refused = new ProviderError("The provider's answer could not be stored.", { kind: "unknown", code: "store_refused", retryable: true });
+    await recordFailure(q, coverage, refused, now, { status: "failed" });
+    return "failed";
+  }
+}
+
+/** What was read, stored, and the coverage moved on, in one transaction (the coverage row locked meanwhile). */
+async function saveCollection(q: Queryable, workspaceId: string, accountId: string, result: CollectResult, now: Date): Promise<CollectOutcome> {
+  const [coverage] = await q.select().from(analyticsCoverage).where(eq(analyticsCoverage.accountId, accountId)).for("update");
+  const created = await store(q, workspaceId, accountId, result, now);
   const watermark =
     result.oldestSeen && (!coverage.backfillWatermark || result.oldestSeen < coverage.backfillWatermark) ? result.oldestSeen : coverage.backfillWatermark;
   const initialDone = coverage.initialCompletedAt ?? (result.backfill.done ? now : null);
@@ -82,7 +118,7 @@ export async function collectAccount(q: Queryable, env: Env, accountId: string, 
     initialCompletedAt: initialDone,
   };
   if (result.error) {
-    await recordFailure(q, accountId, coverage.consecutiveFailures, result.error, now, progress);
+    await recordFailure(q, coverage, result.error, now, progress);
     return "failed";
   }
   await q
@@ -92,6 +128,7 @@ export async function collectAccount(q: Queryable, env: Env, accountId: string, 
       failureCode: null,
       failureMessage: null,
       consecutiveFailures: 0,
+      backoffUntil: null,
       lastAttemptedAt: now,
       lastSuccessAt: now,
       nextEligibleAt: new Date(now.getTime() + (initialDone ? REFRESH_EVERY_MS : BACKFILL_EVERY_MS)),
@@ -101,27 +138,24 @@ export async function collectAccount(q: Queryable, env: Env, accountId: string, 
   return "collected";
 }
 
-async function recordFailure(
-  q: Queryable,
-  accountId: string,
-  failures: number,
-  err: ProviderError,
-  now: Date,
-  fields: Partial<typeof analyticsCoverage.$inferInsert>,
-) {
-  const retryAt = err.info.retryAt && err.info.retryAt.getTime() > now.getTime() ? err.info.retryAt : new Date(now.getTime() + failureBackoffMs(failures + 1));
+/** The failure on the account's coverage, and its backoff: nobody collects it again before `backoff_until`. */
+async function recordFailure(q: Queryable, coverage: Coverage, err: ProviderError, now: Date, fields: Partial<typeof analyticsCoverage.$inferInsert>) {
+  const failures = coverage.consecutiveFailures + 1;
+  const until = backoffUntil(failures, now, err.info.retryAt);
+  logEvent("warn", "analytics collection failed", { account_id: coverage.accountId, code: failureCode(err), failures });
   await q
     .update(analyticsCoverage)
     .set({
       ...fields,
       failureCode: failureCode(err),
       failureMessage: err.message.slice(0, 500),
-      consecutiveFailures: failures + 1,
+      consecutiveFailures: failures,
       lastAttemptedAt: now,
-      nextEligibleAt: retryAt,
+      backoffUntil: until,
+      nextEligibleAt: until,
       updatedAt: now,
     })
-    .where(eq(analyticsCoverage.accountId, accountId));
+    .where(eq(analyticsCoverage.accountId, coverage.accountId));
 }
 
 /** Store what was read: posts Herald published are `native` and linked to their rendition; the rest `external`. */
@@ -174,16 +208,4 @@ async function store(q: Queryable, workspaceId: string, accountId: string, resul
     saved.map((s) => s.id),
   );
   return saved.filter((s) => s.created).length;
-}
-
-/** Count an account's job into its run; the last one completes the run (exactly once: the job's receipt shares this transaction). */
-export async function countIntoRun(q: Queryable, runId: string, collected: number) {
-  await q
-    .update(analyticsCollectionRuns)
-    .set({
-      accountsCollected: sql`${analyticsCollectionRuns.accountsCollected} + ${collected}`,
-      status: sql`case when ${analyticsCollectionRuns.accountsCollected} + ${collected} >= ${analyticsCollectionRuns.accountsQueued} then 'completed' else 'running' end`,
-      completedAt: sql`case when ${analyticsCollectionRuns.accountsCollected} + ${collected} >= ${analyticsCollectionRuns.accountsQueued} then now() else null end`,
-    })
-    .where(eq(analyticsCollectionRuns.id, runId));
 }

@@ -1,42 +1,46 @@
-import { mastodonApi, mastodonResponse } from "../providers/mastodon-api";
-import { readJson } from "../providers/http";
+import { readAnswer } from "../providers/answer";
+import { mastodonResponse } from "../providers/mastodon-api";
 import { htmlToText } from "../providers/text";
 import { ProviderError, type AccountContext } from "../providers/types";
-import { excerptOf, REFRESH_WINDOW_MS, type BackfillState, type CollectedPost, type CollectResult, type SourcedReading } from "./collect";
+import { arrayOf, idOf, objectOf, optionalCountOf, optionalTextOf, timeOf, type Shape } from "./answer-shape";
+import {
+  excerptOf,
+  READ_BUDGET,
+  READ_TIMEOUT_MS,
+  REFRESH_WINDOW_MS,
+  type BackfillState,
+  type CollectedPost,
+  type CollectLimits,
+  type CollectResult,
+  type SourcedReading,
+} from "./collect";
 
 /**
  * Mastodon through its documented API: followers from GET /api/v1/accounts/verify_credentials, every
  * status's favourites, reblogs and replies from GET /api/v1/accounts/:id/statuses (40 a page, older pages
  * by `max_id` from the Link header). Views, impressions and reach are not offered by Mastodon at all.
+ * Every answer is checked (./answer-shape.ts) before anything of it is kept: a malformed one ends the run
+ * as a recorded failure, keeping what earlier pages gave.
  */
 
-interface Status {
-  id: string;
-  created_at: string;
-  url: string | null;
-  content: string;
-  reblog: unknown;
-  favourites_count?: number;
-  reblogs_count?: number;
-  replies_count?: number;
-}
-
 const PAGE = 40;
-const count = (v: unknown, metric: string): SourcedReading =>
-  typeof v === "number" && Number.isSafeInteger(v) && v >= 0
-    ? { metric, value: v, source: "mastodon_api" }
-    : { metric, value: null, reason: "not_in_response", source: "mastodon_api" };
+const reading = (metric: string, v: number | undefined): SourcedReading =>
+  v === undefined ? { metric, value: null, reason: "not_in_response", source: "mastodon_api" } : { metric, value: v, source: "mastodon_api" };
 
-function postOf(s: Status): CollectedPost {
+/** One status of a statuses page, checked; null for a reblog (someone else's post, not the account's). */
+function postOf(v: unknown, at: string): CollectedPost | null {
+  const s = objectOf(v, at);
+  const id = idOf(s.id, `${at}.id`);
+  if (s.reblog !== undefined && s.reblog !== null) return null;
   return {
-    externalId: s.id,
-    publishedAt: new Date(s.created_at),
-    excerpt: excerptOf(htmlToText(s.content ?? "")),
-    url: s.url,
+    externalId: id,
+    publishedAt: timeOf(s.created_at, `${at}.created_at`),
+    excerpt: excerptOf(htmlToText(optionalTextOf(s.content, `${at}.content`) ?? "")),
+    url: optionalTextOf(s.url, `${at}.url`),
     readings: [
-      count(s.favourites_count, "likes"),
-      count(s.reblogs_count, "reposts"),
-      count(s.replies_count, "replies"),
+      reading("likes", optionalCountOf(s.favourites_count, `${at}.favourites_count`)),
+      reading("reposts", optionalCountOf(s.reblogs_count, `${at}.reblogs_count`)),
+      reading("replies", optionalCountOf(s.replies_count, `${at}.replies_count`)),
       { metric: "views", value: null, reason: "not_offered_by_mastodon", source: "mastodon_api" },
     ],
   };
@@ -54,36 +58,56 @@ export function nextMaxId(link: string | null): string | null {
   }
 }
 
-export async function collectMastodon(account: AccountContext, state: BackfillState, budget: number, now = new Date()): Promise<CollectResult> {
-  const me = await mastodonApi<{ id: string; followers_count?: number }>(account, "/api/v1/accounts/verify_credentials");
-  const result: CollectResult = { account: [count(me.followers_count, "followers")], posts: [], backfill: { ...state }, oldestSeen: null, reads: 1 };
+const DEFAULT_LIMITS: CollectLimits = { budget: READ_BUDGET.mastodon, timeoutMs: READ_TIMEOUT_MS };
+
+export async function collectMastodon(account: AccountContext, state: BackfillState, limits = DEFAULT_LIMITS, now = new Date()): Promise<CollectResult> {
+  const call = "GET /api/v1/accounts/verify_credentials";
+  const me: Shape = objectOf(
+    await readAnswer(await mastodonResponse(account, "/api/v1/accounts/verify_credentials", { timeoutMs: limits.timeoutMs }), call),
+    call,
+  );
+  const myId = idOf(me.id, `${call}: id`);
+  const result: CollectResult = {
+    account: [reading("followers", optionalCountOf(me.followers_count, `${call}: followers_count`))],
+    posts: [],
+    backfill: { ...state },
+    oldestSeen: null,
+    reads: 1,
+  };
   const seen = new Set<string>();
   const page = async (maxId: string | null) => {
     result.reads++;
     const res = await mastodonResponse(
       account,
-      `/api/v1/accounts/${encodeURIComponent(me.id)}/statuses?limit=${PAGE}${maxId ? `&max_id=${encodeURIComponent(maxId)}` : ""}`,
+      `/api/v1/accounts/${encodeURIComponent(myId)}/statuses?limit=${PAGE}${maxId ? `&max_id=${encodeURIComponent(maxId)}` : ""}`,
+      { timeoutMs: limits.timeoutMs },
     );
-    const statuses = ((await readJson<Status[]>(res)) ?? []).filter((s) => s && typeof s.id === "string" && !s.reblog);
-    for (const s of statuses) {
-      if (seen.has(s.id) || Number.isNaN(Date.parse(s.created_at))) continue;
-      seen.add(s.id);
-      const post = postOf(s);
+    const what = "GET /api/v1/accounts/:id/statuses";
+    const list = arrayOf(await readAnswer(res, what), what);
+    // The whole page is checked before any of it is kept: a malformed page adds nothing.
+    const posts = list.map((s, i) => postOf(s, `${what}: [${i}]`));
+    const next = nextMaxId(res.headers.get("link"));
+    if (next !== null) idOf(next, `${what}: the Link header's max_id`);
+    let oldest: Date | null = null;
+    for (const post of posts) {
+      if (!post) continue;
+      if (!oldest || post.publishedAt < oldest) oldest = post.publishedAt;
+      if (seen.has(post.externalId)) continue;
+      seen.add(post.externalId);
       result.posts.push(post);
       if (!result.oldestSeen || post.publishedAt < result.oldestSeen) result.oldestSeen = post.publishedAt;
     }
-    return { next: nextMaxId(res.headers.get("link")), statuses };
+    return { next, oldest };
   };
   try {
     // Recent posts first (their counts move most), paging back through the refresh window.
     let next: string | null = null;
     let first = true;
-    while (result.reads < budget && (first || next)) {
+    while (result.reads < limits.budget && (first || next)) {
       const got = await page(first ? null : next);
       first = false;
       next = got.next;
-      const oldest = got.statuses.at(-1);
-      if (!next || (oldest && now.getTime() - Date.parse(oldest.created_at) > REFRESH_WINDOW_MS)) break;
+      if (!next || (got.oldest && now.getTime() - got.oldest.getTime() > REFRESH_WINDOW_MS)) break;
       // Until discovery has covered the account once, hand over to backfill after the first page.
       if (!state.done) break;
     }
@@ -92,7 +116,7 @@ export async function collectMastodon(account: AccountContext, state: BackfillSt
       // The position is kept after every page, so a failure later in the run loses nothing already read.
       let cursor = state.cursor ?? next;
       result.backfill = { cursor, done: cursor === null };
-      while (cursor !== null && result.reads < budget) {
+      while (cursor !== null && result.reads < limits.budget) {
         cursor = (await page(cursor)).next;
         result.backfill = { cursor, done: cursor === null };
       }

@@ -32,8 +32,21 @@ export interface CollectResult {
   error?: ProviderError;
 }
 
-/** Reads per provider per run: a large account is covered over several runs rather than in one long one. */
-export const READ_BUDGET = { mastodon: 6, bluesky: 6 } as const;
+/**
+ * Calls per provider per run, every read counted (Bluesky's AppView calls for counts too): a large account
+ * is covered over several runs rather than in one long one. Bluesky needs a page of 100 posts and four
+ * AppView calls for its counts; Mastodon's pages carry their counts.
+ */
+export const READ_BUDGET = { mastodon: 6, bluesky: 16 } as const;
+
+/** How long one read may wait for its answer: a provider that hangs costs a run this much per call at most. */
+export const READ_TIMEOUT_MS = 10_000;
+
+/** What a collector may spend on one run. */
+export interface CollectLimits {
+  budget: number;
+  timeoutMs: number;
+}
 
 /** Recent posts stay refreshed for the longest overview range. */
 export const REFRESH_WINDOW_MS = 90 * 86_400_000;

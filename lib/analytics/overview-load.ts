@@ -8,12 +8,20 @@ import * as Q from "./overview-queries";
 export async function loadOverview(
   q: Queryable,
   filter: Q.OverviewFilter,
-  opts: { sort: Q.SortKey; after: (Q.PagePosition & { asOf: Date }) | null; limit: number },
+  opts: {
+    sort: Q.SortKey;
+    after: (Q.PagePosition & { asOf: Date }) | null;
+    limit: number;
+    publicationsAfter?: { asOf: Date; engagement: number; id: string } | null;
+    publicationLimit?: number;
+  },
 ) {
   const allAccounts = await Q.accountRows(q, filter.workspaceId);
   const shown = allAccounts.filter((a) => (filter.accountId ? a.account.id === filter.accountId : a.account.disconnectedAt === null));
   const shownIds = shown.map((a) => a.account.id);
   const pageFilter = opts.after ? { ...filter, now: opts.after.asOf } : filter;
+  const pubFilter = opts.publicationsAfter ? { ...filter, now: opts.publicationsAfter.asOf } : filter;
+  const pubLimit = opts.publicationLimit ?? opts.limit;
   const [followerDays, baselines, accountReadings, totals, trendDays, pageRows, pubRows, topRow] = await Promise.all([
     Q.followerDays(q, filter, shownIds),
     Q.followerBaselines(q, filter, shownIds),
@@ -21,14 +29,15 @@ export async function loadOverview(
     Q.periodTotals(q, filter),
     Q.trendRows(q, filter),
     Q.contentPage(q, pageFilter, opts.sort, opts.after, opts.limit + 1),
-    Q.publicationPage(q, filter, opts.limit),
+    Q.publicationPage(q, pubFilter, opts.publicationsAfter ?? null, pubLimit + 1),
     Q.topEngagementItem(q, filter),
   ]);
   const page = pageRows.slice(0, opts.limit);
+  const pubPage = pubRows.slice(0, pubLimit);
   const pubItems = await Q.publicationItems(
     q,
-    filter,
-    pubRows.map((p) => p.publication_id),
+    pubFilter,
+    pubPage.map((p) => p.publication_id),
   );
   const readings = await Q.itemReadings(q, [...new Set([...page, ...pubItems, ...(topRow ? [topRow] : [])].map((r) => r.id))]);
   return {
@@ -43,7 +52,9 @@ export async function loadOverview(
     trendDays,
     page,
     hasMore: pageRows.length > opts.limit,
-    pubRows,
+    pubFilter,
+    pubRows: pubPage,
+    pubHasMore: pubRows.length > pubLimit,
     pubItems,
     topRow,
     readings,

@@ -290,14 +290,28 @@ export interface PublicationRow {
   total: number;
 }
 
-/** The publications whose renditions were published in the range, most engagement first (a page of `limit`). */
-export async function publicationPage(q: Queryable, f: OverviewFilter, limit: number): Promise<PublicationRow[]> {
+/**
+ * A page of the publications whose renditions were published in the range, most engagement first, after
+ * `after`. Engagement is summed as of the snapshot `f.now` (as content pages are), so later pages keep the
+ * first page's order however measurements arrive meanwhile. `total` counts them all.
+ */
+export async function publicationPage(
+  q: Queryable,
+  f: OverviewFilter,
+  after: { engagement: number; id: string } | null,
+  limit: number,
+): Promise<PublicationRow[]> {
+  const asOf = f.now.toISOString();
   return rows(
     q,
-    sql`select g.publication_id, p.title, left(p.source_text, 280) as source_text, g.engagement, (count(*) over ())::int as total from (
-        select i.publication_id, sum(i.engagement)::float8 as engagement from ${items} i
-        where ${inSet(f, rangeStart(f), f.now)} and i.publication_id is not null group by i.publication_id
-      ) g join ${publications} p on p.id = g.publication_id
+    sql`with g as (
+        select i.publication_id, sum(${sortValueAsOf("engagement", asOf)})::float8 as engagement from ${items} i
+        where ${inSet(f, rangeStart(f), f.now)} and i.publication_id is not null and i.created_at <= ${asOf}::timestamptz
+        group by i.publication_id
+      )
+      select g.publication_id, p.title, left(p.source_text, 280) as source_text, g.engagement, (select count(*) from g)::int as total
+      from g join ${publications} p on p.id = g.publication_id
+      ${after ? sql`where (g.engagement, g.publication_id) < (${after.engagement}::float8, ${after.id})` : sql``}
       order by g.engagement desc, g.publication_id desc limit ${limit}`,
   );
 }

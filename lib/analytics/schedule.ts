@@ -27,6 +27,8 @@ export async function queueDueAccounts(db: Database, at?: Date, opts: { limit?: 
           eq(socialAccounts.isActive, true),
           inArray(socialAccounts.platform, ["mastodon", "bluesky"]),
           or(isNull(analyticsCoverage.accountId), lte(analyticsCoverage.nextEligibleAt, now)),
+          // A failed account waits out its backoff (the platform's Retry-After included).
+          or(isNull(analyticsCoverage.backoffUntil), lte(analyticsCoverage.backoffUntil, now)),
           // One workspace only: tests sharing the database with others.
           opts.workspaceId ? eq(socialAccounts.workspaceId, opts.workspaceId) : undefined,
         ),

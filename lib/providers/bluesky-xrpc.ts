@@ -1,4 +1,5 @@
 import { checkOutboundUrl, normaliseInstanceUrl } from "../net/outbound-url";
+import { malformed } from "./answer";
 import { errorFromResponse, providerFetch, readJson } from "./http";
 import { digest, hex } from "./text";
 import { ProviderError, type AccountContext } from "./types";
@@ -31,13 +32,22 @@ const sessions = new Map<string, { session: Session; until: number }>();
 
 export const serviceUrl = (account: Pick<AccountContext, "instanceUrl">) => normaliseInstanceUrl(account.instanceUrl || DEFAULT_PDS);
 
+type XrpcOptions = {
+  query?: Record<string, string>;
+  body?: unknown;
+  token?: string;
+  mutating?: boolean;
+  rawBody?: { bytes: Uint8Array<ArrayBuffer>; type: string };
+  timeoutMs?: number;
+};
+
 /** One XRPC call. `token` adds Authorization; errors become ProviderErrors with the XRPC error name as code. */
-export async function xrpc<T>(
-  account: Pick<AccountContext, "allowPrivateUrls">,
-  base: string,
-  method: string,
-  opts: { query?: Record<string, string>; body?: unknown; token?: string; mutating?: boolean; rawBody?: { bytes: Uint8Array<ArrayBuffer>; type: string } } = {},
-): Promise<T> {
+export async function xrpc<T>(account: Pick<AccountContext, "allowPrivateUrls">, base: string, method: string, opts: XrpcOptions = {}): Promise<T> {
+  return (await readJson<T>(await xrpcResponse(account, base, method, opts))) as T;
+}
+
+/** The same call, answering the 2xx Response itself (for callers that read the answer strictly, lib/providers/answer.ts). */
+export async function xrpcResponse(account: Pick<AccountContext, "allowPrivateUrls">, base: string, method: string, opts: XrpcOptions = {}): Promise<Response> {
   const url = new URL(`${base}/xrpc/${method}`);
   for (const [k, v] of Object.entries(opts.query ?? {})) url.searchParams.set(k, v);
   const post = opts.body !== undefined || opts.rawBody !== undefined;
@@ -53,6 +63,7 @@ export async function xrpc<T>(
     body: opts.rawBody ? opts.rawBody.bytes : opts.body !== undefined ? JSON.stringify(opts.body) : undefined,
     allowPrivateUrls: account.allowPrivateUrls,
     mutating: opts.mutating,
+    timeoutMs: opts.timeoutMs,
   });
   if (!res.ok) {
     const err = await readJson<{ error?: unknown; message?: unknown }>(res);
@@ -65,7 +76,7 @@ export async function xrpc<T>(
     }
     throw new XrpcError(failure.message, failure.info);
   }
-  return (await readJson<T>(res)) as T;
+  return res;
 }
 
 function pdsFromDidDoc(doc: unknown): string | null {
@@ -87,9 +98,13 @@ export async function login(account: AccountContext, fresh = false): Promise<Ses
   const key = await cacheKey(account, base);
   const cached = sessions.get(key);
   if (!fresh && cached && cached.until > Date.now()) return cached.session;
-  const out = await xrpc<{ did: string; handle: string; accessJwt: string; didDoc?: unknown }>(account, base, "com.atproto.server.createSession", {
+  const out = await xrpc<{ did: string; handle: string; accessJwt: string; didDoc?: unknown } | null>(account, base, "com.atproto.server.createSession", {
     body: { identifier, password: app_password },
   });
+  // A session Herald cannot use is not cached: every later call would fail in a stranger way.
+  if (typeof out?.did !== "string" || typeof out.handle !== "string" || typeof out.accessJwt !== "string" || !out.did || !out.accessJwt) {
+    throw malformed("malformed_type", "com.atproto.server.createSession: the answer has no did, handle and accessJwt.");
+  }
   const fromDoc = pdsFromDidDoc(out.didDoc);
   // Use the repository's own PDS when the DID document names one this server may contact.
   const pdsUrl = fromDoc && checkOutboundUrl(fromDoc, account.allowPrivateUrls).ok ? fromDoc : base;

@@ -10,7 +10,7 @@ export const baseUrl = (account: Pick<AccountContext, "instanceUrl">) => {
   return normaliseInstanceUrl(account.instanceUrl);
 };
 
-type ApiInit = { method?: string; body?: unknown; form?: FormData; headers?: Record<string, string>; mutating?: boolean };
+type ApiInit = { method?: string; body?: unknown; form?: FormData; headers?: Record<string, string>; mutating?: boolean; timeoutMs?: number };
 
 /** One authenticated API call; any non-2xx becomes a ProviderError carrying Mastodon's `error` text. */
 export async function mastodonApi<T>(account: AccountContext, path: string, init: ApiInit = {}): Promise<T> {
@@ -33,6 +33,7 @@ export async function mastodonResponse(account: AccountContext, path: string, in
     body: init.form ?? (init.body !== undefined ? JSON.stringify(init.body) : undefined),
     allowPrivateUrls: account.allowPrivateUrls,
     mutating: init.mutating,
+    timeoutMs: init.timeoutMs,
   });
   if (!res.ok) {
     const error = await readJson<{ error?: unknown }>(res);
