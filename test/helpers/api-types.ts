@@ -1315,7 +1315,7 @@ export interface paths {
         put?: never;
         /**
          * Queue analytics collection for a workspace
-         * @description Records a collection run and queues one collection job per active Mastodon or Bluesky account (webhooks offer no analytics); the consumer collects each account and the last one completes the run. Provider failures show in `GET /analytics` coverage. Needs the editor role.
+         * @description Records a collection run and queues one collection job per active Mastodon or Bluesky account (webhooks offer no analytics); the consumer collects each account and the last one completes the run. Provider failures show in `GET /analytics` coverage. An account backing off after a failure (Herald's exponential backoff, or the platform's `Retry-After`) is not queued before its `retry_at`; it is listed in `deferred`. When every collectable account is backing off nothing is queued: 429 `rate-limited` with `Retry-After` (seconds until the first may be tried) and the same `deferred` list. Needs the editor role.
          */
         post: {
             parameters: {
@@ -1330,7 +1330,7 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Collection queued */
+                /** @description Collection queued (accounts backing off are listed in `deferred`) */
                 202: {
                     headers: {
                         [name: string]: unknown;
@@ -1393,7 +1393,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Every collectable account is backing off after a failure (Retry-After says when the first may be tried), or too many requests this minute */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -1419,7 +1419,7 @@ export interface paths {
         };
         /**
          * Stored whole-account content analytics
-         * @description Computed from stored measurements. `days` selects content published within the last 7, 30 or 90 days; `summary` deltas compare with the previous period of the same length. Content pages are a snapshot taken at the first page: the cursor keeps its order however measurements arrive meanwhile. `publications` lists the `limit` publications with most engagement (`publication_total` counts all).
+         * @description Computed from stored measurements. `days` selects content published within the last 7, 30 or 90 days; `summary` deltas compare with the previous period of the same length. Content pages are a snapshot taken at the first page: the cursor keeps its order however measurements arrive meanwhile. `publications` is a page of `publication_limit` publications, most engagement first (`publication_total` counts all); pass `publication_next_cursor` as `publication_cursor` for the next, a snapshot like content pages.
          */
         get: {
             parameters: {
@@ -1437,6 +1437,10 @@ export interface paths {
                     cursor?: string;
                     /** @description Content results per page, 1 to 100 */
                     limit?: number;
+                    /** @description Opaque cursor from publication_next_cursor, bound to the source, days and account_id */
+                    publication_cursor?: string;
+                    /** @description Publications per page, 1 to 50 (each carries its renditions) */
+                    publication_limit?: number;
                 };
                 header?: never;
                 path?: never;
@@ -8411,6 +8415,19 @@ export interface components {
             message: string;
             /** @description Accounts whose analytics collection was queued */
             queued: number;
+            /** @description Accounts not queued because they are backing off after a failure */
+            deferred: components["schemas"]["DeferredAnalyticsAccount"][];
+        };
+        DeferredAnalyticsAccount: {
+            account_id: string;
+            platform: string;
+            /** @description Why its last collection failed (as in `GET /analytics` coverage) */
+            failure_code: string | null;
+            /**
+             * Format: date-time
+             * @description Not collected before this: Herald's backoff or the platform's Retry-After
+             */
+            retry_at: string;
         };
         RefreshAnalyticsRequest: {
             workspace_id: string;
