@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import type { Queryable } from "../db/client";
 import type { Env } from "../env";
 import { settingsInForce } from "../settings";
@@ -63,21 +63,35 @@ export async function organizationUsage(q: Queryable, organizationId: string, si
       (select count(distinct user_id) from workspace_members where workspace_id in ${ws}) as members,
       (select coalesce(sum(size), 0) from media where workspace_id in ${ws}) as storage_bytes,
       (select count(*) from publication_builds where workspace_id in ${ws} and created_at >= ${sinceIso}::timestamptz) as builds_per_month,
-      (select coalesce(sum(cost_microusd), 0) from provider_cost_events
-        where workspace_id in ${ws} and status in ('committed', 'reserved') and created_at >= ${sinceIso}::timestamptz) as ai_budget_microusd`);
+      (select coalesce(sum(cost_microusd), 0) from ${costLedger(ws, since)} c where status in ('committed', 'reserved')) as ai_budget_microusd`);
   const row = (result.rows[0] ?? {}) as Record<string, string | number | null>;
   const usage = zeroUsage();
   for (const name of Object.keys(usage) as (keyof Usage)[]) usage[name] = Number(row[name] ?? 0);
   return usage;
 }
 
+/**
+ * The provider-cost ledger of some workspaces since `since`: the events, and the monthly totals that old events
+ * are folded into (lib/retention/provider-costs.ts) for months starting at or after `since`. Exact for any
+ * `since` in the unfolded range (every billing period) or on a month's first instant.
+ */
+function costLedger(workspaces: SQL, since: Date): SQL {
+  const sinceIso = since.toISOString();
+  return sql`(
+    select provider, operation, status, 1::bigint as events, units, cost_microusd from provider_cost_events
+    where workspace_id in ${workspaces} and created_at >= ${sinceIso}::timestamptz
+    union all
+    select provider, operation, status, events, units, cost_microusd from provider_cost_monthly_totals
+    where workspace_id in ${workspaces} and month >= ${sinceIso}::timestamptz
+  )`;
+}
+
 /** The provider-cost ledger of an organization since `since`, by provider, operation and status. */
 export async function providerCostRows(q: Queryable, organizationId: string, since: Date): Promise<CostRow[]> {
   const result = await q.execute(sql`
-    select provider, operation, status, count(*) as events, coalesce(sum(units), 0) as units, coalesce(sum(cost_microusd), 0) as cost
-    from provider_cost_events
-    where workspace_id in (select id from workspaces where organization_id = ${organizationId})
-      and created_at >= ${since.toISOString()}::timestamptz and status in ('committed', 'reserved')
+    select provider, operation, status, sum(events) as events, coalesce(sum(units), 0) as units, coalesce(sum(cost_microusd), 0) as cost
+    from ${costLedger(sql`(select id from workspaces where organization_id = ${organizationId})`, since)} c
+    where status in ('committed', 'reserved')
     group by provider, operation, status
     order by provider, operation, status`);
   return (result.rows as Record<string, unknown>[]).map((r) => ({

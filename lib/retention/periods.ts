@@ -1,0 +1,42 @@
+/**
+ * How long Herald keeps each kind of history, in one place (README "Retention" lists the same). Sweeps in this
+ * folder remove rows past these, by the database's clock; the reasons below are what bound each number.
+ */
+export const RETENTION = {
+  /** Idempotency keys: 24 h, as CONTRACT.md §2 promises a retried request its first answer. */
+  idempotencyKeysHours: 24,
+  /** Finished outbox rows: a week when done, two when dead (administrators look at those in GET /admin/jobs). */
+  doneJobsDays: 7,
+  deadJobsDays: 14,
+  /**
+   * Job receipts: longer than SQS keeps any message (14 days at most, dead-letter queues included), so no
+   * redelivery outlives its receipt; and longer than the outbox rows they settle.
+   */
+  receiptsDays: 15,
+  /** WebAuthn challenges live 5 minutes; ended browser sessions are kept a day past their end. */
+  challengesHours: 1,
+  endedSessionsDays: 1,
+  /** Delivery attempts (by start): a delivery ends within hours (8 attempts at most), this keeps a quarter of history. */
+  deliveryAttemptsDays: 90,
+  /** Repost activity (GET /repost-automation/activity): a quarter, like delivery history. */
+  repostActivityDays: 90,
+  /**
+   * Repost attempts (by creation) are what makes a repost exactly once, so they outlive the longest a policy can
+   * still act on a post: a 7-day evaluation window, a 30-day first delay and 5 stages of up to 30 days each
+   * (CONTRACT §8) is about 190 days; a year and a month leaves room.
+   */
+  repostAttemptsDays: 400,
+  /**
+   * Analytics measurements superseded by a newer one of the same series: GET /analytics reads at most 90 days
+   * back (plus the latest value and each series' baseline before the range, which are kept however old).
+   */
+  analyticsWindowDays: 90,
+  analyticsMeasurementsDays: 120,
+  /**
+   * Provider cost events are folded into monthly totals once their whole calendar month (UTC) is older than
+   * this: a billing period is one month, so no period's usage ever reads a folded month.
+   */
+  providerCostEventsDays: 100,
+  /** Audit events are the evidence kept longest: two years. */
+  auditEventsDays: 730,
+} as const;
