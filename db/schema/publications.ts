@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { socialAccounts } from "./accounts";
 import { users, workspaces } from "./identity";
-import type { RepostOverrideData } from "./repost";
+import type { RepostOverrideData } from "./repost-rule";
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, precision: 3 });
 
