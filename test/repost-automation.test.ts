@@ -20,11 +20,19 @@ async function team() {
 }
 
 const rule = {
-  match: "all",
-  thresholds: [{ metric: "likes", min: 5 }],
-  window_hours: 24,
-  stages: [{ delay_minutes: 0 }, { delay_minutes: 60 }],
-  unrepost_previous: true,
+  threshold_mode: "all",
+  min_likes: 5,
+  min_reposts: 0,
+  min_comments: 2,
+  min_views: 0,
+  evaluation_window_seconds: 86_400,
+  require_plateau: true,
+  plateau_checks: 3,
+  delay_seconds: 600,
+  stages: [
+    { delay_seconds: 0, unrepost_previous: false },
+    { delay_seconds: 3600, unrepost_previous: true },
+  ],
 };
 const policyBody = (ws: string, source: string, target: string, extra: Record<string, unknown> = {}) => ({
   workspace_id: ws,
@@ -152,24 +160,40 @@ describe("repost automation: settings and policies", () => {
     expect(errors[0].message).toBe(errors[1].message);
     expect(await withDb((db) => db.select().from(repostPolicies).where(eq(repostPolicies.workspaceId, ws)))).toEqual([]);
 
-    // Bad rules: unknown metric, window beyond 168 h, no stage, a metric twice, wrong types.
-    for (const bad of [
-      { ...rule, thresholds: [{ metric: "shares", min: 1 }] },
-      { ...rule, window_hours: 169 },
-      { ...rule, stages: [] },
-      {
-        ...rule,
-        thresholds: [
-          { metric: "likes", min: 1 },
-          { metric: "likes", min: 2 },
-        ],
-      },
-      { ...rule, match: "most" },
-      { ...rule, plateau: { checks: 1, max_growth_percent: 5 } },
-      { ...rule, thresholds: [{ metric: "likes", min: 2 ** 40 }] },
-    ]) {
-      expectProblem(await createPolicy(owner, policyBody(ws, source, target, { rule: bad })), 422, "validation-error");
+    // Bad rules: each out-of-range field is named (CONTRACT §8 ranges).
+    const cases: [Record<string, unknown>, string][] = [
+      [{ plateau_checks: 1 }, "body.rule.plateau_checks"],
+      [{ plateau_checks: 13 }, "body.rule.plateau_checks"],
+      [{ evaluation_window_seconds: 60 }, "body.rule.evaluation_window_seconds"],
+      [{ evaluation_window_seconds: 604_801 }, "body.rule.evaluation_window_seconds"],
+      [{ delay_seconds: 2_592_001 }, "body.rule.delay_seconds"],
+      [{ delay_seconds: -1 }, "body.rule.delay_seconds"],
+      [{ min_likes: -1 }, "body.rule.min_likes"],
+      [{ min_views: 2 ** 40 }, "body.rule.min_views"],
+      [{ min_likes: 0, min_comments: 0 }, "body.rule.min_likes"],
+      [{ stages: [] }, "body.rule.stages"],
+      [{ stages: Array.from({ length: 6 }, () => ({ delay_seconds: 0, unrepost_previous: false })) }, "body.rule.stages"],
+      [{ stages: [{ delay_seconds: 2_592_001, unrepost_previous: false }] }, "body.rule.stages[0].delay_seconds"],
+      [{ threshold_mode: "most" }, "body.rule.threshold_mode"],
+      [{ require_plateau: "yes" }, "body.rule.require_plateau"],
+    ];
+    for (const [change, location] of cases) {
+      const bad = await createPolicy(owner, policyBody(ws, source, target, { rule: { ...rule, ...change } }));
+      expectProblem(bad, 422, "validation-error");
+      expect(
+        bad.body.errors.map((e: { location: string }) => e.location),
+        JSON.stringify(change),
+      ).toEqual([location]);
     }
+    // The earlier shape and engagement thresholds are not part of the rule any more.
+    const old = await createPolicy(
+      owner,
+      policyBody(ws, source, target, {
+        rule: { match: "all", thresholds: [{ metric: "engagement", min: 5 }], window_hours: 24, stages: [{ delay_minutes: 0 }] },
+      }),
+    );
+    expectProblem(old, 422, "validation-error");
+    expect(await withDb((db) => db.select().from(repostPolicies).where(eq(repostPolicies.workspaceId, ws)))).toEqual([]);
   });
 
   it("Idempotency-Key: the same body replays the first answer, another body is refused, one policy exists", async () => {

@@ -14,6 +14,7 @@ import { publicationResponses } from "../../lib/publishing/respond";
 import { publicBaseUrl } from "../../lib/env";
 import { WorkspaceIdField } from "../../lib/schemas/common";
 import { publicationFields } from "./requests";
+import { storedRepostOverride } from "./repost-override";
 import { PublicationResponse } from "./schemas";
 import { inBody, workspaceRole } from "../../lib/http/access";
 
@@ -26,6 +27,7 @@ export const CreatePublicationRequest = z
     media_ids: publicationFields.media_ids.optional(),
     random_delay_minutes: publicationFields.random_delay_minutes.optional(),
     metadata: publicationFields.metadata.optional(),
+    repost_override: publicationFields.repost_override.optional(),
   })
   .openapi("CreatePublicationRequest");
 
@@ -53,6 +55,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     const plans = await planOrReject(tx, body.workspace_id, { title, sourceText: body.source_text, destinations: body.destinations });
     const mediaIds = await attachMedia(tx, body.workspace_id, body.media_ids ?? [], "body.media_ids");
     await assertMediaFits(tx, mediaIds, platformsOf(plans));
+    const repostOverride = await storedRepostOverride(tx, body.workspace_id, body.repost_override);
     const delay = body.random_delay_minutes ?? 0;
     const [row] = await tx
       .insert(publications)
@@ -70,6 +73,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
         runAt: drawRunAt(scheduledAt, delay),
         calendarAt: scheduledAt,
         createdBy: user.id,
+        repostOverride: repostOverride ?? null,
       })
       .returning();
     await writeRenditions(tx, row, plans);

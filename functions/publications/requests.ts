@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { BoundedJsonMap, DateTimeParam, IdParam, RevisionField } from "../../lib/schemas/common";
+import { RepostOverrideInput } from "../../lib/schemas/repost-rule";
 
 /**
  * CONTRACT.md §5: the fields POST /publications takes and PUT /publications/{id} may change. PUT
@@ -30,6 +31,11 @@ export const publicationFields = {
   random_delay_minutes: z.number().int().min(0).max(1440),
   metadata: BoundedJsonMap(16_384),
   destinations: z.array(DestinationInput).max(50),
+  repost_override: RepostOverrideInput.openapi({
+    description:
+      "How the published posts are reposted: `inherit` the workspace's policies, a `custom` rule and targets of its own, or `off`. " +
+      "May be changed alone (with `expected_revision`) even once published.",
+  }),
 };
 
 export const UpdatePublicationRequest = z

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { responseObject } from "../../lib/http/schema-ref";
-import { JsonMap, knownValue, OptionalTimestamp, orNull, Timestamp } from "../../lib/schemas/common";
+import { JsonMap, OptionalTimestamp, orNull, Timestamp } from "../../lib/schemas/common";
 import { RepostRule } from "../../lib/schemas/repost-rule";
 import { PublicationMedia } from "./media";
 import { Delivery, Rendition } from "./renditions";
@@ -28,8 +28,10 @@ export const PublicationSegment = z
 /** SPEC.md 2.5 RepostOverride: a publication's own repost behaviour. */
 export const RepostOverride = z
   .object({
-    mode: knownValue("inherit", "Whether the workspace policy applies"),
-    rule: orNull(RepostRule).openapi({ description: "The publication's own rule; null when inheriting" }),
+    mode: z
+      .enum(["inherit", "custom", "off"])
+      .openapi({ description: "`inherit`: the workspace's policies apply; `custom`: `rule` and `target_account_ids` instead; `off`: never reposted" }),
+    rule: orNull(RepostRule).openapi({ description: "The publication's own rule (custom); null otherwise" }),
     target_account_ids: z.array(z.string()),
   })
   .openapi("RepostOverride");

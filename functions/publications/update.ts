@@ -16,6 +16,7 @@ import { assertEditable } from "../../lib/publishing/edit-rules";
 import { assertMediaFits, planOrReject, platformsOf, rewriteRenditions } from "../../lib/publishing/save";
 import { scheduleAfterEdit } from "../../lib/publishing/schedule";
 import { PublicationIdParams, UpdatePublicationRequest } from "./requests";
+import { storedRepostOverride } from "./repost-override";
 import { PublicationResponse } from "./schemas";
 import { resourceInPath, workspaceRole } from "../../lib/http/access";
 import { lockScopedResource, scope } from "../../lib/http/enforce-access";
@@ -29,7 +30,8 @@ export const route = createRoute({
     "Changes the members given and keeps the others (CONTRACT §6). A scheduled publication stays scheduled unless the body sets `scheduled_at: null`; a `scheduled_at` in the past (given, or kept) makes it due at once, and the scheduler starts it on its next run (within a minute). " +
     "A partially published publication may be edited in its renditions not yet published: a change to a published rendition (its title, body or segments, or removing its destination) answers 409 not-editable naming it. " +
     "Every rendition keeps its delivery key, and segments already posted stay as posted, so publishing again never posts them twice; the edit applies to the segments after them. " +
-    "A stale `expected_revision` answers 409 revision-conflict; a publication that is publishing or published answers 409 not-editable. Accepts an Idempotency-Key. Needs the editor role.",
+    "A stale `expected_revision` answers 409 revision-conflict; a publication that is publishing or published answers 409 not-editable, " +
+    "except to a body that changes only `repost_override`. Accepts an Idempotency-Key. Needs the editor role.",
   request: { params: PublicationIdParams, headers: IdempotencyKeyHeader, body: jsonBody(UpdatePublicationRequest) },
   responses: { 200: jsonResponse(PublicationResponse, "The publication at its new revision"), ...problems(400, 401, 403, 404, 409, 413, 422) },
 });
@@ -44,6 +46,19 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
 
   return idempotent(c, { workspaceId, operation: "publications.update", request: { id, ...body } }, async (tx) => {
     const row = await lockScopedResource(c, tx, "publication");
+    const repostOverride = await storedRepostOverride(tx, workspaceId, body.repost_override);
+    // How a post is reposted may change after it is out (that is when it matters): alone, at any status.
+    if (Object.keys(body).every((k) => k === "expected_revision" || k === "repost_override") && repostOverride !== undefined) {
+      assertRevision(body.expected_revision, row.revision, "publication");
+      const [updated] = await tx
+        .update(publications)
+        .set({ repostOverride, revision: row.revision + 1, updatedAt: sql`now()` })
+        .where(and(eq(publications.id, id), eq(publications.revision, row.revision)))
+        .returning();
+      await audit(tx, { ...auditActor(c), workspaceId, action: "publication.update", targetType: "publication", targetId: id });
+      const [out] = await publicationResponses(tx, publicBaseUrl(c.env, c.req.url), [updated]);
+      return { status: 200, body: withSchema(c, PublicationResponse, out) };
+    }
     assertEditable(row.status);
     assertRevision(body.expected_revision, row.revision, "publication");
 
@@ -76,6 +91,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
         platforms,
         mediaIds,
         metadata: body.metadata ?? row.metadata,
+        ...(repostOverride === undefined ? {} : { repostOverride }),
         ...schedule,
         revision: row.revision + 1,
         updatedAt: sql`now()`,

@@ -1,6 +1,7 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
-import { eq } from "drizzle-orm";
-import { repostGrants } from "../../db/schema";
+import { and, eq } from "drizzle-orm";
+import { repostAttempts, repostGrants } from "../../db/schema";
+import { dropQueuedAttempts } from "../../lib/repost/withdrawals";
 import { audit } from "../../lib/audit";
 import { auditActor, db, type AppEnv } from "../../lib/http/context";
 import { notFound } from "../../lib/http/errors";
@@ -13,7 +14,9 @@ export const route = createRoute({
   path: "/repost-automation/grants/{id}",
   tags: ["repost-automation"],
   summary: "Withdraw a grant (admin or owner of the workspace that gave or received it)",
-  description: "Policies naming the account as a target stop reposting through it: the evaluator checks grants on every run.",
+  description:
+    "Reposting through the account stops at once: the receiving workspace's queued reposts through it are dropped (listed in its activity " +
+    "with the reason), a repost already queued checks the grant again before it runs, and the evaluator no longer uses the account.",
   request: { params: GrantIdParams },
   responses: { 204: { description: "Withdrawn" }, ...problems(401, 403, 404, 422) },
 });
@@ -28,9 +31,14 @@ export const access = workspaceRole("admin", resourceInPath("repost-grant"));
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { id } = c.req.valid("param");
   await db(c).transaction(async (tx) => {
-    const [grant] = await tx.delete(repostGrants).where(eq(repostGrants.id, id)).returning({ targetWorkspaceId: repostGrants.targetWorkspaceId });
+    const [grant] = await tx.delete(repostGrants).where(eq(repostGrants.id, id)).returning();
     // Withdrawn by a concurrent request since the rule read it.
     if (!grant) throw notFound("grant");
+    await dropQueuedAttempts(
+      tx,
+      and(eq(repostAttempts.targetAccountId, grant.targetAccountId), eq(repostAttempts.workspaceId, grant.sourceWorkspaceId))!,
+      "the grant for the target account was withdrawn",
+    );
     await audit(tx, { ...auditActor(c), workspaceId: grant.targetWorkspaceId, action: "repost_grant.delete", targetType: "repost_grant", targetId: id });
   });
   return c.body(null, 204);

@@ -1,6 +1,7 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { eq } from "drizzle-orm";
-import { repostPolicies } from "../../db/schema";
+import { repostAttempts, repostPolicies } from "../../db/schema";
+import { dropQueuedAttempts } from "../../lib/repost/withdrawals";
 import { audit } from "../../lib/audit";
 import { auditActor, db, type AppEnv } from "../../lib/http/context";
 import { problems } from "../../lib/http/problem-schema";
@@ -13,7 +14,9 @@ export const route = createRoute({
   path: "/repost-automation/policies/{id}",
   tags: ["repost-automation"],
   summary: "Delete a repost policy (admin or owner)",
-  description: "No further reposts are made under it; reposts already made stay on the platforms. Its activity remains listed.",
+  description:
+    "No further reposts are made under it: its queued reposts are dropped at once and listed in the activity with the reason. " +
+    "Reposts already made stay on the platforms. Its activity remains listed.",
   request: { params: PolicyIdParams },
   responses: { 204: { description: "Deleted" }, ...problems(401, 403, 404, 422) },
 });
@@ -23,6 +26,8 @@ export const access = workspaceRole("admin", resourceInPath("repost-policy"));
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { id } = c.req.valid("param");
   await db(c).transaction(async (tx) => {
+    // Recorded before the delete, which takes the attempts with the policy.
+    await dropQueuedAttempts(tx, eq(repostAttempts.policyId, id), "the policy was deleted");
     const [row] = await tx.delete(repostPolicies).where(eq(repostPolicies.id, id)).returning({ workspaceId: repostPolicies.workspaceId });
     // Deleted by a concurrent request since the rule read it.
     if (!row) throw notFound("repost policy");

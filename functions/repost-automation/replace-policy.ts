@@ -1,13 +1,15 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
-import { and, eq, sql } from "drizzle-orm";
-import { repostPolicies } from "../../db/schema";
+import { and, eq, inArray, not, sql } from "drizzle-orm";
+import { renditions, repostAttempts, repostPolicies } from "../../db/schema";
+import { dropQueuedAttempts } from "../../lib/repost/withdrawals";
 import { audit } from "../../lib/audit";
 import { assertRevision } from "../../lib/http/concurrency";
 import { auditActor, db, type AppEnv } from "../../lib/http/context";
 import { jsonBody, jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
 import { withSchema } from "../../lib/http/schema-ref";
-import { checkPolicyAccounts, toPolicy } from "./present";
+import { checkPolicyAccounts, type PolicyRow, toPolicy } from "./present";
+import type { Queryable } from "../../lib/db/client";
 import { PolicyIdParams, ReplacePolicyRequest, RepostPolicyResponse } from "./schemas";
 import { resourceInPath, workspaceRole } from "../../lib/http/access";
 import { lockScopedResource } from "../../lib/http/enforce-access";
@@ -19,7 +21,8 @@ export const route = createRoute({
   summary: "Replace a repost policy (admin or owner)",
   description:
     "Replaces name, enabled, accounts and rule. A stale `expected_revision` answers 409 revision-conflict and changes nothing. " +
-    "Reposts already made stay; later stages follow the new rule.",
+    "Reposts already made stay; later stages follow the new rule. Disabling it drops its queued reposts at once, and removing a " +
+    "source or target account drops those through or of it; each dropped one is listed in the activity with the reason.",
   request: { params: PolicyIdParams, body: jsonBody(ReplacePolicyRequest) },
   responses: { 200: jsonResponse(RepostPolicyResponse, "The policy at its new revision"), ...problems(400, 401, 403, 404, 409, 413, 422) },
 });
@@ -47,8 +50,28 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
       })
       .where(and(eq(repostPolicies.id, id), eq(repostPolicies.revision, body.expected_revision)))
       .returning();
+    await dropWithdrawn(tx, row);
     await audit(tx, { ...auditActor(c), workspaceId: row.workspaceId, action: "repost_policy.update", targetType: "repost_policy", targetId: row.id });
     return row;
   });
   return c.json(withSchema(c, RepostPolicyResponse, toPolicy(row)), 200);
 };
+
+/** What the new revision no longer allows is not carried out: queued attempts of a disabled policy, or of removed accounts. */
+async function dropWithdrawn(tx: Queryable, row: PolicyRow): Promise<void> {
+  const ofPolicy = eq(repostAttempts.policyId, row.id);
+  if (!row.enabled) {
+    await dropQueuedAttempts(tx, ofPolicy, "the policy was disabled");
+    return;
+  }
+  await dropQueuedAttempts(
+    tx,
+    and(ofPolicy, not(inArray(repostAttempts.targetAccountId, row.targetAccountIds)))!,
+    "the target account was removed from the policy",
+  );
+  const fromOthers = tx
+    .select({ id: renditions.id })
+    .from(renditions)
+    .where(and(eq(renditions.workspaceId, row.workspaceId), not(inArray(renditions.socialAccountId, row.sourceAccountIds))));
+  await dropQueuedAttempts(tx, and(ofPolicy, inArray(repostAttempts.renditionId, fromOthers))!, "the post's account was removed from the policy's sources");
+}

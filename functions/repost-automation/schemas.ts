@@ -1,34 +1,8 @@
 import { z } from "@hono/zod-openapi";
 import { responseObject } from "../../lib/http/schema-ref";
 import { IdParam, knownValue, RevisionField, Timestamp, WorkspaceIdField } from "../../lib/schemas/common";
-
-/**
- * CONTRACT.md §8 RepostRule, the shape that contract fixes for policies (SPEC.md 2.5's RepostRule stays the
- * publications' own). Bounded so one policy's evaluation stays small.
- */
-export const RepostPolicyRule = z
-  .object({
-    match: z.enum(["all", "any"]).openapi({ description: "`all`: every threshold must be met; `any`: one is enough" }),
-    thresholds: z
-      .array(z.object({ metric: z.enum(["likes", "reposts", "replies", "views", "engagement"]), min: z.number().int().min(0).max(2_000_000_000) }))
-      .max(5)
-      .refine((t) => new Set(t.map((x) => x.metric)).size === t.length, "Each metric at most once")
-      .openapi({ description: "None: every post in the window qualifies" }),
-    window_hours: z.number().int().min(1).max(168).openapi({ description: "Only posts published this recently are considered" }),
-    plateau: z
-      .object({
-        checks: z.number().int().min(2).max(10),
-        max_growth_percent: z.number().min(0).max(1000),
-      })
-      .optional()
-      .openapi({ description: "Wait until engagement grew by at most `max_growth_percent` across the last `checks` measurements" }),
-    stages: z
-      .array(z.object({ delay_minutes: z.number().int().min(0).max(10_080) }))
-      .min(1)
-      .max(5),
-    unrepost_previous: z.boolean().openapi({ description: "Undo the previous stage's repost before reposting at the next stage" }),
-  })
-  .openapi("RepostPolicyRule");
+import { RepostRule, RepostRuleInput } from "../../lib/schemas/repost-rule";
+import { RULE_LIMITS } from "../../lib/repost/limits";
 
 /** SPEC.md 2.10: an account that can repost or be reposted, possibly from another workspace. */
 export const RepostAccount = z
@@ -70,7 +44,7 @@ export const RepostPolicy = z
     id: z.string(),
     name: z.string(),
     enabled: z.boolean(),
-    rule: RepostPolicyRule,
+    rule: RepostRule,
     source_account_ids: z.array(z.string()),
     target_account_ids: z.array(z.string()),
     workspace_id: z.string(),
@@ -93,7 +67,7 @@ export const SettingsResponse = responseObject("SettingsResponse", {
 /** A policy as it is returned on its own (create and replace). */
 export const RepostPolicyResponse = responseObject("RepostPolicyResponse", RepostPolicy.shape);
 
-const AccountIds = z.array(IdParam).min(1).max(20);
+const AccountIds = z.array(IdParam).min(1).max(RULE_LIMITS.maxTargets);
 
 export const CreatePolicyRequest = z
   .object({
@@ -101,8 +75,8 @@ export const CreatePolicyRequest = z
     name: z.string().trim().min(1).max(200),
     enabled: z.boolean().default(true),
     source_account_ids: AccountIds,
-    target_account_ids: AccountIds,
-    rule: RepostPolicyRule,
+    target_account_ids: AccountIds.openapi({ description: "Accounts that repost: Bluesky or Mastodon, the workspace's own or granted to it" }),
+    rule: RepostRuleInput,
   })
   .openapi("CreateRepostPolicyRequest");
 
@@ -126,7 +100,9 @@ export const RepostActivityItem = z
     target_account_id: z.string().nullable(),
     stage: z.number().int(),
     action: z.enum(["repost", "unrepost"]),
-    status: z.enum(["queued", "done", "failed"]),
+    status: z.enum(["queued", "done", "failed", "dropped"]).openapi({
+      description: "`dropped`: queued, then no longer allowed (policy disabled or deleted, grant withdrawn, override changed); `reason` says which",
+    }),
     reason: z.string(),
     external_id: z.string().nullable(),
     at: Timestamp,

@@ -146,7 +146,7 @@ export function toPublicationResponse(loaded: LoadedPublication, media: MediaBod
       settings: {},
     })),
     renditions: loaded.renditions.map(({ rendition, segments }) => toRendition(rendition, segments, media)),
-    repost_override: { mode: "inherit", rule: null, target_account_ids: [] },
+    repost_override: p.repostOverride ?? { mode: "inherit" as const, rule: null, target_account_ids: [] },
     random_delay_inherited: false,
     random_delay_minutes: p.randomDelayMinutes,
     scheduled_at: iso(p.scheduledAt),

@@ -2,12 +2,13 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import { renditions, repostActivity, repostAttempts, socialAccounts } from "../../db/schema";
 import type { Database } from "../db/client";
 import type { Env } from "../env";
-import { newId } from "../ids";
 import { logEvent } from "../log";
 import { accountContext } from "../providers/account-context";
 import { blueskyRepost, blueskyUnrepost } from "../providers/bluesky-repost";
 import { localStatusId, mastodonReblog, mastodonUnreblog } from "../providers/mastodon-reblog";
 import { ProviderError, type AccountContext } from "../providers/types";
+import { activityOf as activity } from "./activity";
+import { dropQueuedAttempts, withdrawnReason } from "./withdrawals";
 
 type Attempt = typeof repostAttempts.$inferSelect;
 
@@ -20,13 +21,20 @@ interface Subject {
 
 /**
  * Carries out one queued repost attempt through its target account, undoing the previous stage first when
- * the attempt says so. Safe to run again: the Bluesky record key comes from the attempt id and is read
+ * the attempt says so. First, at this moment, whether it is still allowed (lib/repost/withdrawals.ts): a
+ * disabled policy or a withdrawn grant drops it, recorded with the reason, and nothing is asked of the platform. Safe to run again: the Bluesky record key comes from the attempt id and is read
  * before and after creating; a Mastodon reblog is read (`reblogged`) before asking. Provider errors that
  * may pass are rethrown for the queue's retry with backoff; others end the attempt as failed.
  */
 export async function executeRepost(db: Database, env: Env, attemptId: string): Promise<void> {
   const [attempt] = await db.select().from(repostAttempts).where(eq(repostAttempts.id, attemptId));
   if (!attempt || attempt.status !== "queued") return;
+  const withdrawn = await withdrawnReason(db, attempt);
+  if (withdrawn) {
+    logEvent("info", "repost dropped", { attempt_id: attempt.id, reason: withdrawn });
+    await db.transaction((tx) => dropQueuedAttempts(tx, eq(repostAttempts.id, attempt.id), withdrawn));
+    return;
+  }
   const [target] = await db
     .select()
     .from(socialAccounts)
@@ -75,7 +83,7 @@ async function undoPrevious(db: Database, account: AccountContext, attempt: Atte
     .where(
       and(
         eq(repostAttempts.renditionId, attempt.renditionId),
-        eq(repostAttempts.policyId, attempt.policyId),
+        attempt.policyId ? eq(repostAttempts.policyId, attempt.policyId) : isNull(repostAttempts.policyId),
         eq(repostAttempts.targetAccountId, attempt.targetAccountId),
         eq(repostAttempts.stage, attempt.stage - 1),
       ),
@@ -95,19 +103,6 @@ async function undoPrevious(db: Database, account: AccountContext, attempt: Atte
         .values(activity(previous, "unrepost", "done", `undone before stage ${attempt.stage} (unrepost_previous)`, previous.externalId));
   });
 }
-
-const activity = (a: Attempt, action: "repost" | "unrepost", status: "done" | "failed", reason: string, externalId: string | null) => ({
-  id: newId("rpa"),
-  workspaceId: a.workspaceId,
-  policyId: a.policyId,
-  renditionId: a.renditionId,
-  targetAccountId: a.targetAccountId,
-  stage: a.stage,
-  action,
-  status,
-  reason: reason.slice(0, 1000),
-  externalId,
-});
 
 /** Ends the attempt as failed (once), saying why; later stages of it then stop. */
 export async function fail(db: Database, attempt: Attempt, code: string, why: string): Promise<void> {

@@ -4533,7 +4533,7 @@ export interface paths {
         };
         /**
          * Update a publication
-         * @description Changes the members given and keeps the others (CONTRACT §6). A scheduled publication stays scheduled unless the body sets `scheduled_at: null`; a `scheduled_at` in the past (given, or kept) makes it due at once, and the scheduler starts it on its next run (within a minute). A partially published publication may be edited in its renditions not yet published: a change to a published rendition (its title, body or segments, or removing its destination) answers 409 not-editable naming it. Every rendition keeps its delivery key, and segments already posted stay as posted, so publishing again never posts them twice; the edit applies to the segments after them. A stale `expected_revision` answers 409 revision-conflict; a publication that is publishing or published answers 409 not-editable. Accepts an Idempotency-Key. Needs the editor role.
+         * @description Changes the members given and keeps the others (CONTRACT §6). A scheduled publication stays scheduled unless the body sets `scheduled_at: null`; a `scheduled_at` in the past (given, or kept) makes it due at once, and the scheduler starts it on its next run (within a minute). A partially published publication may be edited in its renditions not yet published: a change to a published rendition (its title, body or segments, or removing its destination) answers 409 not-editable naming it. Every rendition keeps its delivery key, and segments already posted stay as posted, so publishing again never posts them twice; the edit applies to the segments after them. A stale `expected_revision` answers 409 revision-conflict; a publication that is publishing or published answers 409 not-editable, except to a body that changes only `repost_override`. Accepts an Idempotency-Key. Needs the editor role.
          */
         put: {
             parameters: {
@@ -7221,7 +7221,7 @@ export interface paths {
         get?: never;
         /**
          * Replace a repost policy (admin or owner)
-         * @description Replaces name, enabled, accounts and rule. A stale `expected_revision` answers 409 revision-conflict and changes nothing. Reposts already made stay; later stages follow the new rule.
+         * @description Replaces name, enabled, accounts and rule. A stale `expected_revision` answers 409 revision-conflict and changes nothing. Reposts already made stay; later stages follow the new rule. Disabling it drops its queued reposts at once, and removing a source or target account drops those through or of it; each dropped one is listed in the activity with the reason.
          */
         put: {
             parameters: {
@@ -7324,7 +7324,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a repost policy (admin or owner)
-         * @description No further reposts are made under it; reposts already made stay on the platforms. Its activity remains listed.
+         * @description No further reposts are made under it: its queued reposts are dropped at once and listed in the activity with the reason. Reposts already made stay on the platforms. Its activity remains listed.
          */
         delete: {
             parameters: {
@@ -7541,7 +7541,7 @@ export interface paths {
         post?: never;
         /**
          * Withdraw a grant (admin or owner of the workspace that gave or received it)
-         * @description Policies naming the account as a target stop reposting through it: the evaluator checks grants on every run.
+         * @description Reposting through the account stops at once: the receiving workspace's queued reposts through it are dropped (listed in its activity with the reason), a repost already queued checks the grant again before it runs, and the evaluator no longer uses the account.
          */
         delete: {
             parameters: {
@@ -10121,29 +10121,29 @@ export interface components {
         };
         RepostOverride: {
             /**
-             * @description Whether the workspace policy applies. Known value: `inherit`; other values may appear.
-             * @example inherit
+             * @description `inherit`: the workspace's policies apply; `custom`: `rule` and `target_account_ids` instead; `off`: never reposted
+             * @enum {string}
              */
-            mode: string;
-            /** @description The publication's own rule; null when inheriting */
+            mode: "inherit" | "custom" | "off";
+            /** @description The publication's own rule (custom); null otherwise */
             rule: components["schemas"]["RepostRule"] | null;
             target_account_ids: string[];
         };
         RepostRule: {
-            delay_seconds: number;
-            evaluation_window_seconds: number;
-            min_comments: number;
+            /**
+             * @description `all`: every minimum above 0 must be met; `any`: one is enough
+             * @enum {string}
+             */
+            threshold_mode: "all" | "any";
             min_likes: number;
             min_reposts: number;
+            min_comments: number;
             min_views: number;
-            plateau_checks: number;
+            evaluation_window_seconds: number;
             require_plateau: boolean;
+            plateau_checks: number;
+            delay_seconds: number;
             stages: components["schemas"]["RepostStage"][];
-            /**
-             * @description How the minimums combine. Known value: `all`; other values may appear.
-             * @example all
-             */
-            threshold_mode: string;
         };
         RepostStage: {
             delay_seconds: number;
@@ -10169,6 +10169,7 @@ export interface components {
                 [key: string]: unknown;
             };
             destinations: components["schemas"]["PublicationDestinationInput"][];
+            repost_override?: components["schemas"]["RepostOverrideInput"];
         };
         PublicationDestinationInput: {
             social_account_id: string;
@@ -10182,6 +10183,70 @@ export interface components {
             body: string;
             /** Format: uri */
             url?: string;
+        };
+        /** @description How the published posts are reposted: `inherit` the workspace's policies, a `custom` rule and targets of its own, or `off`. May be changed alone (with `expected_revision`) even once published. */
+        RepostOverrideInput: {
+            /**
+             * @description `inherit`: the workspace's policies apply; `custom`: this rule and targets instead; `off`: never reposted
+             * @enum {string}
+             */
+            mode: "inherit" | "custom" | "off";
+            rule?: components["schemas"]["RepostRuleInput"];
+            target_account_ids?: string[];
+        };
+        RepostRuleInput: {
+            /**
+             * @description `all`: every minimum above 0 must be met; `any`: one is enough
+             * @enum {string}
+             */
+            threshold_mode: "all" | "any";
+            /**
+             * @description 0 or absent: not a condition. Counted from measurements collected from the platform (`native`), never imported ones
+             * @default 0
+             */
+            min_likes: number;
+            /**
+             * @description 0 or absent: not a condition. Counted from measurements collected from the platform (`native`), never imported ones
+             * @default 0
+             */
+            min_reposts: number;
+            /**
+             * @description 0 or absent: not a condition. Counted from measurements collected from the platform (`native`), never imported ones
+             * @default 0
+             */
+            min_comments: number;
+            /**
+             * @description 0 or absent: not a condition. Counted from measurements collected from the platform (`native`), never imported ones
+             * @default 0
+             */
+            min_views: number;
+            /** @description Only measurements collected this long after publication count; a post that has not qualified by then never will */
+            evaluation_window_seconds: number;
+            /**
+             * @description Also wait until the counts stopped growing
+             * @default false
+             */
+            require_plateau: boolean;
+            /**
+             * @description With `require_plateau`: how many successive collections must show no growth
+             * @default 3
+             */
+            plateau_checks: number;
+            /**
+             * @description The least time from publication to the first stage
+             * @default 0
+             */
+            delay_seconds: number;
+            stages: components["schemas"]["RepostStageInput"][];
+        } | null;
+        RepostStageInput: {
+            /** @description Counted from the previous stage (the first: from `delay_seconds` after publication) */
+            delay_seconds: number;
+            /**
+             * @description Undo the previous stage's repost first (ignored on the first stage)
+             * @default false
+             */
+            unrepost_previous: boolean;
         };
         UpdatePublicationRequest: {
             /** @description The revision the editor loaded */
@@ -10200,6 +10265,7 @@ export interface components {
                 [key: string]: unknown;
             };
             destinations?: components["schemas"]["PublicationDestinationInput"][];
+            repost_override?: components["schemas"]["RepostOverrideInput"];
         };
         ActionOutputBody: {
             /**
@@ -10834,7 +10900,7 @@ export interface components {
             id: string;
             name: string;
             enabled: boolean;
-            rule: components["schemas"]["RepostPolicyRule"];
+            rule: components["schemas"]["RepostRule"];
             source_account_ids: string[];
             target_account_ids: string[];
             workspace_id: string;
@@ -10850,31 +10916,6 @@ export interface components {
              * @example 2026-11-22T09:30:00.000Z
              */
             updated_at: string;
-        };
-        RepostPolicyRule: {
-            /**
-             * @description `all`: every threshold must be met; `any`: one is enough
-             * @enum {string}
-             */
-            match: "all" | "any";
-            /** @description None: every post in the window qualifies */
-            thresholds: {
-                /** @enum {string} */
-                metric: "likes" | "reposts" | "replies" | "views" | "engagement";
-                min: number;
-            }[];
-            /** @description Only posts published this recently are considered */
-            window_hours: number;
-            /** @description Wait until engagement grew by at most `max_growth_percent` across the last `checks` measurements */
-            plateau?: {
-                checks: number;
-                max_growth_percent: number;
-            };
-            stages: {
-                delay_minutes: number;
-            }[];
-            /** @description Undo the previous stage's repost before reposting at the next stage */
-            unrepost_previous: boolean;
         };
         RepostActivityResponse: {
             /**
@@ -10893,8 +10934,11 @@ export interface components {
             stage: number;
             /** @enum {string} */
             action: "repost" | "unrepost";
-            /** @enum {string} */
-            status: "queued" | "done" | "failed";
+            /**
+             * @description `dropped`: queued, then no longer allowed (policy disabled or deleted, grant withdrawn, override changed); `reason` says which
+             * @enum {string}
+             */
+            status: "queued" | "done" | "failed" | "dropped";
             reason: string;
             external_id: string | null;
             /**
@@ -10913,7 +10957,7 @@ export interface components {
             id: string;
             name: string;
             enabled: boolean;
-            rule: components["schemas"]["RepostPolicyRule"];
+            rule: components["schemas"]["RepostRule"];
             source_account_ids: string[];
             target_account_ids: string[];
             workspace_id: string;
@@ -10940,16 +10984,18 @@ export interface components {
             /** @default true */
             enabled: boolean;
             source_account_ids: string[];
+            /** @description Accounts that repost: Bluesky or Mastodon, the workspace's own or granted to it */
             target_account_ids: string[];
-            rule: components["schemas"]["RepostPolicyRule"];
+            rule: components["schemas"]["RepostRuleInput"];
         };
         ReplaceRepostPolicyRequest: {
             name: string;
             /** @default true */
             enabled: boolean;
             source_account_ids: string[];
+            /** @description Accounts that repost: Bluesky or Mastodon, the workspace's own or granted to it */
             target_account_ids: string[];
-            rule: components["schemas"]["RepostPolicyRule"];
+            rule: components["schemas"]["RepostRuleInput"];
             expected_revision: number;
         };
         RepostGrantResponse: {
