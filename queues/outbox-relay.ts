@@ -5,8 +5,8 @@ import { relayOutbox } from "../lib/jobs/outbox";
 import type { JobKind } from "../lib/jobs/kinds";
 import { startEveryMinute } from "../lib/jobs/minute";
 import { queueWorker } from "../lib/jobs/queue-worker";
-import { sweepRetention, type SweepResult } from "../lib/jobs/retention";
 import { errorFields, logEvent } from "../lib/log";
+import { type RetentionReport, runRetention } from "../lib/retention/run";
 
 /** Retention sweeps run at most this often per isolate (the local pump calls /drain every second). */
 const SWEEP_EVERY_MS = 60_000;
@@ -14,13 +14,13 @@ let lastSweep = 0;
 
 /**
  * Sends outbox rows that the request fast path could not (SQS down, crash before send), and once a
- * minute removes bookkeeping past its retention (lib/jobs/retention.ts), in bounded batches.
+ * minute removes history and bookkeeping past its retention (lib/retention), in bounded batches.
  * Its cron trigger is Herald's only one: each minute it also starts every other Worker's minute through their
  * CRON_* service bindings (lib/jobs/minute.ts), side by side with its own run.
  */
 async function relay(env: Env, budgetMs: number) {
   const deadline = Date.now() + budgetMs;
-  const total: { sent: number; failed: number; swept?: SweepResult } = { sent: 0, failed: 0 };
+  const total: { sent: number; failed: number; swept?: RetentionReport } = { sent: 0, failed: 0 };
   const kinds = new Set<JobKind>();
   return withDatabase(env, async (db) => {
     while (Date.now() < deadline) {
@@ -34,7 +34,7 @@ async function relay(env: Env, budgetMs: number) {
     if (Date.now() - lastSweep >= SWEEP_EVERY_MS) {
       lastSweep = Date.now();
       // A failed sweep must not fail the relay: the next one catches up.
-      total.swept = await sweepRetention(db).catch((err) => {
+      total.swept = await runRetention(db).catch((err) => {
         logEvent("error", "retention sweep failed", errorFields(err));
         return undefined;
       });

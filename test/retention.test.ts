@@ -1,8 +1,9 @@
-import { inArray } from "drizzle-orm";
+import { inArray, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { idempotencyKeys, jobReceipts, outboxJobs } from "../db/schema";
+import { auditEvents, idempotencyKeys, jobReceipts, outboxJobs } from "../db/schema";
 import { newId } from "../lib/ids";
-import { RETENTION, sweepRetention } from "../lib/jobs/retention";
+import { RETENTION } from "../lib/retention/periods";
+import { runRetention } from "../lib/retention/run";
 import outboxRelay from "../queues/outbox-relay";
 import { env, withDb } from "./helpers/harness";
 
@@ -78,10 +79,10 @@ async function survivors(ids: Record<string, string>) {
   });
 }
 
-describe("retention sweeps (lib/jobs/retention.ts)", () => {
+describe("bookkeeping retention (lib/retention/bookkeeping.ts)", () => {
   it("remove idempotency keys after 24 h, finished outbox rows and receipts after their retention; nothing unfinished", async () => {
     const ids = await plant();
-    const result = await withDb((db) => sweepRetention(db));
+    const result = await withDb((db) => runRetention(db));
     expect(result.idempotencyKeys).toBeGreaterThanOrEqual(1);
     expect(await survivors(ids)).toEqual(["deadWeek", "doneNew", "keyNew", "pendingOld", "queuedOld", "receiptNew"].sort());
   });
@@ -94,20 +95,40 @@ describe("retention sweeps (lib/jobs/retention.ts)", () => {
         .values(planted.map((jobId) => ({ jobId, kind: "analytics.refresh", state: "done" as const, completedAt: daysAgo(RETENTION.receiptsDays + 2) }))),
     );
     const left = () => withDb(async (db) => (await db.select().from(jobReceipts).where(inArray(jobReceipts.jobId, planted))).length);
-    const first = await withDb((db) => sweepRetention(db, { batchSize: 2, maxBatches: 2 }));
+    const first = await withDb((db) => runRetention(db, { batchSize: 2, maxBatches: 2 }));
     expect(first.jobReceipts).toBe(4);
     expect(await left()).toBe(3);
-    await withDb((db) => sweepRetention(db, { batchSize: 2, maxBatches: 2 }));
+    await withDb((db) => runRetention(db, { batchSize: 2, maxBatches: 2 }));
     expect(await left()).toBe(0);
   });
 
-  it("runs from the outbox relay's cron", async () => {
+  it("runs from the outbox relay's cron, history sweeps included", async () => {
     const ids = await plant();
+    // Audit events stand for the history sweeps (test/retention-sweeps.test.ts covers each).
+    const audit = { auditOld: newId("aud"), auditNew: newId("aud") };
+    const event = (id: string, days: number) => ({
+      id,
+      action: "test.retention",
+      targetType: "test",
+      targetId: id,
+      actorKind: "system",
+      occurredAt: sql`now() - make_interval(days => ${days})`,
+    });
+    await withDb((db) =>
+      db.insert(auditEvents).values([event(audit.auditOld, RETENTION.auditEventsDays + 1), event(audit.auditNew, RETENTION.auditEventsDays - 1)]),
+    );
     const pending: Promise<unknown>[] = [];
     const ctx = { waitUntil: (p: Promise<unknown>) => void pending.push(p), passThroughOnException() {} } as unknown as ExecutionContext;
     await outboxRelay.scheduled({} as ScheduledController, env, ctx);
     await Promise.all(pending);
     expect(await survivors(ids)).toEqual(["deadWeek", "doneNew", "keyNew", "pendingOld", "queuedOld", "receiptNew"].sort());
+    const audits = await withDb((db) =>
+      db
+        .select({ id: auditEvents.id })
+        .from(auditEvents)
+        .where(inArray(auditEvents.id, Object.values(audit))),
+    );
+    expect(audits.map((r) => r.id)).toEqual([audit.auditNew]);
     await withDb((db) => db.delete(outboxJobs).where(inArray(outboxJobs.id, Object.values(ids))));
   });
 });
