@@ -1,10 +1,11 @@
 import { eq, inArray } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
-import gateway from "../functions/all-groups";
 import { auditEvents, instanceSettings } from "../db/schema";
 import { forgetSettingsInForce, settingsInForce, SETTINGS } from "../lib/settings";
 import { keyIdOf } from "../lib/settings/secret-box";
-import { api, env, expectProblem, newUser, withDb } from "./helpers/harness";
+import { api, env, expectProblem as expectRawProblem, newUser, withDb } from "./helpers/harness";
+import { client } from "./helpers/client";
+import { clientWithEnv, expectData, expectError, expectProblem, type Problem, type Schemas } from "./helpers/typed";
 
 /**
  * Instance settings are global to the shared test database, so this file only touches keys no other test
@@ -36,18 +37,19 @@ afterAll(async () => {
   await withDb((db) => db.delete(instanceSettings).where(inArray(instanceSettings.key, KEYS)));
 });
 
-const byKey = (body: { settings: { key: string }[] }) => Object.fromEntries(body.settings.map((s) => [s.key, s as Record<string, unknown>]));
+const byKey = (body: Schemas["InstanceSettingsResponse"]) => Object.fromEntries(body.settings.map((s) => [s.key, s]));
+const list = (token?: string) => client(token).GET("/admin/instance-settings");
+const save = (token: string, settings: Schemas["InstanceSettingInput"][]) => client(token).PUT("/admin/instance-settings", { body: { settings } });
 
 describe("instance settings", () => {
   it("lists every known key with every field of SPEC 2.11", async () => {
     const admin = await newUser({ isAdmin: true });
-    const res = await api("GET", "/admin/instance-settings", { token: admin.token });
-    expect(res.status, res.text).toBe(200);
-    expect(res.body.$schema).toMatch(/\/api\/v1\/schemas\/InstanceSettingsResponse\.json$/);
-    expect(typeof res.body.requires_restart).toBe("boolean");
-    expect(res.body.settings.map((s: { key: string }) => s.key)).toEqual(SETTINGS.map((s) => s.key));
-    for (const s of res.body.settings) expect(Object.keys(s).sort()).toEqual([...SPEC_FIELDS].sort());
-    const all = byKey(res.body);
+    const res = expectData(await list(admin.token));
+    expect(res.$schema).toMatch(/\/api\/v1\/schemas\/InstanceSettingsResponse\.json$/);
+    expect(typeof res.requires_restart).toBe("boolean");
+    expect(res.settings.map((s) => s.key)).toEqual(SETTINGS.map((s) => s.key));
+    for (const s of res.settings) expect(Object.keys(s).sort()).toEqual([...SPEC_FIELDS].sort());
+    const all = byKey(res);
     expect(all.ai_api_key).toMatchObject({ secret: true, value: "", environment_variables: ["AI_API_KEY"] });
     expect(all.billing_enabled.options).toEqual([
       { label: "On", value: "true" },
@@ -65,28 +67,24 @@ describe("instance settings", () => {
 
   it("only instance administrators may read or save (403)", async () => {
     const user = await newUser();
-    expectProblem(await api("GET", "/admin/instance-settings", { token: user.token }), 403, "forbidden");
-    expectProblem(await api("PUT", "/admin/instance-settings", { token: user.token, json: { settings: [{ key: "ai_model", value: "x" }] } }), 403, "forbidden");
-    expectProblem(await api("GET", "/admin/instance-settings"), 401, "unauthorized");
+    expectProblem(await list(user.token), 403, "forbidden");
+    expectProblem(await save(user.token, [{ key: "ai_model", value: "x" }]), 403, "forbidden");
+    expectProblem(await list(), 401, "unauthorized");
   });
 
   it("saves plain and secret values; secrets are sealed with a key id and never returned; restart picks them up", async () => {
     const admin = await newUser({ isAdmin: true });
     const secret = `sk-zebra-${Date.now()}-plaintext`;
     forgetSettingsInForce();
-    const saved = await api("PUT", "/admin/instance-settings", {
-      token: admin.token,
-      json: {
-        settings: [
-          { key: "ai_model", value: "llama-3.1-8b" },
-          { key: "ai_api_key", value: secret },
-        ],
-      },
-    });
-    expect(saved.status, saved.text).toBe(200);
-    expect(saved.text).not.toContain(secret);
-    expect(saved.body.requires_restart).toBe(true);
-    const after = byKey(saved.body);
+    const saved = expectData(
+      await save(admin.token, [
+        { key: "ai_model", value: "llama-3.1-8b" },
+        { key: "ai_api_key", value: secret },
+      ]),
+    );
+    expect(JSON.stringify(saved)).not.toContain(secret);
+    expect(saved.requires_restart).toBe(true);
+    const after = byKey(saved);
     expect(after.ai_model).toMatchObject({
       value: "llama-3.1-8b",
       source: "database",
@@ -123,42 +121,28 @@ describe("instance settings", () => {
     expect(inForce.get("ai_model")).toBe("llama-3.1-8b");
     expect(inForce.get("ai_api_key")).toBe(secret);
     expect(inForce.source("ai_api_key")).toBe("database");
-    const listed = await api("GET", "/admin/instance-settings", { token: admin.token });
-    expect(byKey(listed.body).ai_model.requires_restart).toBe(false);
-    expect(listed.text).not.toContain(secret);
+    const listed = expectData(await list(admin.token));
+    expect(byKey(listed).ai_model.requires_restart).toBe(false);
+    expect(JSON.stringify(listed)).not.toContain(secret);
 
     // The environment wins over a saved value, and then the key cannot be saved here.
-    const pinned = { ...env, AI_MODEL: "pinned-model" };
-    const viaEnv = await gateway.request("/admin/instance-settings", { headers: { authorization: `Bearer ${admin.token}` } }, pinned);
-    expect(byKey(await viaEnv.json()).ai_model).toMatchObject({
+    const pinned = clientWithEnv(admin.token, { AI_MODEL: "pinned-model" });
+    const viaEnv = expectData(await pinned.GET("/admin/instance-settings"));
+    expect(byKey(viaEnv).ai_model).toMatchObject({
       value: "pinned-model",
       source: "environment",
       editable: false,
       database_override_configured: true,
     });
-    const refused = await gateway.request(
-      "/admin/instance-settings",
-      {
-        method: "PUT",
-        headers: { authorization: `Bearer ${admin.token}`, "content-type": "application/json" },
-        body: JSON.stringify({ settings: [{ key: "ai_model", value: "x" }] }),
-      },
-      pinned,
-    );
-    expect(refused.status).toBe(422);
-    expect(((await refused.json()) as { errors: { location: string }[] }).errors[0].location).toBe("body.settings[0].key");
+    const refused = await pinned.PUT("/admin/instance-settings", { body: { settings: [{ key: "ai_model", value: "x" }] } });
+    expect(expectError(refused, 422).errors?.[0].location).toBe("body.settings[0].key");
 
     // `""` clears, a secret too.
-    const cleared = await api("PUT", "/admin/instance-settings", {
-      token: admin.token,
-      json: {
-        settings: [
-          { key: "ai_api_key", value: "" },
-          { key: "ai_model", value: "" },
-        ],
-      },
-    });
-    expect(byKey(cleared.body).ai_api_key).toMatchObject({
+    const cleared = await save(admin.token, [
+      { key: "ai_api_key", value: "" },
+      { key: "ai_model", value: "" },
+    ]);
+    expect(byKey(expectData(cleared)).ai_api_key).toMatchObject({
       secret_configured: false,
       source: "default",
       database_override_configured: false,
@@ -170,7 +154,7 @@ describe("instance settings", () => {
   it("is all or nothing: one bad entry → 422 naming body.settings[i], nothing saved", async () => {
     const admin = await newUser({ isAdmin: true });
     const secret = "short";
-    const cases: [unknown, string][] = [
+    const cases: [Schemas["InstanceSettingInput"][], string][] = [
       [
         [
           { key: "stripe_api_base", value: "https://stripe.example.test" },
@@ -197,22 +181,29 @@ describe("instance settings", () => {
       [[{ key: "ai_model", value: "a\u0001b" }], "body.settings[0].value"],
       [[{ key: "ai_api_key", value: secret }], "body.settings[0].value"],
       [[{ key: "media_max_bytes", value: "99999999999999999999" }], "body.settings[0].value"],
-      [[{ key: "stripe_api_base", value: 5 }], "body.settings[0].value"],
     ];
     for (const [settings, location] of cases) {
-      const res = await api("PUT", "/admin/instance-settings", { token: admin.token, json: { settings } });
-      expectProblem(res, 422, "validation-error");
+      const problem = expectProblem(await save(admin.token, settings), 422, "validation-error");
       expect(
-        res.body.errors.map((e: { location: string }) => e.location),
-        res.text,
+        problem.errors?.map((e) => e.location),
+        JSON.stringify(problem),
       ).toContain(location);
     }
+    // A value of the wrong type, which the typed client forbids: sent raw.
+    const wrongType = await api<Problem>("PUT", "/admin/instance-settings", { token: admin.token, json: { settings: [{ key: "stripe_api_base", value: 5 }] } });
+    expectRawProblem(wrongType, 422, "validation-error");
+    expect(
+      wrongType.body.errors?.map((e) => e.location),
+      wrongType.text,
+    ).toContain("body.settings[0].value");
     // The secret's value is not echoed in the error.
-    const secretErr = await api("PUT", "/admin/instance-settings", { token: admin.token, json: { settings: [{ key: "ai_api_key", value: "zz" }] } });
-    expect(secretErr.body.errors[0]).not.toHaveProperty("value");
-    for (const body of [{}, { settings: [] }, { settings: "x" }, []])
-      expectProblem(await api("PUT", "/admin/instance-settings", { token: admin.token, json: body }), 422, "validation-error");
-    expectProblem(
+    const secretErr = await save(admin.token, [{ key: "ai_api_key", value: "zz" }]);
+    expect(expectError(secretErr, 422).errors?.[0]).not.toHaveProperty("value");
+    expectProblem(await save(admin.token, []), 422, "validation-error");
+    // Bodies of the wrong shape, and one that is not JSON, which the typed client forbids: sent raw.
+    for (const body of [{}, { settings: "x" }, []])
+      expectRawProblem(await api("PUT", "/admin/instance-settings", { token: admin.token, json: body }), 422, "validation-error");
+    expectRawProblem(
       await api("PUT", "/admin/instance-settings", { token: admin.token, body: "{", headers: { "content-type": "application/json" } }),
       400,
       "bad-request",

@@ -47,8 +47,11 @@ export function expectError<D>(res: Answer<D, Problem>, status: number): Problem
   return res.error;
 }
 
-/** As client.ts's `client(token)`, with some of the Worker's bindings replaced (e.g. `ALLOW_PRIVATE_URLS`). */
-export function clientWithEnv(token: string | undefined, override: Partial<Env>): Client<paths> {
+/**
+ * As client.ts's `client(token)`, with some of the Worker's bindings replaced or added (e.g. `ALLOW_PRIVATE_URLS`,
+ * or a setting's environment variable such as `AI_MODEL`).
+ */
+export function clientWithEnv(token: string | undefined, override: Partial<Env> | Record<string, string>): Client<paths> {
   const patched = { ...env, ...override };
   return createClient<paths>({
     baseUrl: "http://herald.test",
