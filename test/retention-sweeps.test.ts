@@ -18,6 +18,7 @@ import {
 } from "../db/schema";
 import { organizationUsage, providerCostRows } from "../lib/billing/state";
 import { newId } from "../lib/ids";
+import { MAX_HORIZON_MS } from "../lib/repost/candidates";
 import { MEASUREMENTS_SWEEP } from "../lib/retention/measurements";
 import { RETENTION } from "../lib/retention/periods";
 import { runRetention } from "../lib/retention/run";
@@ -245,6 +246,11 @@ const measurementsLeft = (ids: Record<string, string>) =>
   );
 
 describe("retention sweeps (lib/retention)", () => {
+  it("keeps repost attempts longer than any policy can still act on a post, and measurements longer than the analytics window", () => {
+    expect(RETENTION.repostAttemptsDays * 86_400_000).toBeGreaterThan(MAX_HORIZON_MS);
+    expect(RETENTION.analyticsMeasurementsDays).toBeGreaterThan(RETENTION.analyticsWindowDays);
+  });
+
   it("delivery attempts, repost attempts and activity, and audit events go after their retention, and nothing else", async () => {
     const [a, b] = [await world(), await world()];
     const ids = await plantHistory(a, b);

@@ -23,7 +23,7 @@ export const RETENTION = {
   /**
    * Repost attempts (by creation) are what makes a repost exactly once, so they outlive the longest a policy can
    * still act on a post: a 7-day evaluation window, a 30-day first delay and 5 stages of up to 30 days each
-   * (CONTRACT §8) is about 190 days; a year and a month leaves room.
+   * (CONTRACT §8) is about 190 days (MAX_HORIZON_MS, lib/repost/candidates.ts); a year and a month leaves room.
    */
   repostAttemptsDays: 400,
   /**
