@@ -1,3 +1,4 @@
+import { MAX_URL_LENGTH } from "../net/outbound-url";
 import { readAnswer } from "../providers/answer";
 import { withSession, xrpcResponse, type Session } from "../providers/bluesky-xrpc";
 import { ProviderError, type AccountContext } from "../providers/types";
@@ -63,6 +64,24 @@ function recordOf(v: unknown, at: string): Found | null {
   return { uri, createdAt: new Date(createdAt), text: optionalTextOf(value.text, `${at}.value.text`) };
 }
 
+/**
+ * The next getPosts call's URIs, query-escaped: up to 25, as many as keep the URL within MAX_URL_LENGTH
+ * (outbound URLs are refused beyond it). `:` and `/` may stand unescaped in a query (RFC 3986), which
+ * keeps 25 ordinary at:// URIs within it.
+ */
+const queryEscape = (uri: string) => encodeURIComponent(uri).replace(/%3A/gi, ":").replace(/%2F/gi, "/");
+
+function urisForCall(uris: string[], room: number): string[] {
+  const out: string[] = [];
+  let length = 0;
+  for (const uri of uris.slice(0, POSTS_PER_CALL)) {
+    length += queryEscape(uri).length + "uris=&".length;
+    if (out.length > 0 && length > room) break;
+    out.push(uri);
+  }
+  return out;
+}
+
 const postUrl = (handle: string, uri: string) => `https://bsky.app/profile/${handle}/post/${uri.split("/").pop()}`;
 
 const DEFAULT_LIMITS: CollectLimits = { budget: READ_BUDGET.bluesky, timeoutMs: READ_TIMEOUT_MS };
@@ -114,11 +133,16 @@ export async function collectBluesky(account: AccountContext, state: BackfillSta
     const asked = new Set<string>();
     const unique = [...found.values()];
     try {
-      for (let i = 0; i < unique.length && appViewReason === null && !result.error && result.reads < limits.budget; i += POSTS_PER_CALL) {
-        const uris = unique.slice(i, i + POSTS_PER_CALL).map((r) => r.uri);
+      const method = "app.bsky.feed.getPosts";
+      const room = MAX_URL_LENGTH - `${s.pdsUrl}/xrpc/${method}?`.length;
+      for (let i = 0; i < unique.length && appViewReason === null && !result.error && result.reads < limits.budget; ) {
+        const uris = urisForCall(
+          unique.slice(i).map((r) => r.uri),
+          room,
+        );
+        i += uris.length;
         result.reads++;
-        const method = "app.bsky.feed.getPosts";
-        const got = await fromAppView(() => get(`${method}?${uris.map((u) => `uris=${encodeURIComponent(u)}`).join("&")}`, undefined, s.accessJwt));
+        const got = await fromAppView(() => get(`${method}?${uris.map((u) => `uris=${queryEscape(u)}`).join("&")}`, undefined, s.accessJwt));
         if ("reason" in got) appViewReason = got.reason;
         else {
           for (const u of uris) asked.add(u);
