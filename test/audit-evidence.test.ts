@@ -3,8 +3,9 @@ import { auditEvents } from "../db/schema";
 import { encodeCursor } from "../lib/cursor";
 import { newId } from "../lib/ids";
 import { client } from "./helpers/client";
-import { api, env, expectProblem, newUser, newWorkspace, withDb } from "./helpers/harness";
-import { expectData, expectProblem as expectTypedProblem } from "./helpers/typed";
+import type { paths } from "./helpers/api-types";
+import { env, newUser, newWorkspace, withDb } from "./helpers/harness";
+import { expectData, expectProblem, type Schemas } from "./helpers/typed";
 import { SoftAuthenticator } from "./helpers/soft-authenticator";
 import { startWebhookReceiver, type WebhookPeer } from "./peers/webhook-receiver";
 
@@ -39,88 +40,85 @@ afterAll(async () => receiver?.stop());
 async function adminSession(name = "Admin key") {
   const admin = await newUser({ isAdmin: true });
   const device = new SoftAuthenticator(ORIGIN);
-  const start = await api("POST", "/auth/security/passkeys/start", { token: admin.token, json: { name } });
-  await api("POST", "/auth/security/passkeys/finish", {
-    token: admin.token,
-    json: { challenge_id: start.body.challenge_id, credential: device.register(start.body.options) },
-  });
-  const signIn = await api("POST", "/auth/sessions/passkey/start");
-  const done = await api("POST", "/auth/sessions/passkey/finish", {
-    json: { challenge_id: signIn.body.challenge_id, credential: device.assert(signIn.body.options) },
-  });
-  expect(done.status, done.text).toBe(200);
-  return { ...admin, cookie: done.headers.get("set-cookie")!.split(";")[0] };
+  return { ...admin, cookie: await passkeySession(admin.token, device, name) };
 }
 
-const list = (cookie: string, query = "") => api("GET", `/admin/audit-evidence${query}`, { headers: { cookie } });
+/** Registers a passkey for the bearer of `token` on `device`, signs in with it, and answers the session cookie. */
+async function passkeySession(token: string, device: SoftAuthenticator, name?: string) {
+  const start = (await client(token).POST("/auth/security/passkeys/start", { body: name === undefined ? {} : { name } })).data;
+  await client(token).POST("/auth/security/passkeys/finish", {
+    body: { challenge_id: start?.challenge_id ?? "", credential: device.register(start?.options) },
+  });
+  const signIn = (await client().POST("/auth/sessions/passkey/start")).data;
+  const done = await client().POST("/auth/sessions/passkey/finish", {
+    body: { challenge_id: signIn?.challenge_id ?? "", credential: device.assert(signIn?.options) },
+  });
+  expect(done.response.status, JSON.stringify(done.error)).toBe(200);
+  return done.response.headers.get("set-cookie")!.split(";")[0];
+}
+
+type AuditQuery = NonNullable<paths["/admin/audit-evidence"]["get"]["parameters"]["query"]>;
+/** GET /admin/audit-evidence with the session cookie (the only credential it takes: a browser session). */
+const list = (cookie: string, query: AuditQuery = {}) => client().GET("/admin/audit-evidence", { params: { query }, headers: { cookie } });
 
 describe("GET /admin/audit-evidence", () => {
   it("only an instance administrator's browser session may read it: a token (even an admin's) or a member's session → 403", async () => {
     const admin = await adminSession();
-    const ok = await list(admin.cookie);
-    expect(ok.status, ok.text).toBe(200);
-    expect(ok.body.$schema).toMatch(/AuditEvidencePage\.json$/);
-    expectProblem(await api("GET", "/admin/audit-evidence", { token: admin.token }), 403, "forbidden");
-    expectProblem(await api("GET", "/admin/audit-evidence"), 401, "unauthorized");
+    const ok = expectData(await list(admin.cookie));
+    expect(ok.$schema).toMatch(/AuditEvidencePage\.json$/);
+    expectProblem(await client(admin.token).GET("/admin/audit-evidence"), 403, "forbidden");
+    expectProblem(await client().GET("/admin/audit-evidence"), 401, "unauthorized");
     const member = await newUser();
-    const device = new SoftAuthenticator(ORIGIN);
-    const s = await api("POST", "/auth/security/passkeys/start", { token: member.token, json: {} });
-    await api("POST", "/auth/security/passkeys/finish", {
-      token: member.token,
-      json: { challenge_id: s.body.challenge_id, credential: device.register(s.body.options) },
-    });
-    const si = await api("POST", "/auth/sessions/passkey/start");
-    const session = await api("POST", "/auth/sessions/passkey/finish", {
-      json: { challenge_id: si.body.challenge_id, credential: device.assert(si.body.options) },
-    });
-    expectProblem(await list(session.headers.get("set-cookie")!.split(";")[0]), 403, "forbidden");
+    const memberCookie = await passkeySession(member.token, new SoftAuthenticator(ORIGIN));
+    expectProblem(await list(memberCookie), 403, "forbidden");
   });
 
   it("lists consequential actions by id, newest first, and never the names, e-mails, titles, bodies, URLs or secrets planted in them", async () => {
     const since = new Date(Date.now() - 1000).toISOString();
     const admin = await adminSession(PLANTED.passkeyName);
     // Every kind of content, through the API as a person would make it.
-    const created = await api("POST", "/admin/users", { token: admin.token, json: { email: PLANTED.email, display_name: PLANTED.displayName } });
-    expect(created.status, created.text).toBe(201);
-    const owner = { id: created.body.user.id, token: created.body.token as string };
-    const token = await api("POST", "/auth/tokens", { token: owner.token, json: { name: PLANTED.tokenName } });
-    expect(token.status).toBe(201);
-    const ws = await api("POST", "/workspaces", { token: owner.token, json: { name: PLANTED.workspace } });
-    expect(ws.status, ws.text).toBe(201);
-    const account = await api("POST", "/accounts", {
-      token: owner.token,
-      json: {
-        workspace_id: ws.body.id,
-        platform: "webhook",
-        url: `${receiver.url}/${PLANTED.webhookPath}`,
-        secret: PLANTED.webhookSecret,
-        username: PLANTED.accountName,
-      },
+    const created = expectData(await client(admin.token).POST("/admin/users", { body: { email: PLANTED.email, display_name: PLANTED.displayName } }), 201);
+    const owner = { id: created.user.id, token: created.token };
+    const asOwner = client(owner.token);
+    const token = expectData(await asOwner.POST("/auth/tokens", { body: { name: PLANTED.tokenName } }), 201);
+    const ws = expectData(await asOwner.POST("/workspaces", { body: { name: PLANTED.workspace } }), 201);
+    const account = expectData(
+      await asOwner.POST("/accounts", {
+        body: {
+          workspace_id: ws.id,
+          platform: "webhook",
+          url: `${receiver.url}/${PLANTED.webhookPath}`,
+          secret: PLANTED.webhookSecret,
+          username: PLANTED.accountName,
+        },
+      }),
+      201,
+    );
+    const publication = expectData(
+      await asOwner.POST("/publications", {
+        body: { workspace_id: ws.id, title: PLANTED.title, source_text: PLANTED.body, destinations: [{ social_account_id: account.id }] },
+      }),
+      201,
+    );
+    const deleted = await asOwner.DELETE("/publications/{id}", {
+      params: { path: { id: publication.id }, query: { confirm: true, expected_revision: publication.revision } },
     });
-    expect(account.status, account.text).toBe(201);
-    const publication = await api("POST", "/publications", {
-      token: owner.token,
-      json: { workspace_id: ws.body.id, title: PLANTED.title, source_text: PLANTED.body, destinations: [{ social_account_id: account.body.id }] },
-    });
-    expect(publication.status, publication.text).toBe(201);
-    expect(
-      (await api("DELETE", `/publications/${publication.body.id}?confirm=true&expected_revision=${publication.body.revision}`, { token: owner.token })).status,
-    ).toBe(200);
-    expect((await api("DELETE", `/auth/tokens/${token.body.id}`, { token: owner.token })).status).toBe(204);
+    expect(deleted.response.status).toBe(200);
+    expect((await asOwner.DELETE("/auth/tokens/{id}", { params: { path: { id: token.id } } })).response.status).toBe(204);
 
-    // Everything since this test began, page by page.
-    const items: any[] = [];
+    // Everything since this test began, page by page, each page's JSON kept for the search below.
+    const items: Schemas["AuditEvidenceItem"][] = [];
     const texts: string[] = [];
     let cursor: string | null = null;
     do {
-      const page = await list(admin.cookie, `?since=${encodeURIComponent(since)}&limit=200${cursor ? `&cursor=${cursor}` : ""}`);
-      expect(page.status, page.text).toBe(200);
-      texts.push(page.text);
-      items.push(...page.body.items);
-      cursor = page.body.next_cursor;
+      const page = await list(admin.cookie, { since, limit: 200, ...(cursor ? { cursor } : {}) });
+      const body: Schemas["AuditEvidencePage"] = expectData(page);
+      texts.push(JSON.stringify(body));
+      items.push(...body.items);
+      cursor = body.next_cursor;
     } while (cursor);
 
-    const mine = items.filter((e) => [admin.id, owner.id].includes(e.actor_id));
+    const mine = items.filter((e) => [admin.id, owner.id].some((id) => id === e.actor_id));
     const actions = mine.map((e) => e.action);
     for (const action of [
       "passkey.add",
@@ -142,7 +140,7 @@ describe("GET /admin/audit-evidence", () => {
       request_id: expect.any(String),
     });
     expect(mine.find((e) => e.action === "session.sign_in")).toMatchObject({ actor_kind: "session", target_type: "session" });
-    expect(mine.find((e) => e.action === "publication.create")).toMatchObject({ workspace_id: ws.body.id, target_id: publication.body.id });
+    expect(mine.find((e) => e.action === "publication.create")).toMatchObject({ workspace_id: ws.id, target_id: publication.id });
     for (const item of items) {
       expect(Object.keys(item).sort()).toEqual([
         "action",
@@ -170,35 +168,38 @@ describe("GET /admin/audit-evidence", () => {
     const admin = await adminSession();
     const owner = await newUser();
     const ws = await newWorkspace(owner);
-    for (let i = 0; i < 3; i++) expect((await api("POST", "/auth/tokens", { token: owner.token, json: { name: `t${i}` } })).status).toBe(201);
-    expect((await api("PATCH", `/workspaces/${ws}`, { token: owner.token, json: { name: "Renamed", expected_revision: 1 } })).status).toBe(200);
+    const asOwner = client(owner.token);
+    for (let i = 0; i < 3; i++) expect((await asOwner.POST("/auth/tokens", { body: { name: `t${i}` } })).response.status).toBe(201);
+    const renamed = await asOwner.PATCH("/workspaces/{id}", { params: { path: { id: ws } }, body: { name: "Renamed", expected_revision: 1 } });
+    expect(renamed.response.status).toBe(200);
 
-    const byActor = await list(admin.cookie, `?actor_id=${owner.id}&action=token.create&limit=2`);
-    expect(byActor.status, byActor.text).toBe(200);
-    expect(byActor.body.items).toHaveLength(2);
-    expect(byActor.body.items.every((e: any) => e.actor_id === owner.id && e.action === "token.create")).toBe(true);
-    expect(byActor.headers.get("link")).toMatch(/rel="next"/);
-    const rest = await list(admin.cookie, `?actor_id=${owner.id}&action=token.create&limit=2&cursor=${byActor.body.next_cursor}`);
-    expect(rest.body.items).toHaveLength(1);
-    expect(rest.body.next_cursor).toBeNull();
-    const ids = [...byActor.body.items, ...rest.body.items].map((e: any) => e.id);
+    const byActorPage = await list(admin.cookie, { actor_id: owner.id, action: "token.create", limit: 2 });
+    const byActor = expectData(byActorPage);
+    expect(byActor.items).toHaveLength(2);
+    expect(byActor.items.every((e) => e.actor_id === owner.id && e.action === "token.create")).toBe(true);
+    expect(byActorPage.response.headers.get("link")).toMatch(/rel="next"/);
+    const rest = (await list(admin.cookie, { actor_id: owner.id, action: "token.create", limit: 2, cursor: byActor.next_cursor ?? "" })).data;
+    expect(rest?.items).toHaveLength(1);
+    expect(rest?.next_cursor).toBeNull();
+    const ids = [...byActor.items, ...(rest?.items ?? [])].map((e) => e.id);
     expect(new Set(ids).size).toBe(3);
 
-    const inWorkspace = await list(admin.cookie, `?workspace_id=${ws}`);
-    expect(inWorkspace.body.items.map((e: any) => e.action)).toEqual(["workspace.update"]);
-    const future = await list(admin.cookie, `?since=${encodeURIComponent(new Date(Date.now() + 3_600_000).toISOString())}`);
-    expect(future.body.items).toEqual([]);
-    const past = await list(admin.cookie, `?actor_id=${owner.id}&until=${encodeURIComponent("2020-01-01T00:00:00Z")}`);
-    expect(past.body.items).toEqual([]);
+    const inWorkspace = await list(admin.cookie, { workspace_id: ws });
+    expect(inWorkspace.data?.items.map((e) => e.action)).toEqual(["workspace.update"]);
+    const future = await list(admin.cookie, { since: new Date(Date.now() + 3_600_000).toISOString() });
+    expect(future.data?.items).toEqual([]);
+    const past = await list(admin.cookie, { actor_id: owner.id, until: "2020-01-01T00:00:00Z" });
+    expect(past.data?.items).toEqual([]);
 
-    for (const query of [
-      "?cursor=bm90LW91cnM",
-      "?limit=0",
-      "?limit=201",
-      "?since=yesterday",
-      "?action=DROP%20TABLE",
-      `?since=2026-01-02T00:00:00Z&until=2026-01-01T00:00:00Z`,
-    ]) {
+    const refused: AuditQuery[] = [
+      { cursor: "bm90LW91cnM" },
+      { limit: 0 },
+      { limit: 201 },
+      { since: "yesterday" },
+      { action: "DROP TABLE" },
+      { since: "2026-01-02T00:00:00Z", until: "2026-01-01T00:00:00Z" },
+    ];
+    for (const query of refused) {
       expectProblem(await list(admin.cookie, query), 422, "validation-error");
     }
   });
@@ -224,11 +225,7 @@ describe("GET /admin/audit-evidence orders by occurred_at", () => {
   }
 
   async function page(cookie: string, actor: string, cursor?: string) {
-    const res = await client().GET("/admin/audit-evidence", {
-      params: { query: { actor_id: actor, limit: 2, ...(cursor ? { cursor } : {}) } },
-      headers: { cookie },
-    });
-    return expectData(res);
+    return expectData(await list(cookie, { actor_id: actor, limit: 2, ...(cursor ? { cursor } : {}) }));
   }
 
   it("newest first by occurred_at when seq disagrees, across pages, with a cursor that new events do not move", async () => {
@@ -257,8 +254,7 @@ describe("GET /admin/audit-evidence orders by occurred_at", () => {
   it("refuses a cursor of the old shape (a bare sequence number) or with a forged sequence", async () => {
     const admin = await adminSession();
     for (const cursor of [encodeCursor(["12345"]), encodeCursor([new Date().toISOString(), "1 or 1=1"]), encodeCursor([new Date().toISOString(), "0"])]) {
-      const res = await client().GET("/admin/audit-evidence", { params: { query: { cursor } }, headers: { cookie: admin.cookie } });
-      expectTypedProblem(res, 422, "validation-error");
+      expectProblem(await list(admin.cookie, { cursor }), 422, "validation-error");
     }
   });
 });
