@@ -1,0 +1,142 @@
+import fs from "node:fs";
+import path from "node:path";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RepostRuleInput } from "../lib/schemas/repost-rule";
+import { env } from "./helpers/harness";
+
+/**
+ * Migration 0027 converts repost policies written in the earlier CONTRACT §8 shape (match, thresholds,
+ * window_hours, plateau, stages[].delay_minutes, unrepost_previous) to the SPEC's RepostRule. The shared test
+ * database has no such rows, so a scratch database on the same Postgres gets migrations 0000–0026, policies in
+ * the old shape, then 0027.
+ */
+const MIGRATIONS = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../db/migrations");
+const journal = JSON.parse(fs.readFileSync(path.join(MIGRATIONS, "meta/_journal.json"), "utf8")) as { entries: { idx: number; tag: string }[] };
+const statements = (tag: string) =>
+  fs
+    .readFileSync(path.join(MIGRATIONS, `${tag}.sql`), "utf8")
+    .split("--> statement-breakpoint")
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+const scratch = `herald_mig_repost_${Date.now().toString(36)}`;
+const admin = new pg.Pool({ max: 1, connectionString: env.DATABASE_URL });
+let client: InstanceType<typeof pg.Pool>;
+type Row = Record<string, unknown>;
+const run = async (pool: InstanceType<typeof pg.Pool>, text: string) => (await pool.query({ text })).rows as unknown as Row[];
+
+beforeAll(async () => {
+  await run(admin, `CREATE DATABASE ${scratch}`);
+  const url = new URL(env.DATABASE_URL);
+  url.pathname = `/${scratch}`;
+  client = new pg.Pool({ max: 1, connectionString: url.toString() });
+});
+
+afterAll(async () => {
+  await client?.end();
+  await run(admin, `DROP DATABASE IF EXISTS ${scratch}`);
+  await admin.end();
+});
+
+const OLD: Record<string, unknown> = {
+  // Everything the old shape could say: any-of with an engagement minimum, a plateau, two stages undoing.
+  rpp_full: {
+    match: "any",
+    thresholds: [
+      { metric: "likes", min: 5 },
+      { metric: "engagement", min: 9 },
+      { metric: "replies", min: 2 },
+      { metric: "views", min: 100 },
+    ],
+    window_hours: 48,
+    plateau: { checks: 4, max_growth_percent: 5 },
+    stages: [{ delay_minutes: 10 }, { delay_minutes: 60 }],
+    unrepost_previous: true,
+  },
+  // All-of, a reposts minimum, no plateau, one stage, the widest window.
+  rpp_plain: { match: "all", thresholds: [{ metric: "reposts", min: 3 }], window_hours: 168, stages: [{ delay_minutes: 10_080 }], unrepost_previous: false },
+  // No threshold at all (every post in the window qualified), the narrowest window.
+  rpp_none: { match: "all", thresholds: [], window_hours: 1, stages: [{ delay_minutes: 0 }], unrepost_previous: true },
+};
+
+describe("migration 0027 (repost rules in the SPEC's shape)", () => {
+  it("converts policies written in the old shape and leaves the new shape as it is", async () => {
+    const mine = journal.entries.find((e) => e.idx === 27)!;
+    expect(mine.tag).toBe("0027_repost_rule_spec_shape");
+    for (const entry of journal.entries.filter((e) => e.idx < 27)) for (const s of statements(entry.tag)) await run(client, s);
+
+    await run(client, `INSERT INTO users (id, email, display_name) VALUES ('usr_a', 'a@example.test', 'A')`);
+    await run(client, `INSERT INTO organizations (id, kind, owner_user_id) VALUES ('org_a', 'personal', 'usr_a')`);
+    await run(client, `INSERT INTO workspaces (id, name, created_by, organization_id) VALUES ('wsp_1', 'One', 'usr_a', 'org_a')`);
+    const values = Object.entries(OLD).map(([id, rule]) => `('${id}', 'wsp_1', '${id}', '${JSON.stringify(rule)}'::jsonb, '{}', '{}')`);
+    await run(client, `INSERT INTO repost_policies (id, workspace_id, name, rule, source_account_ids, target_account_ids) VALUES ${values.join(", ")}`);
+    await run(
+      client,
+      `INSERT INTO repost_attempts (id, workspace_id, policy_id, rendition_id, target_account_id, stage, reason)
+      SELECT 'rpt_x', 'wsp_1', 'rpp_full', 'rnd_missing', 'acc_missing', 0, 'x' WHERE false`,
+    );
+
+    for (const s of statements(mine.tag)) await run(client, s);
+
+    const rules = Object.fromEntries((await run(client, `SELECT id, rule FROM repost_policies ORDER BY id`)).map((r) => [r.id, r.rule]));
+    const stage = (delay_seconds: number, unrepost_previous: boolean) => ({ delay_seconds, unrepost_previous });
+    expect(rules).toEqual({
+      rpp_full: {
+        threshold_mode: "any",
+        // engagement ≥ 9 becomes likes ≥ 9 (never more reposts than the old rule made).
+        min_likes: 9,
+        min_reposts: 0,
+        min_comments: 2,
+        min_views: 100,
+        evaluation_window_seconds: 172_800,
+        require_plateau: true,
+        plateau_checks: 4,
+        delay_seconds: 0,
+        stages: [stage(600, false), stage(3600, true)],
+      },
+      rpp_plain: {
+        threshold_mode: "all",
+        min_likes: 0,
+        min_reposts: 3,
+        min_comments: 0,
+        min_views: 0,
+        evaluation_window_seconds: 604_800,
+        require_plateau: false,
+        plateau_checks: 3,
+        delay_seconds: 0,
+        stages: [stage(604_800, false)],
+      },
+      rpp_none: {
+        threshold_mode: "all",
+        min_likes: 0,
+        min_reposts: 0,
+        min_comments: 0,
+        min_views: 0,
+        evaluation_window_seconds: 3600,
+        require_plateau: false,
+        plateau_checks: 3,
+        delay_seconds: 0,
+        stages: [stage(0, false)],
+      },
+    });
+    // What an old rule could say lands within the new ranges (a rule with no minimum aside, which the API no longer takes).
+    expect(RepostRuleInput.safeParse(rules.rpp_full).success).toBe(true);
+    expect(RepostRuleInput.safeParse(rules.rpp_plain).success).toBe(true);
+
+    // Running the conversion again changes nothing.
+    const conversion = statements(mine.tag).at(-1)!;
+    expect(conversion).toMatch(/^-- Policies written in the earlier/);
+    await run(client, conversion);
+    expect(Object.fromEntries((await run(client, `SELECT id, rule FROM repost_policies ORDER BY id`)).map((r) => [r.id, r.rule]))).toEqual(rules);
+
+    // An attempt of a publication's own rule has no policy; its own unique key keeps it once.
+    const cols = await run(client, `SELECT is_nullable FROM information_schema.columns WHERE table_name = 'repost_attempts' AND column_name = 'policy_id'`);
+    expect(cols).toEqual([{ is_nullable: "YES" }]);
+    const override = await run(
+      client,
+      `SELECT data_type FROM information_schema.columns WHERE table_name = 'publications' AND column_name = 'repost_override'`,
+    );
+    expect(override).toEqual([{ data_type: "jsonb" }]);
+  });
+});
