@@ -71,11 +71,6 @@ describe("migration 0027 (repost rules in the SPEC's shape)", () => {
     await run(client, `INSERT INTO workspaces (id, name, created_by, organization_id) VALUES ('wsp_1', 'One', 'usr_a', 'org_a')`);
     const values = Object.entries(OLD).map(([id, rule]) => `('${id}', 'wsp_1', '${id}', '${JSON.stringify(rule)}'::jsonb, '{}', '{}')`);
     await run(client, `INSERT INTO repost_policies (id, workspace_id, name, rule, source_account_ids, target_account_ids) VALUES ${values.join(", ")}`);
-    await run(
-      client,
-      `INSERT INTO repost_attempts (id, workspace_id, policy_id, rendition_id, target_account_id, stage, reason)
-      SELECT 'rpt_x', 'wsp_1', 'rpp_full', 'rnd_missing', 'acc_missing', 0, 'x' WHERE false`,
-    );
 
     for (const s of statements(mine.tag)) await run(client, s);
 
