@@ -1,7 +1,9 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { auditEvents, voiceProfiles } from "../db/schema";
-import { api, newUser, newWorkspace, withDb, expectProblem } from "./helpers/harness";
+import { api, expectProblem as expectRawProblem, newUser, newWorkspace, withDb } from "./helpers/harness";
+import { client } from "./helpers/client";
+import { expectData, expectProblem, type Schemas } from "./helpers/typed";
 
 type User = Awaited<ReturnType<typeof newUser>>;
 
@@ -15,16 +17,23 @@ async function team() {
   return { owner, admin, editor, viewer, outsider, ws };
 }
 
+/**
+ * POST /voice-profiles with `definition: {}`. The document lets every member of VoiceDefinitionInput (and
+ * `assigned_account_ids`) be left out, each having a default, but the generated types make every member with a
+ * default required (openapi-typescript's `defaultNonNullable`), so this body, valid by the document, goes raw.
+ */
+const postEmptyDefinition = (user: User, ws: string, name: string) =>
+  api<Schemas["VoiceProfile"]>("POST", "/voice-profiles", { token: user.token, json: { workspace_id: ws, name, definition: {} } });
 const create = async (user: User, ws: string, name: string) => {
-  const res = await api("POST", "/voice-profiles", { token: user.token, json: { workspace_id: ws, name, definition: {} } });
+  const res = await postEmptyDefinition(user, ws, name);
   expect(res.status, res.text).toBe(201);
-  return res.body as { id: string; revision: number; is_default: boolean };
+  return res.body;
 };
-const get = (user: User, id: string) => api("GET", `/voice-profiles/${id}`, { token: user.token }).then((r) => r.body);
+const get = async (user: User, id: string) => (await client(user.token).GET("/voice-profiles/{id}", { params: { path: { id } } })).data;
 const setDefault = (user: User, id: string, ws: string, expected_revision: number) =>
-  api("POST", `/voice-profiles/${id}/default`, { token: user.token, json: { expected_revision, workspace_id: ws } });
+  client(user.token).POST("/voice-profiles/{id}/default", { params: { path: { id } }, body: { expected_revision, workspace_id: ws } });
 const remove = (user: User, id: string, expected_revision: number) =>
-  api("DELETE", `/voice-profiles/${id}?expected_revision=${expected_revision}`, { token: user.token });
+  client(user.token).DELETE("/voice-profiles/{id}", { params: { path: { id }, query: { expected_revision } } });
 
 const defaultsOf = (ws: string) =>
   withDb((db) =>
@@ -41,16 +50,15 @@ describe("voice profiles: the workspace default", () => {
     const b = await create(editor, ws, "B");
     expect([a.is_default, b.is_default]).toEqual([true, false]);
 
-    const res = await setDefault(admin, b.id, ws, 1);
-    expect(res.status, res.text).toBe(200);
-    expect(res.body).toMatchObject({ $schema: expect.stringMatching(/VoiceProfile\.json$/), id: b.id, is_default: true, revision: 2 });
+    const res = expectData(await setDefault(admin, b.id, ws, 1));
+    expect(res).toMatchObject({ $schema: expect.stringMatching(/VoiceProfile\.json$/), id: b.id, is_default: true, revision: 2 });
     expect(await get(admin, a.id)).toMatchObject({ is_default: false, revision: 2 });
     expect(await defaultsOf(ws)).toEqual([{ id: b.id }]);
 
     // Again on the current default: nothing changes.
     const again = await setDefault(admin, b.id, ws, 2);
-    expect(again.status).toBe(200);
-    expect(again.body).toMatchObject({ is_default: true, revision: 2 });
+    expect(again.response.status).toBe(200);
+    expect(again.data).toMatchObject({ is_default: true, revision: 2 });
 
     const trail = await withDb((db) =>
       db.select({ action: auditEvents.action, target: auditEvents.targetId }).from(auditEvents).where(eq(auditEvents.workspaceId, ws)),
@@ -72,13 +80,12 @@ describe("voice profiles: the workspace default", () => {
     expectProblem(await setDefault(viewer, b.id, ws, 1), 403, "forbidden");
     expectProblem(await setDefault(outsider, b.id, ws, 1), 404, "not-found");
     const stale = await setDefault(admin, b.id, ws, 7);
-    expectProblem(stale, 409, "revision-conflict");
-    expect(stale.body.current_revision).toBe(1);
+    expect(expectProblem(stale, 409, "revision-conflict").current_revision).toBe(1);
     // The profile must belong to the workspace named in the body.
     const elsewhere = await newWorkspace(admin);
     expectProblem(await setDefault(admin, b.id, elsewhere, 1), 404, "not-found");
     expectProblem(await setDefault(admin, "vop_missing", ws, 1), 404, "not-found");
-    expect((await setDefault(owner, b.id, ws, 1)).status).toBe(200);
+    expect((await setDefault(owner, b.id, ws, 1)).response.status).toBe(200);
   });
 
   it("10 concurrent switches across 4 profiles leave exactly one default, and it is one a switch made", async () => {
@@ -91,14 +98,14 @@ describe("voice profiles: the workspace default", () => {
         return setDefault(admin, target.id, ws, target.revision).then((res) => ({ target: target.id, res }));
       }),
     );
-    for (const { res } of results) expect([200, 409], res.text).toContain(res.status);
-    const winners = results.filter((r) => r.res.status === 200);
+    for (const { res } of results) expect([200, 409], JSON.stringify(res.error)).toContain(res.response.status);
+    const winners = results.filter((r) => r.res.response.status === 200);
     expect(winners.length).toBeGreaterThan(0);
     const defaults = await defaultsOf(ws);
     expect(defaults).toHaveLength(1);
     expect(winners.map((w) => w.target)).toContain(defaults[0].id);
-    const listed = await api("GET", `/voice-profiles?workspace_id=${ws}`, { token: admin.token });
-    expect(listed.body.filter((p: { is_default: boolean }) => p.is_default)).toHaveLength(1);
+    const listed = await client(admin.token).GET("/voice-profiles", { params: { query: { workspace_id: ws } } });
+    expect(listed.data?.filter((p) => p.is_default)).toHaveLength(1);
   });
 
   it("the database itself refuses a second default", async () => {
@@ -111,9 +118,7 @@ describe("voice profiles: the workspace default", () => {
 
   it("10 concurrent first creations in an empty workspace make exactly one default", async () => {
     const { editor, ws } = await team();
-    const results = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => api("POST", "/voice-profiles", { token: editor.token, json: { workspace_id: ws, name: `V${i}`, definition: {} } })),
-    );
+    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => postEmptyDefinition(editor, ws, `V${i}`)));
     expect(results.map((r) => r.status)).toEqual(Array(10).fill(201));
     expect(results.filter((r) => r.body.is_default)).toHaveLength(1);
     expect(await defaultsOf(ws)).toHaveLength(1);
@@ -129,19 +134,19 @@ describe("voice profiles: delete", () => {
     expectProblem(await remove(viewer, b.id, 1), 403, "forbidden");
     expectProblem(await remove(outsider, b.id, 1), 404, "not-found");
     const stale = await remove(editor, b.id, 5);
-    expectProblem(stale, 409, "revision-conflict");
-    expect(stale.body.current_revision).toBe(1);
+    expect(expectProblem(stale, 409, "revision-conflict").current_revision).toBe(1);
     expectProblem(await remove(editor, b.id, 0), 422, "validation-error");
-    expectProblem(await api("DELETE", `/voice-profiles/${b.id}`, { token: editor.token }), 422, "validation-error");
+    // Without the required expected_revision, which the typed client forbids: sent raw.
+    expectRawProblem(await api("DELETE", `/voice-profiles/${b.id}`, { token: editor.token }), 422, "validation-error");
 
     expectProblem(await remove(editor, a.id, 1), 409, "not-editable");
     expect(await defaultsOf(ws)).toEqual([{ id: a.id }]);
 
     const deleted = await remove(editor, b.id, 1);
-    expect(deleted.status, deleted.text).toBe(204);
-    expectProblem(await api("GET", `/voice-profiles/${b.id}`, { token: editor.token }), 404, "not-found");
+    expect(deleted.response.status, JSON.stringify(deleted.error)).toBe(204);
+    expectProblem(await client(editor.token).GET("/voice-profiles/{id}", { params: { path: { id: b.id } } }), 404, "not-found");
     // Now the default is the only profile and may go.
-    expect((await remove(admin, a.id, 1)).status).toBe(204);
+    expect((await remove(admin, a.id, 1)).response.status).toBe(204);
     expect(await defaultsOf(ws)).toEqual([]);
     // The next profile created becomes the default again.
     expect((await create(editor, ws, "C")).is_default).toBe(true);
