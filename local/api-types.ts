@@ -21,7 +21,7 @@ export async function apiTypesSource(): Promise<string> {
   const res = await gateway.request("/openapi.json", {}, {});
   if (res.status !== 200) throw new Error(`GET /openapi.json answered ${res.status}`);
   const document: OpenAPI3 = await res.json();
-  return HEADER + astToString(await openapiTS(document, { alphabetize: false }));
+  return HEADER + astToString(await openapiTS(document, { alphabetize: false, defaultNonNullable: false }));
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {

@@ -9117,39 +9117,39 @@ export interface components {
              * @description Social account ids of the same workspace, each assigned to at most one profile
              * @default []
              */
-            assigned_account_ids: string[];
+            assigned_account_ids?: string[];
         };
         VoiceDefinitionInput: {
             /** @default [] */
-            boundaries: string[];
+            boundaries?: string[];
             /** @default [] */
-            disliked_patterns: string[];
+            disliked_patterns?: string[];
             /** @default [] */
-            expertise: string[];
+            expertise?: string[];
             /** @default [] */
-            forbidden_phrases: string[];
+            forbidden_phrases?: string[];
             /** @default [] */
-            opinions: string[];
+            opinions?: string[];
             /** @default [] */
-            recurring_expressions: string[];
+            recurring_expressions?: string[];
             /** @default [] */
-            traits: string[];
+            traits?: string[];
             /** @default [] */
-            vocabulary: string[];
+            vocabulary?: string[];
             /** @default  */
-            formality: string;
+            formality?: string;
             /** @default  */
-            humor: string;
+            humor?: string;
             /** @default  */
-            identity_summary: string;
+            identity_summary?: string;
             /** @default  */
-            preferred_language: string;
+            preferred_language?: string;
             /** @default [] */
-            corrections: components["schemas"]["VoiceCorrection"][];
+            corrections?: components["schemas"]["VoiceCorrection"][];
             /** @default [] */
-            examples: components["schemas"]["VoiceExample"][];
+            examples?: components["schemas"]["VoiceExample"][];
             /** @default [] */
-            interview_answers: components["schemas"]["VoiceInterviewAnswer"][];
+            interview_answers?: components["schemas"]["VoiceInterviewAnswer"][];
         };
         ReplaceVoiceProfileRequest: {
             /** @description The profile's revision as loaded */
@@ -10204,39 +10204,39 @@ export interface components {
              * @description 0 or absent: not a condition. Counted from measurements collected from the platform (`native`), never imported ones
              * @default 0
              */
-            min_likes: number;
+            min_likes?: number;
             /**
              * @description 0 or absent: not a condition. Counted from measurements collected from the platform (`native`), never imported ones
              * @default 0
              */
-            min_reposts: number;
+            min_reposts?: number;
             /**
              * @description 0 or absent: not a condition. Counted from measurements collected from the platform (`native`), never imported ones
              * @default 0
              */
-            min_comments: number;
+            min_comments?: number;
             /**
              * @description 0 or absent: not a condition. Counted from measurements collected from the platform (`native`), never imported ones
              * @default 0
              */
-            min_views: number;
+            min_views?: number;
             /** @description Only measurements collected this long after publication count; a post that has not qualified by then never will */
             evaluation_window_seconds: number;
             /**
              * @description Also wait until the counts stopped growing
              * @default false
              */
-            require_plateau: boolean;
+            require_plateau?: boolean;
             /**
              * @description With `require_plateau`: how many successive collections must show no growth
              * @default 3
              */
-            plateau_checks: number;
+            plateau_checks?: number;
             /**
              * @description The least time from publication to the first stage
              * @default 0
              */
-            delay_seconds: number;
+            delay_seconds?: number;
             stages: components["schemas"]["RepostStageInput"][];
         } | null;
         RepostStageInput: {
@@ -10246,7 +10246,7 @@ export interface components {
              * @description Undo the previous stage's repost first (ignored on the first stage)
              * @default false
              */
-            unrepost_previous: boolean;
+            unrepost_previous?: boolean;
         };
         UpdatePublicationRequest: {
             /** @description The revision the editor loaded */
@@ -10982,7 +10982,7 @@ export interface components {
             workspace_id: string;
             name: string;
             /** @default true */
-            enabled: boolean;
+            enabled?: boolean;
             source_account_ids: string[];
             /** @description Accounts that repost: Bluesky or Mastodon, the workspace's own or granted to it */
             target_account_ids: string[];
@@ -10991,7 +10991,7 @@ export interface components {
         ReplaceRepostPolicyRequest: {
             name: string;
             /** @default true */
-            enabled: boolean;
+            enabled?: boolean;
             source_account_ids: string[];
             /** @description Accounts that repost: Bluesky or Mastodon, the workspace's own or granted to it */
             target_account_ids: string[];
