@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { api, newUser, newWorkspace, slugOf, type ApiResponse } from "./helpers/harness";
-import { CASES, type Req } from "./spec/not-implemented-cases";
+import { scopedFixtures } from "./helpers/scoped-fixtures";
+import { CASES, FIXTURES, type Req } from "./spec/not-implemented-cases";
 
 type User = Awaited<ReturnType<typeof newUser>>;
 let owner: User;
@@ -29,6 +30,7 @@ const isBuilt = (op: string) => !declared501.has(op);
 beforeAll(async () => {
   [owner, viewer, outsider, admin] = await Promise.all([newUser(), newUser(), newUser(), newUser({ isAdmin: true })]);
   workspaceId = await newWorkspace(owner, [{ id: viewer.id, role: "viewer" }]);
+  Object.assign(FIXTURES, await scopedFixtures(workspaceId, owner.id));
   const doc = (await api("GET", "/openapi.json")).body;
   declared501 = new Set(
     Object.entries(doc.paths as Record<string, Record<string, { responses: Record<string, unknown> }>>).flatMap(([path, ops]) =>

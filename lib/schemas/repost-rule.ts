@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { RULE_LIMITS } from "../repost/limits";
-import { IdParam } from "./common";
+import { IdParam, orNull } from "./common";
 
 const ThresholdMode = z.enum(["all", "any"]).openapi({ description: "`all`: every minimum above 0 must be met; `any`: one is enough" });
 
@@ -82,7 +82,7 @@ export const RepostOverrideInput = z
     mode: z
       .enum(["inherit", "custom", "off"])
       .openapi({ description: "`inherit`: the workspace's policies apply; `custom`: this rule and targets instead; `off`: never reposted" }),
-    rule: RepostRuleInput.nullable().optional(),
+    rule: orNull(RepostRuleInput).optional(),
     target_account_ids: z.array(IdParam).max(RULE_LIMITS.maxTargets).optional(),
   })
   .strict()

@@ -10191,7 +10191,7 @@ export interface components {
              * @enum {string}
              */
             mode: "inherit" | "custom" | "off";
-            rule?: components["schemas"]["RepostRuleInput"];
+            rule?: components["schemas"]["RepostRuleInput"] | null;
             target_account_ids?: string[];
         };
         RepostRuleInput: {
@@ -10238,7 +10238,7 @@ export interface components {
              */
             delay_seconds?: number;
             stages: components["schemas"]["RepostStageInput"][];
-        } | null;
+        };
         RepostStageInput: {
             /** @description Counted from the previous stage (the first: from `delay_seconds` after publication) */
             delay_seconds: number;

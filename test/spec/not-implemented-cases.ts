@@ -1,3 +1,5 @@
+import type { ScopedKind } from "../../lib/http/scoped-resources";
+
 /**
  * Requests for each operation that is declared but not built: a valid one (answered 501 for now) and
  * invalid ones with the `errors[].location` the 422 must name.
@@ -24,6 +26,23 @@ export interface Case {
   adminOnly?: boolean;
   invalid: Invalid[];
 }
+
+/**
+ * Resources of the caller's own workspace that the requests below name (filled by the test's beforeAll from
+ * test/helpers/scoped-fixtures.ts): an unknown id would be 404 before its request is validated.
+ */
+export const FIXTURES: Record<ScopedKind, string> = {
+  publication: "",
+  build: "",
+  media: "",
+  "voice-profile": "",
+  design: "",
+  template: "",
+  "video-project": "",
+  account: "",
+  "repost-policy": "",
+  "repost-grant": "",
+};
 
 export const BIG = "x".repeat(100_000);
 const LONG_ID = "i".repeat(300);
@@ -70,7 +89,7 @@ const repostPolicy = (ws: string, rule: Record<string, unknown> = {}) => ({
   name: "Boost",
   source_account_ids: ["acc_unknown"],
   target_account_ids: ["acc_unknown"],
-  rule: { match: "all", thresholds: [], window_hours: 24, stages: [{ delay_minutes: 0 }], unrepost_previous: false, ...rule },
+  rule: { threshold_mode: "all", min_likes: 1, evaluation_window_seconds: 86_400, stages: [{ delay_seconds: 0, unrepost_previous: false }], ...rule },
 });
 const get = (path: string): Req => ({ method: "GET", path });
 const post = (path: string, json?: unknown, headers?: Record<string, string>): Req => ({ method: "POST", path, json, headers });
@@ -91,32 +110,32 @@ export const CASES: Case[] = [
   {
     op: "POST /voice-profiles/{id}/default",
     scoped: true,
-    valid: (ws) => post("/voice-profiles/vop_1/default", { expected_revision: 1, workspace_id: ws }),
+    valid: (ws) => post(`/voice-profiles/${FIXTURES["voice-profile"]}/default`, { expected_revision: 1, workspace_id: ws }),
     invalid: [
       {
         name: "revision as a string",
-        req: (ws) => post("/voice-profiles/vop_1/default", { expected_revision: "1", workspace_id: ws }),
+        req: (ws) => post(`/voice-profiles/${FIXTURES["voice-profile"]}/default`, { expected_revision: "1", workspace_id: ws }),
         location: "body.expected_revision",
       },
       {
         name: "revision 0",
-        req: (ws) => post("/voice-profiles/vop_1/default", { expected_revision: 0, workspace_id: ws }),
+        req: (ws) => post(`/voice-profiles/${FIXTURES["voice-profile"]}/default`, { expected_revision: 0, workspace_id: ws }),
         location: "body.expected_revision",
       },
       {
         name: "100 KB workspace_id",
-        req: () => post("/voice-profiles/vop_1/default", { expected_revision: 1, workspace_id: BIG }),
+        req: () => post(`/voice-profiles/${FIXTURES["voice-profile"]}/default`, { expected_revision: 1, workspace_id: BIG }),
         location: "body.workspace_id",
       },
     ],
   },
   {
     op: "POST /image-editor/designs/{id}/revisions/{revision_id}/restore",
-    valid: () => post("/image-editor/designs/dsn_1/revisions/rev_1/restore", { expected_revision: 3 }),
+    valid: () => post(`/image-editor/designs/${FIXTURES.design}/revisions/rev_1/restore`, { expected_revision: 3 }),
     invalid: [
       {
         name: "fractional revision",
-        req: () => post("/image-editor/designs/dsn_1/revisions/rev_1/restore", { expected_revision: 1.5 }),
+        req: () => post(`/image-editor/designs/${FIXTURES.design}/revisions/rev_1/restore`, { expected_revision: 1.5 }),
         location: "body.expected_revision",
       },
       { name: "overlong id", req: () => post(`/image-editor/designs/${LONG_ID}/revisions/rev_1/restore`, { expected_revision: 1 }), location: "path.id" },
@@ -133,20 +152,28 @@ export const CASES: Case[] = [
   },
   {
     op: "PATCH /image-editor/templates/{id}",
-    valid: () => ({ method: "PATCH", path: "/image-editor/templates/tpl_1", json: { name: "Launch", category: "social", document: imageDocument } }),
+    valid: () => ({
+      method: "PATCH",
+      path: `/image-editor/templates/${FIXTURES.template}`,
+      json: { name: "Launch", category: "social", document: imageDocument },
+    }),
     invalid: [
-      { name: "100 KB name", req: () => ({ method: "PATCH", path: "/image-editor/templates/tpl_1", json: { name: BIG } }), location: "body.name" },
-      { name: "nothing to change", req: () => ({ method: "PATCH", path: "/image-editor/templates/tpl_1", json: {} }), location: "body" },
+      {
+        name: "100 KB name",
+        req: () => ({ method: "PATCH", path: `/image-editor/templates/${FIXTURES.template}`, json: { name: BIG } }),
+        location: "body.name",
+      },
+      { name: "nothing to change", req: () => ({ method: "PATCH", path: `/image-editor/templates/${FIXTURES.template}`, json: {} }), location: "body" },
       {
         name: "width as a string",
-        req: () => ({ method: "PATCH", path: "/image-editor/templates/tpl_1", json: { document: { ...imageDocument, width_px: "wide" } } }),
+        req: () => ({ method: "PATCH", path: `/image-editor/templates/${FIXTURES.template}`, json: { document: { ...imageDocument, width_px: "wide" } } }),
         location: "body.document.width_px",
       },
       {
         name: "layer without transform",
         req: () => ({
           method: "PATCH",
-          path: "/image-editor/templates/tpl_1",
+          path: `/image-editor/templates/${FIXTURES.template}`,
           json: {
             document: { ...imageDocument, pages: [{ ...imageDocument.pages[0], layers: [{ ...imageDocument.pages[0].layers[0], transform: undefined }] }] },
           },
@@ -242,58 +269,68 @@ export const CASES: Case[] = [
     op: "PUT /publications/{id}",
     valid: () => ({
       method: "PUT",
-      path: "/publications/pub_1",
+      path: `/publications/${FIXTURES.publication}`,
       json: { expected_revision: 1, title: "New title", scheduled_at: null },
       headers: { "idempotency-key": "k-1" },
     }),
     invalid: [
       {
         name: "revision as a string",
-        req: () => ({ method: "PUT", path: "/publications/pub_1", json: { expected_revision: "2" } }),
+        req: () => ({ method: "PUT", path: `/publications/${FIXTURES.publication}`, json: { expected_revision: "2" } }),
         location: "body.expected_revision",
       },
       {
         name: "100 KB source_text",
-        req: () => ({ method: "PUT", path: "/publications/pub_1", json: { expected_revision: 1, source_text: BIG } }),
+        req: () => ({ method: "PUT", path: `/publications/${FIXTURES.publication}`, json: { expected_revision: 1, source_text: BIG } }),
         location: "body.source_text",
       },
       {
         name: "oversized metadata",
-        req: () => ({ method: "PUT", path: "/publications/pub_1", json: { expected_revision: 1, metadata: { note: "y".repeat(20_000) } } }),
+        req: () => ({ method: "PUT", path: `/publications/${FIXTURES.publication}`, json: { expected_revision: 1, metadata: { note: "y".repeat(20_000) } } }),
         location: "body.metadata",
       },
       {
         name: "metadata nested 40 deep",
-        req: () => ({ method: "PUT", path: "/publications/pub_1", json: { expected_revision: 1, metadata: { a: DEEP } } }),
+        req: () => ({ method: "PUT", path: `/publications/${FIXTURES.publication}`, json: { expected_revision: 1, metadata: { a: DEEP } } }),
         location: "body.metadata",
       },
       {
         name: "201-character Idempotency-Key",
-        req: () => ({ method: "PUT", path: "/publications/pub_1", json: { expected_revision: 1 }, headers: { "idempotency-key": "k".repeat(201) } }),
+        req: () => ({
+          method: "PUT",
+          path: `/publications/${FIXTURES.publication}`,
+          json: { expected_revision: 1 },
+          headers: { "idempotency-key": "k".repeat(201) },
+        }),
         location: "header.idempotency-key",
       },
     ],
   },
   {
     op: "POST /publications/{id}/publish-now",
-    valid: () => post("/publications/pub_1/publish-now", { expected_revision: 1 }, { "idempotency-key": "k-1" }),
+    valid: () => post(`/publications/${FIXTURES.publication}/publish-now`, { expected_revision: 1 }, { "idempotency-key": "k-1" }),
     invalid: [
-      { name: "no expected_revision", req: () => post("/publications/pub_1/publish-now", {}), location: "body.expected_revision" },
+      { name: "no expected_revision", req: () => post(`/publications/${FIXTURES.publication}/publish-now`, {}), location: "body.expected_revision" },
       {
         name: "201-character Idempotency-Key",
-        req: () => post("/publications/pub_1/publish-now", { expected_revision: 1 }, { "idempotency-key": "k".repeat(201) }),
+        req: () => post(`/publications/${FIXTURES.publication}/publish-now`, { expected_revision: 1 }, { "idempotency-key": "k".repeat(201) }),
         location: "header.idempotency-key",
       },
     ],
   },
   {
     op: "DELETE /publications/{id}",
-    valid: () => ({ method: "DELETE", path: "/publications/pub_1?confirm=true&expected_revision=2" }),
+    // A stale revision (409): the publication stays for the cases below.
+    valid: () => ({ method: "DELETE", path: `/publications/${FIXTURES.publication}?confirm=true&expected_revision=99` }),
     invalid: [
-      { name: "confirm=yes", req: () => ({ method: "DELETE", path: "/publications/pub_1?confirm=yes&expected_revision=1" }), location: "query.confirm" },
+      {
+        name: "confirm=yes",
+        req: () => ({ method: "DELETE", path: `/publications/${FIXTURES.publication}?confirm=yes&expected_revision=1` }),
+        location: "query.confirm",
+      },
       {
         name: "expected_revision 0",
-        req: () => ({ method: "DELETE", path: "/publications/pub_1?confirm=true&expected_revision=0" }),
+        req: () => ({ method: "DELETE", path: `/publications/${FIXTURES.publication}?confirm=true&expected_revision=0` }),
         location: "query.expected_revision",
       },
     ],
@@ -372,20 +409,20 @@ export const CASES: Case[] = [
     valid: (ws) => post("/repost-automation/policies", repostPolicy(ws)),
     invalid: [
       {
-        name: "window beyond 168 h",
-        req: (ws) => post("/repost-automation/policies", repostPolicy(ws, { window_hours: 169 })),
-        location: "body.rule.window_hours",
+        name: "window beyond 7 days",
+        req: (ws) => post("/repost-automation/policies", repostPolicy(ws, { evaluation_window_seconds: 604_801 })),
+        location: "body.rule.evaluation_window_seconds",
       },
       {
-        name: "unknown metric",
-        req: (ws) => post("/repost-automation/policies", repostPolicy(ws, { thresholds: [{ metric: "shares", min: 1 }] })),
-        location: "body.rule.thresholds[0].metric",
+        name: "plateau_checks 1 with require_plateau",
+        req: (ws) => post("/repost-automation/policies", repostPolicy(ws, { require_plateau: true, plateau_checks: 1 })),
+        location: "body.rule.plateau_checks",
       },
       { name: "no stage", req: (ws) => post("/repost-automation/policies", repostPolicy(ws, { stages: [] })), location: "body.rule.stages" },
       {
         name: "min beyond int range",
-        req: (ws) => post("/repost-automation/policies", repostPolicy(ws, { thresholds: [{ metric: "likes", min: 2 ** 31 }] })),
-        location: "body.rule.thresholds[0].min",
+        req: (ws) => post("/repost-automation/policies", repostPolicy(ws, { min_likes: 2 ** 31 })),
+        location: "body.rule.min_likes",
       },
       { name: "100 KB name", req: (ws) => post("/repost-automation/policies", { ...repostPolicy(ws), name: BIG }), location: "body.name" },
     ],
@@ -394,7 +431,7 @@ export const CASES: Case[] = [
     op: "PUT /repost-automation/policies/{id}",
     valid: (ws) => ({
       method: "PUT",
-      path: "/repost-automation/policies/rpp_unknown",
+      path: `/repost-automation/policies/${FIXTURES["repost-policy"]}`,
       json: { ...repostPolicy(ws), workspace_id: undefined, expected_revision: 1 },
     }),
     invalid: [
@@ -402,7 +439,7 @@ export const CASES: Case[] = [
         name: "expected_revision beyond int range",
         req: (ws) => ({
           method: "PUT",
-          path: "/repost-automation/policies/rpp_unknown",
+          path: `/repost-automation/policies/${FIXTURES["repost-policy"]}`,
           json: { ...repostPolicy(ws), workspace_id: undefined, expected_revision: 2 ** 31 },
         }),
         location: "body.expected_revision",
@@ -411,21 +448,21 @@ export const CASES: Case[] = [
         name: "negative delay",
         req: (ws) => ({
           method: "PUT",
-          path: "/repost-automation/policies/rpp_unknown",
-          json: { ...repostPolicy(ws, { stages: [{ delay_minutes: -1 }] }), workspace_id: undefined, expected_revision: 1 },
+          path: `/repost-automation/policies/${FIXTURES["repost-policy"]}`,
+          json: { ...repostPolicy(ws, { stages: [{ delay_seconds: -1, unrepost_previous: false }] }), workspace_id: undefined, expected_revision: 1 },
         }),
-        location: "body.rule.stages[0].delay_minutes",
+        location: "body.rule.stages[0].delay_seconds",
       },
     ],
   },
   {
     op: "DELETE /repost-automation/policies/{id}",
-    valid: () => ({ method: "DELETE", path: "/repost-automation/policies/rpp_unknown" }),
+    valid: () => ({ method: "DELETE", path: `/repost-automation/policies/${FIXTURES["repost-policy"]}` }),
     invalid: [{ name: "300-character id", req: () => ({ method: "DELETE", path: `/repost-automation/policies/${LONG_ID}` }), location: "path.id" }],
   },
   {
     op: "DELETE /repost-automation/grants/{id}",
-    valid: () => ({ method: "DELETE", path: "/repost-automation/grants/rpg_unknown" }),
+    valid: () => ({ method: "DELETE", path: `/repost-automation/grants/${FIXTURES["repost-grant"]}` }),
     invalid: [{ name: "300-character id", req: () => ({ method: "DELETE", path: `/repost-automation/grants/${LONG_ID}` }), location: "path.id" }],
   },
   {
@@ -436,11 +473,11 @@ export const CASES: Case[] = [
   },
   {
     op: "POST /repost-automation/grants",
-    valid: (ws) => post("/repost-automation/grants", { target_account_id: "acc_unknown", source_workspace_id: ws }),
+    valid: (ws) => post("/repost-automation/grants", { target_account_id: FIXTURES.account, source_workspace_id: ws }),
     invalid: [
       {
         name: "source_workspace_id a number",
-        req: () => post("/repost-automation/grants", { target_account_id: "acc_unknown", source_workspace_id: 5 }),
+        req: () => post("/repost-automation/grants", { target_account_id: FIXTURES.account, source_workspace_id: 5 }),
         location: "body.source_workspace_id",
       },
       {
