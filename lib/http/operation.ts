@@ -1,4 +1,4 @@
-import type { OpenAPIHono, RouteConfig, RouteHandler } from "@hono/zod-openapi";
+import type { OpenAPIHono, RouteConfig, RouteHandler, z } from "@hono/zod-openapi";
 import { type Access, isPublic } from "./access";
 import type { AppEnv } from "./context";
 import { accessMiddleware } from "./enforce-access";
@@ -81,3 +81,11 @@ export class AccessIndex {
     return list?.find((entry) => entry.pattern.test(path))?.access;
   }
 }
+
+type JsonSchemaOf<T> = T extends { content: { "application/json": { schema: infer S } } } ? (S extends z.ZodType ? S : never) : never;
+
+/** The JSON body a route accepts, as a caller writes it (defaults still optional), from its exported `route`. */
+export type RequestBody<R extends RouteConfig> = R["request"] extends { body: infer B } ? z.input<JsonSchemaOf<B>> : never;
+
+/** The JSON answer a route gives with `status`, from its exported `route`. */
+export type ResponseBody<R extends RouteConfig, Status extends keyof R["responses"]> = z.output<JsonSchemaOf<R["responses"][Status]>>;
