@@ -1,16 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { api, newUser, newWorkspace, slugOf } from "./helpers/harness";
+import { client } from "./helpers/client";
+import { newUser, newWorkspace, slugOf } from "./helpers/harness";
+import { expectData, expectError, type Schemas } from "./helpers/typed";
 
 describe("workspaces", () => {
   it("creates a workspace owned by the caller and lists it", async () => {
     const user = await newUser();
-    const created = await api("POST", "/workspaces", { token: user.token, json: { name: "Launch team" } });
-    expect(created.status, created.text).toBe(201);
-    expect(created.body).toMatchObject({ name: "Launch team", role: "owner", revision: 1, id: expect.stringMatching(/^wsp_/) });
-    const list = await api("GET", "/workspaces", { token: user.token });
-    expect(list.status).toBe(200);
-    expect(list.body.map((w: { id: string }) => w.id)).toEqual([created.body.id]);
-    expect(list.body[0].$schema).toMatch(/\/api\/v1\/schemas\/Workspace\.json$/);
+    const c = client(user.token);
+    const created = expectData(await c.POST("/workspaces", { body: { name: "Launch team" } }), 201);
+    expect(created).toMatchObject({ name: "Launch team", role: "owner", revision: 1, id: expect.stringMatching(/^wsp_/) });
+    const list = expectData(await c.GET("/workspaces"));
+    expect(list.map((w) => w.id)).toEqual([created.id]);
+    expect(list[0].$schema).toMatch(/\/api\/v1\/schemas\/Workspace\.json$/);
   });
 
   it("admins add members; the four roles gate what members may do", async () => {
@@ -20,56 +21,57 @@ describe("workspaces", () => {
     const viewer = await newUser();
     const outsider = await newUser();
     const ws = await newWorkspace(owner, [{ id: admin.id, role: "admin" }]);
+    const addMember = (token: string, user_id: string, role: Schemas["AddMemberRequest"]["role"]) =>
+      client(token).POST("/workspaces/{id}/members", { params: { path: { id: ws } }, body: { user_id, role } });
 
-    const addEditor = await api("POST", `/workspaces/${ws}/members`, { token: admin.token, json: { user_id: editor.id, role: "editor" } });
-    expect(addEditor.status, addEditor.text).toBe(201);
-    expect(addEditor.body).toMatchObject({ workspace_id: ws, user_id: editor.id, role: "editor" });
-    expect((await api("POST", `/workspaces/${ws}/members`, { token: owner.token, json: { user_id: viewer.id, role: "viewer" } })).status).toBe(201);
+    const addEditor = expectData(await addMember(admin.token, editor.id, "editor"), 201);
+    expect(addEditor).toMatchObject({ workspace_id: ws, user_id: editor.id, role: "editor" });
+    expect((await addMember(owner.token, viewer.id, "viewer")).response.status).toBe(201);
 
     // An admin cannot mint owners; editors and viewers cannot add anyone.
-    const adminAddsOwner = await api("POST", `/workspaces/${ws}/members`, { token: admin.token, json: { user_id: outsider.id, role: "owner" } });
-    expect(adminAddsOwner.status).toBe(403);
-    const editorAdds = await api("POST", `/workspaces/${ws}/members`, { token: editor.token, json: { user_id: outsider.id, role: "viewer" } });
-    expect(editorAdds.status).toBe(403);
-    expect(slugOf(editorAdds.body)).toBe("forbidden");
+    const adminAddsOwner = await addMember(admin.token, outsider.id, "owner");
+    expect(adminAddsOwner.response.status).toBe(403);
+    const editorAdds = await addMember(editor.token, outsider.id, "viewer");
+    expect(slugOf(expectError(editorAdds, 403))).toBe("forbidden");
     // Outsiders are told nothing exists.
-    const outsiderAdds = await api("POST", `/workspaces/${ws}/members`, { token: outsider.token, json: { user_id: outsider.id, role: "viewer" } });
-    expect(outsiderAdds.status).toBe(404);
-    expect(slugOf(outsiderAdds.body)).toBe("not-found");
+    const outsiderAdds = await addMember(outsider.token, outsider.id, "viewer");
+    expect(slugOf(expectError(outsiderAdds, 404))).toBe("not-found");
     // A second add of the same member is a conflict; an unknown user is a validation error.
-    expect((await api("POST", `/workspaces/${ws}/members`, { token: owner.token, json: { user_id: editor.id, role: "viewer" } })).status).toBe(409);
-    const ghost = await api("POST", `/workspaces/${ws}/members`, { token: owner.token, json: { user_id: "usr_nobody", role: "viewer" } });
-    expect(ghost.status).toBe(422);
-    expect(ghost.body.errors[0].location).toBe("body.user_id");
+    expect((await addMember(owner.token, editor.id, "viewer")).response.status).toBe(409);
+    const ghost = await addMember(owner.token, "usr_nobody", "viewer");
+    expect(expectError(ghost, 422).errors?.[0].location).toBe("body.user_id");
 
-    const viewerList = await api("GET", "/workspaces", { token: viewer.token });
-    expect(viewerList.body).toEqual([expect.objectContaining({ id: ws, role: "viewer" })]);
+    const viewerList = await client(viewer.token).GET("/workspaces");
+    expect(viewerList.data).toEqual([expect.objectContaining({ id: ws, role: "viewer" })]);
   });
 
   it("renames with optimistic concurrency: stale revisions get 409 with current_revision and change nothing", async () => {
     const owner = await newUser();
-    const ws = (await api("POST", "/workspaces", { token: owner.token, json: { name: "Before" } })).body;
-    const renamed = await api("PATCH", `/workspaces/${ws.id}`, { token: owner.token, json: { expected_revision: 1, name: "After" } });
-    expect(renamed.status, renamed.text).toBe(200);
-    expect(renamed.body).toMatchObject({ name: "After", revision: 2 });
-    const stale = await api("PATCH", `/workspaces/${ws.id}`, { token: owner.token, json: { expected_revision: 1, name: "Lost" } });
-    expect(stale.status).toBe(409);
-    expect(slugOf(stale.body)).toBe("revision-conflict");
-    expect(stale.body.current_revision).toBe(2);
-    const list = await api("GET", "/workspaces", { token: owner.token });
-    expect(list.body[0]).toMatchObject({ name: "After", revision: 2 });
+    const c = client(owner.token);
+    const ws = expectData(await c.POST("/workspaces", { body: { name: "Before" } }), 201);
+    const renamed = expectData(await c.PATCH("/workspaces/{id}", { params: { path: { id: ws.id } }, body: { expected_revision: 1, name: "After" } }));
+    expect(renamed).toMatchObject({ name: "After", revision: 2 });
+    const stale = await c.PATCH("/workspaces/{id}", { params: { path: { id: ws.id } }, body: { expected_revision: 1, name: "Lost" } });
+    const problem = expectError(stale, 409);
+    expect(slugOf(problem)).toBe("revision-conflict");
+    expect(problem.current_revision).toBe(2);
+    const list = await c.GET("/workspaces");
+    expect(list.data?.[0]).toMatchObject({ name: "After", revision: 2 });
   });
 
   it("of ten concurrent writers holding the same revision exactly one succeeds", async () => {
     const owner = await newUser();
-    const ws = (await api("POST", "/workspaces", { token: owner.token, json: { name: "Race" } })).body;
+    const c = client(owner.token);
+    const ws = expectData(await c.POST("/workspaces", { body: { name: "Race" } }), 201);
     const results = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => api("PATCH", `/workspaces/${ws.id}`, { token: owner.token, json: { expected_revision: 1, name: `Writer ${i}` } })),
+      Array.from({ length: 10 }, (_, i) =>
+        c.PATCH("/workspaces/{id}", { params: { path: { id: ws.id } }, body: { expected_revision: 1, name: `Writer ${i}` } }),
+      ),
     );
-    const statuses = results.map((r) => r.status).sort();
+    const statuses = results.map((r) => r.response.status).sort();
     expect(statuses.filter((s) => s === 200)).toHaveLength(1);
     expect(statuses.filter((s) => s === 409)).toHaveLength(9);
-    const list = await api("GET", "/workspaces", { token: owner.token });
-    expect(list.body[0].revision).toBe(2);
+    const list = await c.GET("/workspaces");
+    expect(list.data?.[0].revision).toBe(2);
   });
 });
