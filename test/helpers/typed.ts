@@ -59,3 +59,6 @@ export function clientWithEnv(token: string | undefined, override: Partial<Env> 
     fetch: (request) => Promise.resolve(gateway.request(request, undefined, patched)),
   });
 }
+
+/** The locations a problem's `errors` name (empty when it names none), e.g. `body.operations[0].path`. */
+export const locationsOf = (problem: Pick<Problem, "errors"> | undefined): string[] => (problem?.errors ?? []).map((e) => e.location);
