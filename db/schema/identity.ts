@@ -29,6 +29,10 @@ export const apiTokens = pgTable(
     tokenHash: text("token_hash").notNull(),
     createdAt: ts("created_at").notNull().defaultNow(),
     revokedAt: ts("revoked_at"),
+    /** When it stops working (CONTRACT §9: 1 to 365 days after it was made); null: never. */
+    expiresAt: ts("expires_at"),
+    /** Moved by each request it authenticates (lib/auth/tokens.ts). */
+    lastUsedAt: ts("last_used_at"),
   },
   (t) => [uniqueIndex("api_tokens_hash_key").on(t.tokenHash), index("api_tokens_user_idx").on(t.userId)],
 );
@@ -94,5 +98,33 @@ export const workspaceMembers = pgTable(
     primaryKey({ columns: [t.workspaceId, t.userId] }),
     index("workspace_members_user_idx").on(t.userId),
     check("workspace_members_role_check", sql`${t.role} in ('owner','admin','editor','viewer')`),
+  ],
+);
+
+/**
+ * An invitation to join a workspace (CONTRACT §9): for one e-mail address at one role, good for one use
+ * within 7 days. Only the SHA-256 of its token is stored; the token is shown once, to whoever invited.
+ */
+export const invitations = pgTable(
+  "invitations",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    email: text("email").notNull(),
+    role: text("role").$type<Role>().notNull(),
+    tokenHash: text("token_hash").notNull(),
+    createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: ts("created_at").notNull().defaultNow(),
+    expiresAt: ts("expires_at").notNull(),
+    acceptedAt: ts("accepted_at"),
+    acceptedBy: text("accepted_by").references(() => users.id, { onDelete: "set null" }),
+    revokedAt: ts("revoked_at"),
+  },
+  (t) => [
+    uniqueIndex("invitations_token_hash_key").on(t.tokenHash),
+    index("invitations_workspace_idx").on(t.workspaceId, t.createdAt),
+    check("invitations_role_check", sql`${t.role} in ('owner','admin','editor','viewer')`),
   ],
 );

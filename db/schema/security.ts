@@ -25,7 +25,10 @@ export const passkeys = pgTable(
   (t) => [index("passkeys_user_idx").on(t.userId)],
 );
 
-/** Single-use WebAuthn challenges (5 minutes): registration for a user, or a sign-in for anyone. */
+/**
+ * Single-use WebAuthn challenges (5 minutes): a registration's, stored when it starts; a sign-in's, stored only
+ * when it is spent (its id is signed, lib/auth/sign-in-challenge.ts), so that anyone asking for one writes nothing.
+ */
 export const webauthnChallenges = pgTable(
   "webauthn_challenges",
   {
