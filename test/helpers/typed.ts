@@ -62,3 +62,15 @@ export function clientWithEnv(token: string | undefined, override: Partial<Env> 
 
 /** The locations a problem's `errors` name (empty when it names none), e.g. `body.operations[0].path`. */
 export const locationsOf = (problem: Pick<Problem, "errors"> | undefined): string[] => (problem?.errors ?? []).map((e) => e.location);
+
+/**
+ * A video project's document as a VideoDocument: VideoProjectResponse declares `document` as an open object,
+ * though the answer carries the whole VideoDocument (tests read its tracks and clips).
+ */
+export const videoDocumentOf = (project: Pick<Schemas["VideoProjectResponse"], "document">) => project.document as unknown as Schemas["VideoDocument"];
+
+/** The `rel="next"` URL of an answer's Link header, if any. */
+export function nextLink(response: Response): URL | undefined {
+  const next = /<([^>]+)>; rel="next"/.exec(response.headers.get("link") ?? "")?.[1];
+  return next === undefined ? undefined : new URL(next);
+}
