@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
-import { boolean, check, index, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, check, index, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { organizations, users, workspaces } from "./identity";
+import { providerCostEvents } from "./provider-costs";
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, precision: 3 });
 
@@ -50,6 +51,8 @@ export const subscriptions = pgTable(
     currentPeriodEnd: ts("current_period_end"),
     trialEnd: ts("trial_end"),
     cancelAtPeriodEnd: boolean("cancel_at_period_end").notNull().default(false),
+    /** The `created` second of the latest provider event applied (lib/billing/stripe-events.ts orders events by it). */
+    providerEventAt: ts("provider_event_at"),
     pastDueSince: ts("past_due_since"),
     reason: text("reason"),
     createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
@@ -107,3 +110,72 @@ export const billingWebhookEvents = pgTable("billing_webhook_events", {
   type: text("type").notNull(),
   receivedAt: ts("received_at").notNull().defaultNow(),
 });
+
+/**
+ * What an organization created: one row per publication or build, written by a trigger on their insert (migration
+ * 0029, which also recorded the rows that existed). Monthly usage counts these, so deleting what was created gives
+ * nothing back. No foreign key to the workspace or the subject: the record outlives both.
+ */
+export const usageEvents = pgTable(
+  "usage_events",
+  {
+    kind: text("kind").$type<"publication" | "build">().notNull(),
+    subjectId: text("subject_id").notNull(),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    workspaceId: text("workspace_id").notNull(),
+    createdAt: ts("created_at").notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.kind, t.subjectId] }),
+    index("usage_events_organization_idx").on(t.organizationId, t.kind, t.createdAt),
+    check("usage_events_kind_check", sql`${t.kind} in ('publication','build')`),
+  ],
+);
+
+/**
+ * The answer of a paid provider call that is made at most once (lib/builds/model.ts `once`, e.g. a build's draft),
+ * kept so a redelivered job reuses what was paid for instead of paying again. Goes with its ledger row.
+ */
+export const providerCallAnswers = pgTable("provider_call_answers", {
+  costEventId: text("cost_event_id")
+    .primaryKey()
+    .references(() => providerCostEvents.id, { onDelete: "cascade" }),
+  answer: jsonb("answer").$type<unknown>().notNull(),
+  createdAt: ts("created_at").notNull().defaultNow(),
+});
+
+/**
+ * A checkout for an organization that already exists (POST /billing/checkout): buying or changing to a paid plan
+ * through a hosted Stripe Checkout Session. Its subscription is made when Stripe says it was paid, replacing the
+ * organization's current one then (an abandoned checkout leaves the organization as it was).
+ */
+export const planCheckouts = pgTable(
+  "plan_checkouts",
+  {
+    id: text("id").primaryKey(),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    subscriptionId: text("subscription_id").references(() => subscriptions.id, { onDelete: "set null" }),
+    planId: text("plan_id").notNull(),
+    interval: text("interval").$type<"month" | "year">().notNull(),
+    status: text("status").$type<CheckoutStatus>().notNull(),
+    providerSessionId: text("provider_session_id"),
+    checkoutUrl: text("checkout_url"),
+    /** SHA-256 of the organization and continuation token, so an exact retry resumes it. */
+    requestHash: text("request_hash").notNull(),
+    expiresAt: ts("expires_at").notNull(),
+    createdAt: ts("created_at").notNull().defaultNow(),
+    completedAt: ts("completed_at"),
+  },
+  (t) => [
+    uniqueIndex("plan_checkouts_session_key").on(t.providerSessionId),
+    uniqueIndex("plan_checkouts_request_key").on(t.organizationId, t.requestHash),
+    check("plan_checkouts_status_check", sql`${t.status} in ('open','completed','expired')`),
+  ],
+);
