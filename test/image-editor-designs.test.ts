@@ -1,18 +1,28 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { auditEvents, designRevisions, mediaUsages } from "../db/schema";
-import { api, withDb } from "./helpers/harness";
+import { client } from "./helpers/client";
+import { api, expectProblem as expectRawProblem, withDb } from "./helpers/harness";
 import { insertMediaRows } from "./helpers/media";
+import { newTeam, type User } from "./helpers/team";
+import { expectData, expectProblem, locationsOf, nextLink, type Problem, type Schemas } from "./helpers/typed";
 import { sampleDocument } from "./image-editor-fixtures";
-import { expectProblem, newTeam, type User } from "./helpers/team";
 
 const team = newTeam;
+type ImageDocument = Schemas["ImageDocument"];
 
-const createDesign = (user: User, ws: string, document: unknown = sampleDocument()) =>
-  api("POST", "/image-editor/designs", { token: user.token, json: { workspace_id: ws, document } });
-const put = (user: User, id: string, expected_revision: number, document: unknown) =>
-  api("PUT", `/image-editor/designs/${id}`, { token: user.token, json: { expected_revision, document } });
-const revisionsOf = (user: User, id: string, query = "") => api("GET", `/image-editor/designs/${id}/revisions${query}`, { token: user.token });
+const createDesign = (user: User, ws: string, document: ImageDocument = sampleDocument()) =>
+  client(user.token).POST("/image-editor/designs", { body: { workspace_id: ws, document } });
+const put = (user: User, id: string, expected_revision: number, document: ImageDocument) =>
+  client(user.token).PUT("/image-editor/designs/{id}", { params: { path: { id } }, body: { expected_revision, document } });
+const getDesign = (user: User | undefined, id: string) => client(user?.token).GET("/image-editor/designs/{id}", { params: { path: { id } } });
+const revisionsOf = (user: User, id: string, query: { limit?: number; cursor?: string } = {}) =>
+  client(user.token).GET("/image-editor/designs/{id}/revisions", { params: { path: { id }, query } });
+const restore = (user: User, id: string, revisionId: string, expected_revision: number) =>
+  client(user.token).POST("/image-editor/designs/{id}/revisions/{revision_id}/restore", {
+    params: { path: { id, revision_id: revisionId } },
+    body: { expected_revision },
+  });
 const usagesOf = (designId: string) =>
   withDb((db) =>
     db
@@ -24,9 +34,8 @@ const usagesOf = (designId: string) =>
 describe("designs", () => {
   it("creates, reads and saves new revisions; can_edit follows the caller's role", async () => {
     const { editor, viewer, ws } = await team();
-    const created = await createDesign(editor, ws);
-    expect(created.status, created.text).toBe(201);
-    expect(created.body).toMatchObject({
+    const created = expectData(await createDesign(editor, ws), 201);
+    expect(created).toMatchObject({
       $schema: "http://localhost:8787/api/v1/schemas/DesignResponse.json",
       id: expect.stringMatching(/^dsn_/),
       workspace_id: ws,
@@ -36,21 +45,20 @@ describe("designs", () => {
       created_by_id: editor.id,
       document: sampleDocument(),
     });
-    const id = created.body.id;
+    const id = created.id;
 
-    const asViewer = await api("GET", `/image-editor/designs/${id}`, { token: viewer.token });
-    expect(asViewer.status).toBe(200);
-    expect(asViewer.body).toMatchObject({ id, revision: 1, can_edit: false, document: sampleDocument() });
+    const asViewer = await getDesign(viewer, id);
+    expect(asViewer.response.status).toBe(200);
+    expect(asViewer.data).toMatchObject({ id, revision: 1, can_edit: false, document: sampleDocument() });
 
     const next = sampleDocument();
     next.title = "Launch card v2";
     const [preview] = await insertMediaRows(ws, [{}]);
     next.pages[0].preview_media_id = preview;
-    const saved = await put(editor, id, 1, next);
-    expect(saved.status, saved.text).toBe(200);
-    expect(saved.body).toMatchObject({ revision: 2, document: next, cover_preview_media_id: preview, can_edit: true });
-    expect(Date.parse(saved.body.updated_at)).toBeGreaterThanOrEqual(Date.parse(created.body.updated_at));
-    expect((await api("GET", `/image-editor/designs/${id}`, { token: viewer.token })).body).toMatchObject({ revision: 2, document: next });
+    const saved = expectData(await put(editor, id, 1, next));
+    expect(saved).toMatchObject({ revision: 2, document: next, cover_preview_media_id: preview, can_edit: true });
+    expect(Date.parse(saved.updated_at)).toBeGreaterThanOrEqual(Date.parse(created.updated_at));
+    expect((await getDesign(viewer, id)).data).toMatchObject({ revision: 2, document: next });
 
     expectProblem(await put(viewer, id, 2, next), 403, "forbidden");
     expectProblem(await createDesign(viewer, ws), 403, "forbidden");
@@ -60,14 +68,14 @@ describe("designs", () => {
 
   it("a retried create with the same Idempotency-Key replays the first answer and makes one design", async () => {
     const { editor, ws } = await team();
-    const send = (document: unknown) =>
-      api("POST", "/image-editor/designs", { token: editor.token, json: { workspace_id: ws, document }, headers: { "idempotency-key": "design-once" } });
+    const send = (document: ImageDocument) =>
+      client(editor.token).POST("/image-editor/designs", { params: { header: { "idempotency-key": "design-once" } }, body: { workspace_id: ws, document } });
     const first = await send(sampleDocument());
     const again = await send(sampleDocument());
-    expect(first.status, first.text).toBe(201);
-    expect(again.status).toBe(201);
-    expect(again.headers.get("idempotent-replayed")).toBe("true");
-    expect(again.body).toEqual(first.body);
+    expectData(first, 201);
+    expect(again.response.status).toBe(201);
+    expect(again.response.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.data).toEqual(first.data);
     expectProblem(await send({ ...sampleDocument(), title: "Other" }), 422, "idempotency-key-reused");
     const created = await withDb((db) =>
       db
@@ -80,42 +88,37 @@ describe("designs", () => {
 
   it("answers 404 across workspaces and for unknown designs, 401 without a token", async () => {
     const { editor, outsider, ws } = await team();
-    const id = (await createDesign(editor, ws)).body.id;
+    const id = expectData(await createDesign(editor, ws), 201).id;
     expectProblem(await createDesign(outsider, ws), 404, "not-found");
-    expectProblem(await api("GET", `/image-editor/designs/${id}`, { token: outsider.token }), 404, "not-found");
+    expectProblem(await getDesign(outsider, id), 404, "not-found");
     expectProblem(await put(outsider, id, 1, sampleDocument()), 404, "not-found");
     expectProblem(await revisionsOf(outsider, id), 404, "not-found");
-    expectProblem(
-      await api("POST", `/image-editor/designs/${id}/revisions/drv_x/restore`, { token: outsider.token, json: { expected_revision: 1 } }),
-      404,
-      "not-found",
-    );
-    expectProblem(await api("GET", "/image-editor/designs/dsn_missing", { token: editor.token }), 404, "not-found");
-    expectProblem(await api("GET", `/image-editor/designs/${id}`), 401, "unauthorized");
+    expectProblem(await restore(outsider, id, "drv_x", 1), 404, "not-found");
+    expectProblem(await getDesign(editor, "dsn_missing"), 404, "not-found");
+    expectProblem(await getDesign(undefined, id), 401, "unauthorized");
   });
 
   it("stale revisions get 409 with current_revision and change nothing", async () => {
     const { editor, ws } = await team();
-    const id = (await createDesign(editor, ws)).body.id;
-    expect((await put(editor, id, 1, sampleDocument())).status).toBe(200);
+    const id = expectData(await createDesign(editor, ws), 201).id;
+    expect((await put(editor, id, 1, sampleDocument())).response.status).toBe(200);
     const stale = await put(editor, id, 1, { ...sampleDocument(), title: "Lost" });
-    expectProblem(stale, 409, "revision-conflict");
-    expect(stale.body.current_revision).toBe(2);
-    const head = await api("GET", `/image-editor/designs/${id}`, { token: editor.token });
-    expect(head.body.revision).toBe(2);
-    expect(head.body.document.title).toBe("Launch card");
+    expect(expectProblem(stale, 409, "revision-conflict").current_revision).toBe(2);
+    const head = expectData(await getDesign(editor, id));
+    expect(head.revision).toBe(2);
+    expect(head.document.title).toBe("Launch card");
   });
 
   it("of 10 concurrent saves holding the same revision exactly one wins; history has no gaps or duplicates", async () => {
     const { editor, ws } = await team();
-    const id = (await createDesign(editor, ws)).body.id;
+    const id = expectData(await createDesign(editor, ws), 201).id;
     const results = await Promise.all(Array.from({ length: 10 }, (_, i) => put(editor, id, 1, { ...sampleDocument(), title: `Writer ${i}` })));
-    const winners = results.filter((r) => r.status === 200);
+    const winners = results.filter((r) => r.response.status === 200);
     expect(winners).toHaveLength(1);
-    expect(results.filter((r) => r.status === 409 && r.body.current_revision === 2)).toHaveLength(9);
-    const head = await api("GET", `/image-editor/designs/${id}`, { token: editor.token });
-    expect(head.body).toMatchObject({ revision: 2, document: { title: winners[0].body.document.title } });
-    expect((await revisionsOf(editor, id)).body.revisions.map((r: { revision: number }) => r.revision)).toEqual([2, 1]);
+    expect(results.filter((r) => r.response.status === 409 && r.error?.current_revision === 2)).toHaveLength(9);
+    const head = await getDesign(editor, id);
+    expect(head.data).toMatchObject({ revision: 2, document: { title: expectData(winners[0]).document.title } });
+    expect(expectData(await revisionsOf(editor, id)).revisions.map((r) => r.revision)).toEqual([2, 1]);
   });
 
   it("422 naming the field for bad documents", async () => {
@@ -135,15 +138,16 @@ describe("designs", () => {
       ["not a document", "body.document"],
     ];
     for (const [document, location] of cases) {
-      const res = await createDesign(editor, ws, document);
-      expectProblem(res, 422, "validation-error");
-      expect(res.body.errors.map((e: { location: string }) => e.location)).toContain(location);
+      // Raw: the table sends documents the types forbid (a string, pages: "none", an unknown layer type or format),
+      // and measures the answer's text.
+      const res = await api<Problem>("POST", "/image-editor/designs", { token: editor.token, json: { workspace_id: ws, document } });
+      expectRawProblem(res, 422, "validation-error");
+      expect(locationsOf(res.body)).toContain(location);
       expect(res.text.length).toBeLessThan(5000);
     }
-    const id = (await createDesign(editor, ws)).body.id;
+    const id = expectData(await createDesign(editor, ws), 201).id;
     const onPut = await put(editor, id, 1, opacity);
-    expectProblem(onPut, 422, "validation-error");
-    expect(onPut.body.errors[0]).toMatchObject({ location: "body.document.pages[0].layers[3].opacity", value: 2 });
+    expect(expectProblem(onPut, 422, "validation-error").errors?.[0]).toMatchObject({ location: "body.document.pages[0].layers[3].opacity", value: 2 });
   });
 
   it("records the media a design uses and follows each revision", async () => {
@@ -151,12 +155,13 @@ describe("designs", () => {
     const [photo, bg, other] = await insertMediaRows(ws, [{}, {}, {}]);
     const doc = sampleDocument(photo);
     doc.pages[0].background = { type: "image", image: { media_id: bg, fit: "cover" } };
-    const id = (await createDesign(editor, ws, doc)).body.id;
+    const id = expectData(await createDesign(editor, ws, doc), 201).id;
     expect(await usagesOf(id)).toEqual([bg, photo].sort());
-    expect((await put(editor, id, 1, sampleDocument(other))).status).toBe(200);
+    expect((await put(editor, id, 1, sampleDocument(other))).response.status).toBe(200);
     expect(await usagesOf(id)).toEqual([other]);
-    const first = (await revisionsOf(editor, id)).body.revisions.find((r: { revision: number }) => r.revision === 1);
-    await api("POST", `/image-editor/designs/${id}/revisions/${first.id}/restore`, { token: editor.token, json: { expected_revision: 2 } });
+    const first = expectData(await revisionsOf(editor, id)).revisions.find((r) => r.revision === 1);
+    if (!first) throw new Error("revision 1 is not listed");
+    await restore(editor, id, first.id, 2);
     expect(await usagesOf(id)).toEqual([bg, photo].sort());
   });
 });
@@ -164,48 +169,41 @@ describe("designs", () => {
 describe("design revisions and restore", () => {
   it("lists revisions newest first and restores one as a new head, leaving history intact", async () => {
     const { editor, viewer, ws } = await team();
-    const id = (await createDesign(editor, ws)).body.id;
+    const id = expectData(await createDesign(editor, ws), 201).id;
     for (const [rev, title] of [
       [1, "Second"],
       [2, "Third"],
     ] as const)
-      expect((await put(editor, id, rev, { ...sampleDocument(), title })).status).toBe(200);
+      expect((await put(editor, id, rev, { ...sampleDocument(), title })).response.status).toBe(200);
 
-    const listed = await revisionsOf(viewer, id);
-    expect(listed.status).toBe(200);
-    expect(listed.body.$schema).toMatch(/DesignRevisionList\.json$/);
-    expect(listed.body.revisions).toEqual(
+    const listed = expectData(await revisionsOf(viewer, id));
+    expect(listed.$schema).toMatch(/DesignRevisionList\.json$/);
+    expect(listed.revisions).toEqual(
       [3, 2, 1].map((revision) => ({ id: expect.stringMatching(/^drv_/), revision, created_at: expect.stringMatching(/Z$/), created_by_id: editor.id })),
     );
-    const first = listed.body.revisions[2];
+    const first = listed.revisions[2];
     const before = await withDb((db) => db.select().from(designRevisions).where(eq(designRevisions.designId, id)));
 
-    expectProblem(
-      await api("POST", `/image-editor/designs/${id}/revisions/${first.id}/restore`, { token: viewer.token, json: { expected_revision: 3 } }),
-      403,
-      "forbidden",
-    );
-    const stale = await api("POST", `/image-editor/designs/${id}/revisions/${first.id}/restore`, { token: editor.token, json: { expected_revision: 2 } });
-    expectProblem(stale, 409, "revision-conflict");
-    expect(stale.body.current_revision).toBe(3);
+    expectProblem(await restore(viewer, id, first.id, 3), 403, "forbidden");
+    const stale = await restore(editor, id, first.id, 2);
+    expect(expectProblem(stale, 409, "revision-conflict").current_revision).toBe(3);
 
-    const restored = await api("POST", `/image-editor/designs/${id}/revisions/${first.id}/restore`, { token: editor.token, json: { expected_revision: 3 } });
-    expect(restored.status, restored.text).toBe(200);
-    expect(restored.body).toMatchObject({
+    const restored = expectData(await restore(editor, id, first.id, 3));
+    expect(restored).toMatchObject({
       $schema: expect.stringMatching(/DesignResponse\.json$/),
       id,
       revision: 4,
       can_edit: true,
       document: sampleDocument(),
     });
-    expect((await api("GET", `/image-editor/designs/${id}`, { token: viewer.token })).body).toMatchObject({ revision: 4, document: { title: "Launch card" } });
+    expect((await getDesign(viewer, id)).data).toMatchObject({ revision: 4, document: { title: "Launch card" } });
 
     // Earlier revisions are untouched; the restore is one more row that remembers its source.
     const after = await withDb((db) => db.select().from(designRevisions).where(eq(designRevisions.designId, id)));
     expect(after).toHaveLength(4);
     for (const row of before) expect(after.find((r) => r.id === row.id)).toEqual(row);
     expect(after.find((r) => r.revision === 4)).toMatchObject({ restoredFromId: first.id, document: sampleDocument() });
-    expect((await revisionsOf(viewer, id)).body.revisions.map((r: { revision: number }) => r.revision)).toEqual([4, 3, 2, 1]);
+    expect(expectData(await revisionsOf(viewer, id)).revisions.map((r) => r.revision)).toEqual([4, 3, 2, 1]);
     const trail = await withDb((db) =>
       db
         .select({ action: auditEvents.action })
@@ -217,33 +215,29 @@ describe("design revisions and restore", () => {
 
   it("a revision of another design, or an unknown one, is 404", async () => {
     const { editor, ws } = await team();
-    const a = (await createDesign(editor, ws)).body.id;
-    const b = (await createDesign(editor, ws)).body.id;
-    const revOfB = (await revisionsOf(editor, b)).body.revisions[0].id;
-    expectProblem(
-      await api("POST", `/image-editor/designs/${a}/revisions/${revOfB}/restore`, { token: editor.token, json: { expected_revision: 1 } }),
-      404,
-      "not-found",
-    );
-    expectProblem(
-      await api("POST", `/image-editor/designs/${a}/revisions/drv_missing/restore`, { token: editor.token, json: { expected_revision: 1 } }),
-      404,
-      "not-found",
-    );
-    const bad = await api("POST", `/image-editor/designs/${a}/revisions/${revOfB}/restore`, { token: editor.token, json: { expected_revision: 1.5 } });
-    expectProblem(bad, 422, "validation-error");
-    expect(bad.body.errors[0].location).toBe("body.expected_revision");
+    const a = expectData(await createDesign(editor, ws), 201).id;
+    const b = expectData(await createDesign(editor, ws), 201).id;
+    const revOfB = expectData(await revisionsOf(editor, b)).revisions[0].id;
+    expectProblem(await restore(editor, a, revOfB, 1), 404, "not-found");
+    expectProblem(await restore(editor, a, "drv_missing", 1), 404, "not-found");
+    const bad = await restore(editor, a, revOfB, 1.5);
+    expect(expectProblem(bad, 422, "validation-error").errors?.[0].location).toBe("body.expected_revision");
   });
 
   it("pages the revision list with a cursor", async () => {
     const { editor, ws } = await team();
-    const id = (await createDesign(editor, ws)).body.id;
+    const id = expectData(await createDesign(editor, ws), 201).id;
     for (let rev = 1; rev <= 4; rev++) await put(editor, id, rev, { ...sampleDocument(), title: `v${rev + 1}` });
-    const first = await revisionsOf(editor, id, "?limit=2");
-    expect(first.body.revisions.map((r: { revision: number }) => r.revision)).toEqual([5, 4]);
-    const next = new URL(/<([^>]+)>; rel="next"/.exec(first.headers.get("link") ?? "")![1]);
-    const second = await api("GET", next.pathname + next.search, { token: editor.token });
-    expect(second.body.revisions.map((r: { revision: number }) => r.revision)).toEqual([3, 2]);
-    expectProblem(await revisionsOf(editor, id, "?cursor=garbage!"), 422, "validation-error");
+    const first = await revisionsOf(editor, id, { limit: 2 });
+    expect(expectData(first).revisions.map((r) => r.revision)).toEqual([5, 4]);
+    // The next page through its Link's cursor, with the Link's limit.
+    const next = nextLink(first.response);
+    if (!next) throw new Error("no next page");
+    const cursor = next.searchParams.get("cursor") ?? undefined;
+    expect(cursor).toBeDefined();
+    const limit = next.searchParams.has("limit") ? Number(next.searchParams.get("limit")) : undefined;
+    const second = await revisionsOf(editor, id, { cursor, limit });
+    expect(expectData(second).revisions.map((r) => r.revision)).toEqual([3, 2]);
+    expectProblem(await revisionsOf(editor, id, { cursor: "garbage!" }), 422, "validation-error");
   });
 });
