@@ -5,8 +5,10 @@ import { openDb } from "../lib/db/client";
 import { purgeMedia, type PurgeOptions } from "../lib/media/purge";
 import { clearMediaUsages, replaceMediaUsages } from "../lib/media/usage";
 import purgeWorker from "../queues/media-purge";
+import { client } from "./helpers/client";
 import { api, newUser, newWorkspace, slugOf, withDb } from "./helpers/harness";
-import { call, fixture, startMediaStorage, upload, type MediaStorage } from "./helpers/media";
+import { call, fixture, type MediaStorage, startMediaStorage, uploadForm } from "./helpers/media";
+import { clientWithEnv, expectData, expectError, type Problem, type Schemas } from "./helpers/typed";
 
 type User = Awaited<ReturnType<typeof newUser>>;
 let storage: MediaStorage;
@@ -26,11 +28,17 @@ beforeAll(async () => {
 });
 afterAll(() => storage?.dispose());
 
+/** An upload by the editor. Raw: POST /media takes a multipart body, which the typed client does not build. */
 const put = async (name = "image-40x30.png", extra: { tags?: string; retentionClass?: string } = {}) => {
-  const res = await upload(storage.env, editor.token, { workspaceId: ws, bytes: fixture(name), filename: name, ...extra });
+  const form = uploadForm({ workspaceId: ws, bytes: fixture(name), filename: name, ...extra });
+  const res = await call<Schemas["MediaItem"]>(storage.env, "POST", "/media", { token: editor.token, body: form });
   expect(res.status, res.text).toBe(201);
-  return res.body as { id: string; [k: string]: any };
+  return res.body;
 };
+const patchMedia = (user: User, id: string, body: Schemas["UpdateMediaRequest"]) => client(user.token).PATCH("/media/{id}", { params: { path: { id } }, body });
+const getMedia = (user: User, id: string) => client(user.token).GET("/media/{id}", { params: { path: { id } } });
+const trash = (user: User, id: string) => client(user.token).POST("/media/{id}/trash", { params: { path: { id } } });
+const restore = (user: User, id: string) => client(user.token).POST("/media/{id}/restore", { params: { path: { id } } });
 const rowOf = async (id: string) => (await withDb((db) => db.select().from(media).where(eq(media.id, id))))[0];
 const stored = async (id: string, workspaceId = ws) => (await storage.bucket.head(`workspaces/${workspaceId}/media/${id}`)) !== null;
 const auditOf = (id: string) => withDb((db) => db.select().from(auditEvents).where(eq(auditEvents.targetId, id)).orderBy(auditEvents.seq));
@@ -51,21 +59,17 @@ const useBy = (ownerId: string, ids: string[]) =>
 describe("PATCH /media/{id}", () => {
   it("changes only what it is given; tags are normalised and searchable; audited", async () => {
     const item = await put("photo-32x48.jpg", { tags: "old" });
-    const res = await api("PATCH", `/media/${item.id}`, {
-      token: editor.token,
-      json: { alt_text: "  A card ", tags: [" Red ", "red", "BLUE"], is_favorite: true },
-    });
-    expect(res.status, res.text).toBe(200);
-    expect(res.body).toMatchObject({ id: item.id, alt_text: "A card", tags: ["red", "blue"], is_favorite: true, width: 32, mime_type: "image/jpeg" });
-    expect(res.body.$schema).toMatch(/MediaItem\.json$/);
+    const res = expectData(await patchMedia(editor, item.id, { alt_text: "  A card ", tags: [" Red ", "red", "BLUE"], is_favorite: true }));
+    expect(res).toMatchObject({ id: item.id, alt_text: "A card", tags: ["red", "blue"], is_favorite: true, width: 32, mime_type: "image/jpeg" });
+    expect(res.$schema).toMatch(/MediaItem\.json$/);
 
-    const only = await api("PATCH", `/media/${item.id}`, { token: editor.token, json: { is_favorite: false } });
-    expect(only.body).toMatchObject({ alt_text: "A card", tags: ["red", "blue"], is_favorite: false });
-    const cleared = await api("PATCH", `/media/${item.id}`, { token: editor.token, json: { alt_text: null } });
-    expect(cleared.body.alt_text).toBeNull();
+    const only = await patchMedia(editor, item.id, { is_favorite: false });
+    expect(only.data).toMatchObject({ alt_text: "A card", tags: ["red", "blue"], is_favorite: false });
+    const cleared = await patchMedia(editor, item.id, { alt_text: null });
+    expect(cleared.data?.alt_text).toBeNull();
 
     const search = async (q: string) =>
-      (await api("GET", `/media?workspace_id=${ws}&search=${q}`, { token: viewer.token })).body.media.map((m: { id: string }) => m.id);
+      expectData(await client(viewer.token).GET("/media", { params: { query: { workspace_id: ws, search: q } } })).media.map((m) => m.id);
     expect(await search("blue")).toContain(item.id);
     expect(await search("old")).not.toContain(item.id);
     expect((await auditOf(item.id)).filter((e) => e.action === "media.update")).toHaveLength(3);
@@ -73,60 +77,60 @@ describe("PATCH /media/{id}", () => {
 
   it("moves an item between temporary and the library", async () => {
     const item = await put("image-40x30.png", { retentionClass: "temporary" });
-    const kept = await api("PATCH", `/media/${item.id}`, { token: editor.token, json: { retention_class: "library" } });
-    expect(kept.body.retention_class).toBe("library");
+    const kept = await patchMedia(editor, item.id, { retention_class: "library" });
+    expect(kept.data?.retention_class).toBe("library");
     expect((await rowOf(item.id)).expiresAt).toBeNull();
   });
 
   it("422 for nothing to change, bad tags or wrong types; 403 viewers; 404 strangers and unknown ids", async () => {
     const item = await put();
-    const path = `/media/${item.id}`;
-    const empty = await api("PATCH", path, { token: editor.token, json: {} });
-    expect(empty.status).toBe(422);
-    expect(empty.body.errors[0].location).toBe("body");
-    expect((await api("PATCH", path, { token: editor.token, json: { tags: ["a,b"] } })).body.errors[0].location).toBe("body.tags[0]");
-    expect((await api("PATCH", path, { token: editor.token, json: { tags: ["x".repeat(60)] } })).status).toBe(422);
-    expect((await api("PATCH", path, { token: editor.token, json: { is_favorite: "yes" } })).body.errors[0].location).toBe("body.is_favorite");
-    expect((await api("PATCH", path, { token: editor.token, json: { alt_text: "x".repeat(1001) } })).body.errors[0].location).toBe("body.alt_text");
-    expect(slugOf((await api("PATCH", path, { token: viewer.token, json: { is_favorite: true } })).body)).toBe("forbidden");
-    expect((await api("PATCH", path, { token: outsider.token, json: { is_favorite: true } })).status).toBe(404);
-    expect((await api("PATCH", "/media/med_nosuch", { token: owner.token, json: { is_favorite: true } })).status).toBe(404);
-    expect((await api("GET", path, { token: outsider.token })).status).toBe(404);
-    expect((await api("GET", path, { token: viewer.token })).body.id).toBe(item.id);
+    const empty = await patchMedia(editor, item.id, {});
+    expect(expectError(empty, 422).errors?.[0].location).toBe("body");
+    expect((await patchMedia(editor, item.id, { tags: ["a,b"] })).error?.errors?.[0].location).toBe("body.tags[0]");
+    expect((await patchMedia(editor, item.id, { tags: ["x".repeat(60)] })).response.status).toBe(422);
+    // Raw: is_favorite as a string, which the types forbid.
+    const wrongType = await api<Problem>("PATCH", `/media/${item.id}`, { token: editor.token, json: { is_favorite: "yes" } });
+    expect(wrongType.body.errors?.[0].location).toBe("body.is_favorite");
+    expect((await patchMedia(editor, item.id, { alt_text: "x".repeat(1001) })).error?.errors?.[0].location).toBe("body.alt_text");
+    expect(slugOf(expectError(await patchMedia(viewer, item.id, { is_favorite: true }), 403))).toBe("forbidden");
+    expect((await patchMedia(outsider, item.id, { is_favorite: true })).response.status).toBe(404);
+    expect((await patchMedia(owner, "med_nosuch", { is_favorite: true })).response.status).toBe(404);
+    expect((await getMedia(outsider, item.id)).response.status).toBe(404);
+    expect((await getMedia(viewer, item.id)).data?.id).toBe(item.id);
   });
 });
 
 describe("trash and restore", () => {
   it("trash sets trashed_at, manual, purge_after 30 days on; listed under trash only; restore undoes it", async () => {
     const item = await put();
-    const trashed = await api("POST", `/media/${item.id}/trash`, { token: editor.token });
-    expect(trashed.status, trashed.text).toBe(200);
-    expect(trashed.body.trash_reason).toBe("manual");
-    const days = (Date.parse(trashed.body.purge_after) - Date.parse(trashed.body.trashed_at)) / 86_400_000;
+    const trashed = expectData(await trash(editor, item.id));
+    expect(trashed.trash_reason).toBe("manual");
+    const days = (Date.parse(trashed.purge_after ?? "") - Date.parse(trashed.trashed_at ?? "")) / 86_400_000;
     expect(days).toBe(30);
-    const ids = async (lifecycle: string) =>
-      (await api("GET", `/media?workspace_id=${ws}&lifecycle=${lifecycle}&limit=200`, { token: viewer.token })).body.media.map((m: { id: string }) => m.id);
+    const ids = async (lifecycle: "trash" | "library") =>
+      expectData(await client(viewer.token).GET("/media", { params: { query: { workspace_id: ws, lifecycle, limit: 200 } } })).media.map((m) => m.id);
     expect(await ids("trash")).toContain(item.id);
     expect(await ids("library")).not.toContain(item.id);
 
     // Trashing again changes nothing (same trashed_at, one audit entry).
-    const again = await api("POST", `/media/${item.id}/trash`, { token: editor.token });
-    expect(again.body.trashed_at).toBe(trashed.body.trashed_at);
+    const again = await trash(editor, item.id);
+    expect(again.data?.trashed_at).toBe(trashed.trashed_at);
     // The bytes can still be looked at while in the trash.
-    expect((await call(storage.env, "GET", `/media/${item.id}/file`, { token: viewer.token })).status).toBe(200);
+    const file = await clientWithEnv(viewer.token, storage.env).GET("/media/{id}/file", { params: { path: { id: item.id } }, parseAs: "arrayBuffer" });
+    expect(file.response.status).toBe(200);
 
-    const restored = await api("POST", `/media/${item.id}/restore`, { token: editor.token });
-    expect(restored.body).toMatchObject({ trashed_at: null, trash_reason: null, purge_after: null, retention_class: "library" });
+    const restored = await restore(editor, item.id);
+    expect(restored.data).toMatchObject({ trashed_at: null, trash_reason: null, purge_after: null, retention_class: "library" });
     expect(await ids("library")).toContain(item.id);
-    expect((await api("POST", `/media/${item.id}/restore`, { token: editor.token })).status).toBe(200);
+    expect((await restore(editor, item.id)).response.status).toBe(200);
     expect((await auditOf(item.id)).map((e) => e.action)).toEqual(["media.upload", "media.trash", "media.restore"]);
   });
 
   it("403 for viewers, 404 for strangers", async () => {
     const item = await put();
-    expect(slugOf((await api("POST", `/media/${item.id}/trash`, { token: viewer.token })).body)).toBe("forbidden");
-    expect((await api("POST", `/media/${item.id}/trash`, { token: outsider.token })).status).toBe(404);
-    expect((await api("POST", `/media/${item.id}/restore`, { token: outsider.token })).status).toBe(404);
+    expect(slugOf(expectError(await trash(viewer, item.id), 403))).toBe("forbidden");
+    expect((await trash(outsider, item.id)).response.status).toBe(404);
+    expect((await restore(outsider, item.id)).response.status).toBe(404);
     expect((await rowOf(item.id)).trashedAt).toBeNull();
   });
 });
@@ -136,7 +140,7 @@ describe("usage", () => {
     const [a, b] = [await put(), await put()];
     await useBy("dsg_usage_1", [a.id, b.id]);
     await useBy("dsg_usage_2", [a.id]);
-    const get = async (id: string) => (await api("GET", `/media/${id}`, { token: viewer.token })).body;
+    const get = async (id: string) => expectData(await getMedia(viewer, id));
     expect(await get(a.id)).toMatchObject({ usage_count: 2, can_delete: false });
     expect((await get(a.id)).last_used_at).not.toBeNull();
     await useBy("dsg_usage_1", [b.id]); // design 1 no longer uses a
@@ -168,11 +172,11 @@ describe("purge", () => {
       await put("image-40x30.png", { retentionClass: "temporary" }),
       await put(),
     ];
-    for (const item of [due, notYet, restored]) await api("POST", `/media/${item.id}/trash`, { token: editor.token });
+    for (const item of [due, notYet, restored]) await trash(editor, item.id);
     await setRow(due.id, { purgeAfter: ago(1000) });
     await setRow(expired.id, { expiresAt: ago(1000) });
     await setRow(restored.id, { purgeAfter: ago(1000) });
-    await api("POST", `/media/${restored.id}/restore`, { token: editor.token });
+    await restore(editor, restored.id);
 
     const report = await purge();
     const purged = report.purged.map((p) => p.id);
@@ -184,7 +188,7 @@ describe("purge", () => {
     for (const item of [due, expired]) {
       expect(await rowOf(item.id)).toBeUndefined();
       expect(await stored(item.id)).toBe(false);
-      expect((await api("GET", `/media/${item.id}`, { token: owner.token })).status).toBe(404);
+      expect((await getMedia(owner, item.id)).response.status).toBe(404);
       const trail = (await auditOf(item.id)).filter((e) => e.action === "media.purge");
       expect(trail).toEqual([expect.objectContaining({ actorUserId: null, workspaceId: ws })]);
     }
@@ -204,8 +208,8 @@ describe("purge", () => {
   it("never removes an item in use: keeps it, says why, and purges it once it is free", async () => {
     const inUse = await put();
     await useBy(`dsg_keep_${inUse.id}`, [inUse.id]);
-    const trashed = await api("POST", `/media/${inUse.id}/trash`, { token: editor.token });
-    expect(trashed.body).toMatchObject({ can_delete: false, usage_count: 1 });
+    const trashed = await trash(editor, inUse.id);
+    expect(trashed.data).toMatchObject({ can_delete: false, usage_count: 1 });
     await setRow(inUse.id, { purgeAfter: ago(1000) });
 
     const first = await purge();
@@ -224,7 +228,7 @@ describe("purge", () => {
 
   it("bytes that could not be deleted stay recorded and go on a later run", async () => {
     const item = await put();
-    await api("POST", `/media/${item.id}/trash`, { token: editor.token });
+    await trash(editor, item.id);
     await setRow(item.id, { purgeAfter: ago(1000) });
     const failing = {
       ...storage.bucket,
@@ -247,7 +251,7 @@ describe("purge", () => {
 
   it("the worker drains on POST /drain, and refuses to run without a bucket", async () => {
     const item = await put();
-    await api("POST", `/media/${item.id}/trash`, { token: editor.token });
+    await trash(editor, item.id);
     await setRow(item.id, { purgeAfter: ago(1000) });
     const secret = "drain-secret-for-tests-0123456789abcdefghijklmnop";
     const drain = () => new Request("http://worker/drain", { method: "POST", headers: { authorization: `Bearer ${secret}` } });
