@@ -2,8 +2,10 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { repostActivity, repostPolicies } from "../db/schema";
 import { newId } from "../lib/ids";
-import { api, expectProblem, newUser, newWorkspace, withDb, type ApiResponse } from "./helpers/harness";
+import { client } from "./helpers/client";
+import { api, expectProblem as expectRawProblem, newUser, newWorkspace, withDb } from "./helpers/harness";
 import { newAccount } from "./helpers/publishing";
+import { expectData, expectProblem, locationsOf, nextLink, type Problem, type Schemas } from "./helpers/typed";
 
 type User = Awaited<ReturnType<typeof newUser>>;
 
@@ -19,7 +21,7 @@ async function team() {
   return { owner, admin, editor, viewer, outsider, ws, source, target };
 }
 
-const rule = {
+const rule: Schemas["RepostRuleInput"] = {
   threshold_mode: "all",
   min_likes: 5,
   min_reposts: 0,
@@ -34,7 +36,12 @@ const rule = {
     { delay_seconds: 3600, unrepost_previous: true },
   ],
 };
-const policyBody = (ws: string, source: string, target: string, extra: Record<string, unknown> = {}) => ({
+const policyBody = (
+  ws: string,
+  source: string,
+  target: string,
+  extra: Partial<Schemas["CreateRepostPolicyRequest"]> = {},
+): Schemas["CreateRepostPolicyRequest"] => ({
   workspace_id: ws,
   name: "Boost",
   enabled: true,
@@ -43,16 +50,27 @@ const policyBody = (ws: string, source: string, target: string, extra: Record<st
   rule,
   ...extra,
 });
-const createPolicy = (user: User, body: unknown, headers: Record<string, string> = {}) =>
-  api("POST", "/repost-automation/policies", { token: user.token, json: body, headers });
-const settings = (user: User, ws: string) => api("GET", `/repost-automation?workspace_id=${ws}`, { token: user.token });
+/** The policy's body for PUT: as created, without workspace_id, at a revision. */
+const replaceBody = (ws: string, source: string, target: string, expected_revision: number, extra: Partial<Schemas["CreateRepostPolicyRequest"]> = {}) => {
+  const { workspace_id: _, ...rest } = policyBody(ws, source, target, extra);
+  return { ...rest, expected_revision };
+};
+const createPolicy = (user: User, body: Schemas["CreateRepostPolicyRequest"], idempotencyKey?: string) =>
+  client(user.token).POST("/repost-automation/policies", { params: { header: idempotencyKey ? { "idempotency-key": idempotencyKey } : {} }, body });
+const replacePolicy = (user: User, id: string, body: Schemas["ReplaceRepostPolicyRequest"]) =>
+  client(user.token).PUT("/repost-automation/policies/{id}", { params: { path: { id } }, body });
+const deletePolicy = (user: User, id: string) => client(user.token).DELETE("/repost-automation/policies/{id}", { params: { path: { id } } });
+const settings = (user: User, ws: string) => client(user.token).GET("/repost-automation", { params: { query: { workspace_id: ws } } });
+const activity = (user: User, query: { workspace_id: string; limit?: number; cursor?: string }) =>
+  client(user.token).GET("/repost-automation/activity", { params: { query } });
+const grant = (u: User, body: Schemas["CreateRepostGrantRequest"]) => client(u.token).POST("/repost-automation/grants", { body });
+const withdraw = (u: User, id: string) => client(u.token).DELETE("/repost-automation/grants/{id}", { params: { path: { id } } });
 
 describe("repost automation: settings and policies", () => {
   it("an admin creates, replaces and deletes a policy; GET shows every SPEC 2.10 field", async () => {
     const { admin, viewer, ws, source, target } = await team();
-    const created = await createPolicy(admin, policyBody(ws, source, target));
-    expect(created.status, created.text).toBe(201);
-    expect(created.body).toMatchObject({
+    const created = expectData(await createPolicy(admin, policyBody(ws, source, target)), 201);
+    expect(created).toMatchObject({
       $schema: expect.stringMatching(/RepostPolicyResponse\.json$/),
       name: "Boost",
       enabled: true,
@@ -60,18 +78,17 @@ describe("repost automation: settings and policies", () => {
       revision: 1,
       workspace_id: ws,
     });
-    const id = created.body.id as string;
+    const id = created.id;
 
-    const view = await settings(viewer, ws);
-    expect(view.status, view.text).toBe(200);
-    expect(view.body).toMatchObject({
+    const view = expectData(await settings(viewer, ws));
+    expect(view).toMatchObject({
       $schema: expect.stringMatching(/SettingsResponse\.json$/),
       workspace_id: ws,
       can_manage: false,
       supported_platforms: ["bluesky", "mastodon"],
       grants: [],
     });
-    expect(view.body.policies).toEqual([
+    expect(view.policies).toEqual([
       expect.objectContaining({
         id,
         source_account_ids: [source],
@@ -81,7 +98,7 @@ describe("repost automation: settings and policies", () => {
         updated_at: expect.any(String),
       }),
     ]);
-    const accounts = view.body.accounts as { id: string }[];
+    const accounts = view.accounts;
     expect(accounts.map((a) => a.id).sort()).toEqual([source, target].sort());
     expect(accounts.find((a) => a.id === target)).toMatchObject({
       platform: "mastodon",
@@ -93,27 +110,19 @@ describe("repost automation: settings and policies", () => {
       grant_required: false,
       supports_repost: true,
     });
-    expect((await settings(admin, ws)).body.can_manage).toBe(true);
+    expect((await settings(admin, ws)).data?.can_manage).toBe(true);
 
-    const replaced = await api("PUT", `/repost-automation/policies/${id}`, {
-      token: admin.token,
-      json: { ...policyBody(ws, source, target), workspace_id: undefined, name: "Boost 2", enabled: false, expected_revision: 1 },
-    });
-    expect(replaced.status, replaced.text).toBe(200);
-    expect(replaced.body).toMatchObject({ name: "Boost 2", enabled: false, revision: 2 });
+    const replaced = expectData(await replacePolicy(admin, id, replaceBody(ws, source, target, 1, { name: "Boost 2", enabled: false })));
+    expect(replaced).toMatchObject({ name: "Boost 2", enabled: false, revision: 2 });
 
-    const stale = await api("PUT", `/repost-automation/policies/${id}`, {
-      token: admin.token,
-      json: { ...policyBody(ws, source, target), workspace_id: undefined, expected_revision: 1 },
-    });
-    expectProblem(stale, 409, "revision-conflict");
-    expect(stale.body.current_revision).toBe(2);
+    const stale = await replacePolicy(admin, id, replaceBody(ws, source, target, 1));
+    expect(expectProblem(stale, 409, "revision-conflict").current_revision).toBe(2);
     const [row] = await withDb((db) => db.select().from(repostPolicies).where(eq(repostPolicies.id, id)));
     expect(row).toMatchObject({ name: "Boost 2", revision: 2 });
 
-    expect((await api("DELETE", `/repost-automation/policies/${id}`, { token: admin.token })).status).toBe(204);
-    expect((await settings(admin, ws)).body.policies).toEqual([]);
-    expectProblem(await api("DELETE", `/repost-automation/policies/${id}`, { token: admin.token }), 404, "not-found");
+    expect((await deletePolicy(admin, id)).response.status).toBe(204);
+    expect((await settings(admin, ws)).data?.policies).toEqual([]);
+    expectProblem(await deletePolicy(admin, id), 404, "not-found");
   });
 
   it("roles: viewers read, editors and viewers may not change policies; outsiders get 404 everywhere", async () => {
@@ -122,22 +131,18 @@ describe("repost automation: settings and policies", () => {
     expectProblem(await createPolicy(viewer, policyBody(ws, source, target)), 403, "forbidden");
     expectProblem(await createPolicy(outsider, policyBody(ws, source, target)), 404, "not-found");
     expectProblem(await settings(outsider, ws), 404, "not-found");
-    expectProblem(await api("GET", `/repost-automation/activity?workspace_id=${ws}`, { token: outsider.token }), 404, "not-found");
+    expectProblem(await activity(outsider, { workspace_id: ws }), 404, "not-found");
 
-    const id = (await createPolicy(owner, policyBody(ws, source, target))).body.id as string;
-    const put = (u: User) =>
-      api("PUT", `/repost-automation/policies/${id}`, {
-        token: u.token,
-        json: { ...policyBody(ws, source, target), workspace_id: undefined, expected_revision: 1 },
-      });
+    const id = expectData(await createPolicy(owner, policyBody(ws, source, target)), 201).id;
+    const put = (u: User) => replacePolicy(u, id, replaceBody(ws, source, target, 1));
     expectProblem(await put(editor), 403, "forbidden");
     expectProblem(await put(outsider), 404, "not-found");
-    expectProblem(await api("DELETE", `/repost-automation/policies/${id}`, { token: viewer.token }), 403, "forbidden");
-    expectProblem(await api("DELETE", `/repost-automation/policies/${id}`, { token: outsider.token }), 404, "not-found");
+    expectProblem(await deletePolicy(viewer, id), 403, "forbidden");
+    expectProblem(await deletePolicy(outsider, id), 404, "not-found");
     // The outsider's own workspace cannot reach it either.
     const theirs = await newWorkspace(outsider);
-    expectProblem(await api("DELETE", `/repost-automation/policies/${id}`, { token: outsider.token }), 404, "not-found");
-    expect((await settings(outsider, theirs)).body.policies).toEqual([]);
+    expectProblem(await deletePolicy(outsider, id), 404, "not-found");
+    expect((await settings(outsider, theirs)).data?.policies).toEqual([]);
   });
 
   it("422 for account ids of another workspace, unknown ids, twice-listed ids and accounts that cannot repost; the same message for unknown and foreign", async () => {
@@ -148,8 +153,7 @@ describe("repost automation: settings and policies", () => {
       owner,
       policyBody(ws, source, target, { source_account_ids: [other.source, "acc_missing"], target_account_ids: [target, target, webhook, other.target] }),
     );
-    expectProblem(res, 422, "validation-error");
-    const errors = res.body.errors as { location: string; message: string }[];
+    const errors = expectProblem(res, 422, "validation-error").errors ?? [];
     expect(errors.map((e) => e.location)).toEqual([
       "body.source_account_ids[0]",
       "body.source_account_ids[1]",
@@ -161,7 +165,7 @@ describe("repost automation: settings and policies", () => {
     expect(await withDb((db) => db.select().from(repostPolicies).where(eq(repostPolicies.workspaceId, ws)))).toEqual([]);
 
     // Bad rules: each out-of-range field is named (CONTRACT §8 ranges).
-    const cases: [Record<string, unknown>, string][] = [
+    const cases: [Partial<Schemas["RepostRuleInput"]>, string][] = [
       [{ plateau_checks: 1 }, "body.rule.plateau_checks"],
       [{ plateau_checks: 13 }, "body.rule.plateau_checks"],
       [{ evaluation_window_seconds: 60 }, "body.rule.evaluation_window_seconds"],
@@ -174,37 +178,45 @@ describe("repost automation: settings and policies", () => {
       [{ stages: [] }, "body.rule.stages"],
       [{ stages: Array.from({ length: 6 }, () => ({ delay_seconds: 0, unrepost_previous: false })) }, "body.rule.stages"],
       [{ stages: [{ delay_seconds: 2_592_001, unrepost_previous: false }] }, "body.rule.stages[0].delay_seconds"],
-      [{ threshold_mode: "most" }, "body.rule.threshold_mode"],
-      [{ require_plateau: "yes" }, "body.rule.require_plateau"],
     ];
     for (const [change, location] of cases) {
       const bad = await createPolicy(owner, policyBody(ws, source, target, { rule: { ...rule, ...change } }));
-      expectProblem(bad, 422, "validation-error");
-      expect(
-        bad.body.errors.map((e: { location: string }) => e.location),
-        JSON.stringify(change),
-      ).toEqual([location]);
+      expect(locationsOf(expectProblem(bad, 422, "validation-error")), JSON.stringify(change)).toEqual([location]);
     }
-    // The earlier shape and engagement thresholds are not part of the rule any more.
-    const old = await createPolicy(
-      owner,
-      policyBody(ws, source, target, {
+    // Raw: a mode outside the enum and a string for a boolean, which the types forbid.
+    const mistyped: [Record<string, unknown>, string][] = [
+      [{ threshold_mode: "most" }, "body.rule.threshold_mode"],
+      [{ require_plateau: "yes" }, "body.rule.require_plateau"],
+    ];
+    for (const [change, location] of mistyped) {
+      const bad = await api<Problem>("POST", "/repost-automation/policies", {
+        token: owner.token,
+        json: { ...policyBody(ws, source, target), rule: { ...rule, ...change } },
+      });
+      expectRawProblem(bad, 422, "validation-error");
+      expect(locationsOf(bad.body), JSON.stringify(change)).toEqual([location]);
+    }
+    // The earlier shape and engagement thresholds are no longer part of the rule (raw: the types refuse that shape).
+    const old = await api("POST", "/repost-automation/policies", {
+      token: owner.token,
+      json: {
+        ...policyBody(ws, source, target),
         rule: { match: "all", thresholds: [{ metric: "engagement", min: 5 }], window_hours: 24, stages: [{ delay_minutes: 0 }] },
-      }),
-    );
-    expectProblem(old, 422, "validation-error");
+      },
+    });
+    expectRawProblem(old, 422, "validation-error");
     expect(await withDb((db) => db.select().from(repostPolicies).where(eq(repostPolicies.workspaceId, ws)))).toEqual([]);
   });
 
   it("Idempotency-Key: the same body replays the first answer, another body is refused, one policy exists", async () => {
     const { admin, ws, source, target } = await team();
-    const key = { "Idempotency-Key": `k-${newId("t")}` };
+    const key = `k-${newId("t")}`;
     const first = await createPolicy(admin, policyBody(ws, source, target), key);
-    expect(first.status).toBe(201);
+    expect(first.response.status).toBe(201);
     const again = await createPolicy(admin, policyBody(ws, source, target), key);
-    expect(again.status).toBe(201);
-    expect(again.headers.get("idempotent-replayed")).toBe("true");
-    expect(again.body).toEqual(first.body);
+    expect(again.response.status).toBe(201);
+    expect(again.response.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.data).toEqual(first.data);
     expectProblem(await createPolicy(admin, policyBody(ws, source, target, { name: "Other" }), key), 422, "idempotency-key-reused");
     expect(await withDb((db) => db.select().from(repostPolicies).where(eq(repostPolicies.workspaceId, ws)))).toHaveLength(1);
   });
@@ -224,15 +236,13 @@ describe("repost automation: cross-workspace grants", () => {
     expectProblem(await createPolicy(b.owner, policyBody(b.ws, b.source, a.target)), 422, "validation-error");
 
     // B's owner is not an admin of A: 404 (not a member). A's editor: 403. A's admin who is not in B: 404.
-    const grant = (u: User, json: unknown) => api("POST", "/repost-automation/grants", { token: u.token, json });
     expectProblem(await grant(b.owner, { target_account_id: a.target, source_workspace_id: b.ws }), 404, "not-found");
     expectProblem(await grant(a.editor, { target_account_id: a.target, source_workspace_id: b.ws }), 403, "forbidden");
     expectProblem(await grant(a.admin, { target_account_id: a.target, source_workspace_id: b.ws }), 404, "not-found");
     expectProblem(await grant(both, { target_account_id: a.target, source_workspace_id: a.ws }), 422, "validation-error");
 
-    const made = await grant(both, { target_account_id: a.target, source_workspace_id: b.ws });
-    expect(made.status, made.text).toBe(201);
-    expect(made.body).toMatchObject({
+    const made = expectData(await grant(both, { target_account_id: a.target, source_workspace_id: b.ws }), 201);
+    expect(made).toMatchObject({
       $schema: expect.stringMatching(/RepostGrantResponse\.json$/),
       target_account_id: a.target,
       source_workspace_id: b.ws,
@@ -242,23 +252,22 @@ describe("repost automation: cross-workspace grants", () => {
     });
     expectProblem(await grant(both, { target_account_id: a.target, source_workspace_id: b.ws }), 409, "conflict");
 
-    const inB = (await settings(b.owner, b.ws)).body;
-    expect(inB.grants).toEqual([expect.objectContaining({ id: made.body.id, direction: "inbound", target_account_id: a.target })]);
-    expect(inB.accounts.find((x: { id: string }) => x.id === a.target)).toMatchObject({
+    const inB = expectData(await settings(b.owner, b.ws));
+    expect(inB.grants).toEqual([expect.objectContaining({ id: made.id, direction: "inbound", target_account_id: a.target })]);
+    expect(inB.accounts.find((x) => x.id === a.target)).toMatchObject({
       cross_workspace: true,
       grant_required: true,
       grant_active: true,
       workspace_id: a.ws,
     });
-    expect((await settings(a.owner, a.ws)).body.grants).toEqual([expect.objectContaining({ id: made.body.id, direction: "outbound" })]);
+    expect((await settings(a.owner, a.ws)).data?.grants).toEqual([expect.objectContaining({ id: made.id, direction: "outbound" })]);
 
-    const policy = await createPolicy(b.owner, policyBody(b.ws, b.source, a.target));
-    expect(policy.status, policy.text).toBe(201);
+    expectData(await createPolicy(b.owner, policyBody(b.ws, b.source, a.target)), 201);
     // A grant only covers targets: A's account can never be a source of B's policy.
     expectProblem(await createPolicy(b.owner, policyBody(b.ws, a.target, b.target)), 422, "validation-error");
 
-    expectProblem(await api("DELETE", `/repost-automation/grants/${made.body.id}`, { token: b.outsider.token }), 404, "not-found");
-    expectProblem(await api("DELETE", `/repost-automation/grants/${made.body.id}`, { token: a.viewer.token }), 403, "forbidden");
+    expectProblem(await withdraw(b.outsider, made.id), 404, "not-found");
+    expectProblem(await withdraw(a.viewer, made.id), 403, "forbidden");
     // A viewer of the account's workspace who administers the receiving workspace may withdraw it.
     const sideways = await newUser();
     await withDb((db) =>
@@ -266,8 +275,8 @@ describe("repost automation: cross-workspace grants", () => {
         `insert into workspace_members (workspace_id, user_id, role) values ('${a.ws}', '${sideways.id}', 'viewer'), ('${b.ws}', '${sideways.id}', 'admin')`,
       ),
     );
-    expect((await api("DELETE", `/repost-automation/grants/${made.body.id}`, { token: sideways.token })).status).toBe(204);
-    expectProblem(await api("DELETE", `/repost-automation/grants/${made.body.id}`, { token: a.owner.token }), 404, "not-found");
+    expect((await withdraw(sideways, made.id)).response.status).toBe(204);
+    expectProblem(await withdraw(a.owner, made.id), 404, "not-found");
     expectProblem(await createPolicy(b.owner, policyBody(b.ws, b.source, a.target)), 422, "validation-error");
   });
 });
@@ -284,22 +293,28 @@ describe("repost automation: activity", () => {
     );
     const expected = [...ids].sort((x, y) => y.at.getTime() - x.at.getTime() || (y.id < x.id ? -1 : 1)).map((r) => r.id);
     const seen: string[] = [];
-    let url: string | null = `/repost-automation/activity?workspace_id=${ws}&limit=3`;
-    for (let pages = 0; url && pages < 5; pages++) {
-      const res: ApiResponse = await api("GET", url, { token: viewer.token });
-      expect(res.status, res.text).toBe(200);
-      expect(res.body.$schema).toMatch(/RepostActivityResponse\.json$/);
-      seen.push(...res.body.items.map((i: { id: string }) => i.id));
-      const next: string | undefined = res.headers.get("link")?.match(/<([^>]+)>; rel="next"/)?.[1];
-      url = next ? next.slice(next.indexOf("/repost-automation")) : null;
+    // Each next page through its Link's cursor; the Link keeps the workspace and the limit.
+    let cursor: string | undefined;
+    for (let pages = 0; pages < 5; pages++) {
+      const res = await activity(viewer, { workspace_id: ws, limit: 3, cursor });
+      const body = expectData(res);
+      expect(body.$schema).toMatch(/RepostActivityResponse\.json$/);
+      seen.push(...body.items.map((i) => i.id));
+      const next = nextLink(res.response);
+      if (!next) break;
+      expect(next.pathname).toMatch(/\/repost-automation\/activity$/);
+      expect(next.searchParams.get("workspace_id")).toBe(ws);
+      expect(next.searchParams.get("limit")).toBe("3");
+      cursor = next.searchParams.get("cursor") ?? undefined;
+      expect(cursor).toBeDefined();
     }
     expect(seen).toEqual(expected);
-    const first = (await api("GET", `/repost-automation/activity?workspace_id=${ws}&limit=1`, { token: viewer.token })).body.items[0];
+    const first = expectData(await activity(viewer, { workspace_id: ws, limit: 1 })).items[0];
     expect(first).toMatchObject({ action: "repost", status: "done", stage: 0, policy_id: null, external_id: null, at: expect.any(String) });
 
-    const forged = await api("GET", `/repost-automation/activity?workspace_id=${ws}&cursor=bm90LWEtY3Vyc29y`, { token: viewer.token });
-    expect(forged.status).toBeGreaterThanOrEqual(400);
-    expect(forged.status).toBeLessThan(500);
-    expectProblem(await api("GET", `/repost-automation/activity?workspace_id=${ws}&limit=100000`, { token: viewer.token }), 422, "validation-error");
+    const forged = await activity(viewer, { workspace_id: ws, cursor: "bm90LWEtY3Vyc29y" });
+    expect(forged.response.status).toBeGreaterThanOrEqual(400);
+    expect(forged.response.status).toBeLessThan(500);
+    expectProblem(await activity(viewer, { workspace_id: ws, limit: 100000 }), 422, "validation-error");
   });
 });
