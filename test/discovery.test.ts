@@ -4,6 +4,8 @@ import gateway from "../functions/all-groups";
 import { outboxJobs, providerCostEvents, publicationBuilds, publications, renditions, socialAccounts } from "../db/schema";
 import { api, env, expectProblem, newUser, newWorkspace, withDb } from "./helpers/harness";
 import { newAccount } from "./helpers/publishing";
+import { planOrThrow } from "../lib/billing/plans";
+import { newId } from "../lib/ids";
 import { startChatPeer, type ChatPeer } from "./peers/openai-chat";
 
 /** POST /publication-opportunities/discover: idea cards from the workspace's own signals; it never creates anything. */
@@ -194,19 +196,64 @@ describe("discovery with a language model (a stand-in for an OpenAI-compatible A
     expect(ledger).toMatchObject({ provider: "openai-compatible", operation: "discovery", status: "committed", units: 200, costMicrousd: 30, buildId: null });
   });
 
-  it("answers 502 when the model fails or breaks the shape, 429 when it rate-limits; the call is still in the ledger", async () => {
+  it("falls back to the ranker when the model fails, breaks the shape or rate-limits: the ranker's cards, never a 502; each call is in the ledger", async () => {
     const t = await withSignals();
-    chat.answer = { content: "Sure! Here are some ideas: ..." };
-    expectProblem(await discover(t.editor.token, { workspace_id: t.ws }, withModel()), 502, "bad-gateway");
-    chat.answer = { content: JSON.stringify({ opportunities: [] }) };
-    expectProblem(await discover(t.editor.token, { workspace_id: t.ws }, withModel()), 502, "bad-gateway");
-    chat.answer = { status: 500 };
-    expectProblem(await discover(t.editor.token, { workspace_id: t.ws }, withModel()), 502, "bad-gateway");
-    chat.answer = { status: 429 };
-    const limited = await discover(t.editor.token, { workspace_id: t.ws }, withModel());
-    expectProblem(limited, 429, "rate-limited");
-    expect(limited.headers.get("retry-after")).toBe("60");
+    const ranked = await discover(t.editor.token, { workspace_id: t.ws });
+    expect(ranked.body.model).toBe("herald-signal-ranker");
+    const answers: ChatPeer["answer"][] = [
+      { content: "Sure! Here are some ideas: ..." },
+      { content: JSON.stringify({ opportunities: [] }) },
+      { status: 500 },
+      { status: 429 },
+    ];
+    const asked = chat.requests.length;
+    for (const answer of answers) {
+      chat.answer = answer;
+      const res = await discover(t.editor.token, { workspace_id: t.ws }, withModel());
+      expect(res.status, res.text).toBe(200);
+      expect(res.body.model).toBe("herald-signal-ranker");
+      expect(res.body.opportunities).toEqual(ranked.body.opportunities);
+    }
+    expect(chat.requests.length).toBe(asked + answers.length);
     const rows = await withDb((db) => db.select().from(providerCostEvents).where(eq(providerCostEvents.workspaceId, t.ws)));
     expect(rows.map((r) => r.status).sort()).toEqual(["committed", "committed", "released", "released"]);
+  });
+
+  it("with billing on, refuses over the plan's AI budget with 403 plan-limit-reached, before asking the model", async () => {
+    const t = await withSignals();
+    const billing = { ...withModel(), BILLING_ENABLED: "true" } as typeof env;
+    chat.answer = { content: "{}" };
+    // Within the budget: answered (the ranker here, since "{}" is not the shape asked for).
+    expect((await discover(t.editor.token, { workspace_id: t.ws }, billing)).status).toBe(200);
+    const budget = planOrThrow("free").limits.ai_budget_microusd!;
+    await withDb((db) =>
+      db.insert(providerCostEvents).values({
+        id: newId("pce"),
+        workspaceId: t.ws,
+        provider: "openai-compatible",
+        operation: "build.draft",
+        status: "committed",
+        units: 1,
+        costMicrousd: budget,
+      }),
+    );
+    const asked = chat.requests.length;
+    const refused = await discover(t.editor.token, { workspace_id: t.ws }, billing);
+    expectProblem(refused, 403, "plan-limit-reached");
+    expect(refused.body).toMatchObject({ limit: "ai_budget_microusd", allowed: budget, plan_id: "free" });
+    expect(refused.body.usage).toBeGreaterThanOrEqual(budget);
+    expect(chat.requests.length).toBe(asked);
+    // Builds check the same budget the same way.
+    const build = await gateway.request(
+      "/publication-builds",
+      {
+        method: "POST",
+        headers: { authorization: `Bearer ${t.editor.token}`, "content-type": "application/json" },
+        body: JSON.stringify({ workspace_id: t.ws, idea: "x", sources: [{ kind: "text", text: "y" }], destination_account_ids: [t.bluesky] }),
+      },
+      billing,
+    );
+    expect(build.status).toBe(403);
+    expect(await build.json()).toMatchObject({ limit: "ai_budget_microusd", allowed: budget });
   });
 });

@@ -9,6 +9,7 @@ import { newId } from "../lib/ids";
 import { graphemeLength } from "../lib/providers/text";
 import { api, env, expectProblem, newUser, newWorkspace, withDb } from "./helpers/harness";
 import { startChatPeer } from "./peers/openai-chat";
+import { buildGenerate } from "../queues/build-generate";
 import { runBuildJob } from "./helpers/builds";
 import { newAccount } from "./helpers/publishing";
 
@@ -391,6 +392,52 @@ describe("with a language model (a stand-in for an OpenAI-compatible API; no mod
       const plain = (await api("GET", `/publication-builds/${second.body.id}`, { token: t.editor.token })).body;
       expect(plain.result.direction.route).toBe("planner");
       expect(plain.result.review_flags[0]).toMatchObject({ field: "model", message: expect.stringContaining("planner wrote this build alone") });
+    } finally {
+      await chat.stop();
+    }
+  });
+  it("a build job delivered twice asks the model once: concurrent deliveries, then one after a stop past the answer", async () => {
+    const chat = await startChatPeer();
+    try {
+      const t = await setup();
+      const res = await api("POST", "/publication-builds", {
+        token: t.editor.token,
+        json: { workspace_id: t.ws, sources: [{ kind: "text", text: NOTES }], destination_account_ids: [t.bluesky] },
+      });
+      expect(res.status, res.text).toBe(202);
+      chat.answer = {
+        content: JSON.stringify({ canonical_text: "Herald plans a publication for every destination at once.", thesis: "Plan once.", destinations: [] }),
+      };
+      const modelEnv = { ...env, AI_API_KEY: chat.key, AI_BASE_URL: chat.url, AI_MODEL: "stand-in-model" } as typeof env;
+      // The consumer itself (queues/build-generate.ts), handed the same job twice at once as SQS may.
+      const deliver = () =>
+        withDb((db) =>
+          buildGenerate.handle({
+            tx: db,
+            db,
+            env: modelEnv,
+            attempt: 1,
+            job: { job_id: newId("job"), kind: "build.generate", workspace_id: t.ws, payload: { build_id: res.body.id } },
+          }),
+        );
+      const both = await Promise.allSettled([deliver(), deliver()]);
+      expect(chat.requests).toHaveLength(1);
+      // A delivery that found the call in flight asks to be retried (an error), and its retry completes the build.
+      for (const r of both) if (r.status === "rejected") expect(String(r.reason)).toContain("retrying later");
+      await deliver();
+      const done = (await api("GET", `/publication-builds/${res.body.id}`, { token: t.editor.token })).body;
+      expect(done.state).toBe("completed");
+      expect(done.result.direction.route).toBe("model:stand-in-model");
+
+      // A worker stopped after the model answered but before the build was stored: the redelivery reuses the answer.
+      await withDb((db) => db.update(publicationBuilds).set({ state: "running", result: null }).where(eq(publicationBuilds.id, res.body.id)));
+      await deliver();
+      expect(chat.requests).toHaveLength(1);
+      const again = (await api("GET", `/publication-builds/${res.body.id}`, { token: t.editor.token })).body;
+      expect(again.state).toBe("completed");
+      expect(again.result.direction.route).toBe("model:stand-in-model");
+      const ledger = await withDb((db) => db.select().from(providerCostEvents).where(eq(providerCostEvents.buildId, res.body.id)));
+      expect(ledger).toEqual([expect.objectContaining({ operation: "build.draft", status: "committed", units: 200 })]);
     } finally {
       await chat.stop();
     }

@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import { organizations, users } from "../../db/schema";
 import { accessRestricted, foldProviderCosts } from "../../lib/billing/logic";
 import { organizationOfWorkspace, organizationRole, personalOrganizationId, requireOrganizationMember } from "../../lib/billing/organizations";
+import { replacedSubscriptionEnding } from "../../lib/billing/provider-subscription";
 import { organizationBilling, organizationUsage, providerCostRows } from "../../lib/billing/state";
 import { currentUser, db, type AppEnv } from "../../lib/http/context";
 import { notFound } from "../../lib/http/errors";
@@ -19,7 +20,7 @@ export const route = createRoute({
   tags: ["billing"],
   summary: "Get billing status",
   description:
-    "For the workspace's organization, the given organization, or the caller's personal one when neither is given. Billing off (the default): plan `self_hosted`, `limits` empty, usage still counted. `can_manage_billing` is true for the organization's owners.",
+    "For the workspace's organization, the given organization, or the caller's personal one when neither is given. Billing off (the default): plan `self_hosted`, `limits` empty, usage still counted. Billing on: a trial ends at its `current_period_end` (the database's time decides); after it, without a paid subscription, the organization is on `free`. `publications_per_month` and `builds_per_month` count what was created in the period, deleted or not. `cancel_at_period_end`: the subscription will not renew; under an administrator's override it says the Stripe subscription the override replaced was asked to end at its period end and has not yet. `can_manage_billing` is true for the organization's owners.",
   request: {
     query: z.object({
       workspace_id: WorkspaceIdField.optional(),
@@ -46,12 +47,14 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     organizationId = await personalOrganizationId(q, user.id);
   }
 
-  const now = new Date();
-  const billing = await organizationBilling(c.env, q, organizationId, now);
-  const [usage, costRows, role] = await Promise.all([
+  const billing = await organizationBilling(c.env, q, organizationId);
+  const now = billing.now;
+  const sub = billing.subscription;
+  const [usage, costRows, role, replacedEnding] = await Promise.all([
     organizationUsage(q, organizationId, billing.periodStart),
     providerCostRows(q, organizationId, billing.periodStart),
     organizationRole(q, user.id, organizationId),
+    sub?.provider === "admin" ? replacedSubscriptionEnding(q, organizationId, now) : false,
   ]);
   const canManage = role === "owner";
   let contact: string | null = null;
@@ -63,7 +66,6 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
       .where(eq(organizations.id, organizationId));
     contact = owner?.email ?? null;
   }
-  const sub = billing.subscription;
   const pastDueSince = sub?.pastDueSince ?? null;
   const periodStartIso = billing.periodStart.toISOString();
   return c.json(
@@ -75,7 +77,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
       provider: billing.provider,
       access_restricted: billing.billingEnabled && accessRestricted({ limits: billing.plan.limits, usage, status: billing.status, pastDueSince, now }),
       can_manage_billing: canManage,
-      cancel_at_period_end: sub?.cancelAtPeriodEnd ?? false,
+      cancel_at_period_end: (sub?.cancelAtPeriodEnd ?? false) || replacedEnding,
       billing_contact_email: contact,
       period_start: periodStartIso,
       current_period_end: billing.periodEnd.toISOString(),

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { responseObject } from "../../lib/http/schema-ref";
-import { IntegerMap, OptionalTimestamp } from "../../lib/schemas/common";
+import { IdParam, IntegerMap, OptionalTimestamp } from "../../lib/schemas/common";
 
 const Int = z.number().int();
 
@@ -69,4 +69,42 @@ export const ContinuationRequest = z.object({ continuation_token: z.string().min
 export const StripeWebhookReceipt = responseObject("StripeWebhookReceipt", {
   received: z.boolean(),
   duplicate: z.boolean().openapi({ description: "The event id was applied before; nothing changed" }),
+});
+
+/** CONTRACT §9: the organization whose billing an owner manages. */
+export const OrganizationBillingRequest = z
+  .object({ organization_id: IdParam.openapi({ description: "Organization ID (the caller must own it)" }) })
+  .openapi("OrganizationBillingRequest");
+
+export const PlanCheckoutRequest = z
+  .object({
+    organization_id: IdParam.openapi({ description: "Organization ID (the caller must own it)" }),
+    continuation_token: z.string().min(1).max(4000).openapi({ description: "From POST /billing/purchase-choices, within 30 minutes" }),
+  })
+  .openapi("PlanCheckoutRequest");
+
+/** A checkout of an existing organization (CONTRACT §9 POST /billing/checkout). */
+export const PlanCheckout = responseObject("PlanCheckout", {
+  id: z.string(),
+  organization_id: z.string(),
+  status: z.enum(["open", "completed", "expired"]),
+  plan_id: z.string(),
+  interval: IntervalEnum,
+  checkout_url: z.string().nullable().openapi({ description: "Stripe's hosted checkout page while payment is needed, else null" }),
+  expires_at: z.string().datetime(),
+});
+
+export const BillingPortalSession = responseObject("BillingPortalSession", {
+  url: z.string().openapi({ description: "Stripe's customer portal for this organization (short-lived; open it at once)" }),
+});
+
+/** The organization's subscription after a cancel or resume. */
+export const BillingSubscription = responseObject("BillingSubscription", {
+  organization_id: z.string(),
+  subscription_id: z.string(),
+  plan_id: z.string(),
+  status: z.string(),
+  provider: z.string(),
+  cancel_at_period_end: z.boolean(),
+  current_period_end: OptionalTimestamp,
 });

@@ -3,6 +3,7 @@ import { publicationBuilds } from "../../db/schema";
 import { audit } from "../../lib/audit";
 import { assembleInput } from "../../lib/builds/assemble";
 import { allowPrivateUrls } from "../../lib/providers/account-context";
+import { requireAiBudget } from "../../lib/billing/ai-budget";
 import { enforcePlanLimits } from "../../lib/billing/enforce";
 import { auditActor, currentUser, type AppEnv } from "../../lib/http/context";
 import { idempotent, IdempotencyKeyHeader } from "../../lib/http/idempotency";
@@ -38,10 +39,9 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const user = currentUser(c);
   let jobId: string | undefined;
   const response = await idempotent(c, { workspaceId: body.workspace_id, operation: "publication-builds.create", request: body }, async (tx) => {
-    await enforcePlanLimits(tx, c.env, { workspaceId: body.workspace_id }, [
-      { limit: "builds_per_month", adding: 1 },
-      { limit: "ai_budget_microusd", adding: 0 },
-    ]);
+    await enforcePlanLimits(tx, c.env, { workspaceId: body.workspace_id }, [{ limit: "builds_per_month", adding: 1 }]);
+    // The AI budget as discovery checks it (and the consumer again, before it asks the model).
+    await requireAiBudget(c.env, tx, body.workspace_id);
     const assembled = await assembleInput(tx, body.workspace_id, body, allowPrivateUrls(c.env));
     const id = newId("bld");
     const [row] = await tx

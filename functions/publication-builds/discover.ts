@@ -2,11 +2,13 @@ import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
 import { and, eq, isNull } from "drizzle-orm";
 import { PLATFORMS } from "../../db/schema/accounts";
 import { socialAccounts } from "../../db/schema";
+import { requireAiBudget } from "../../lib/billing/ai-budget";
 import { modelFromSettings } from "../../lib/builds/model";
 import { discoverWithModel } from "../../lib/discovery/model";
 import { rankOpportunities } from "../../lib/discovery/rank";
 import { loadSignals } from "../../lib/discovery/signals";
 import { db, type AppEnv } from "../../lib/http/context";
+import { logEvent } from "../../lib/log";
 import { ApiError } from "../../lib/http/errors";
 import { jsonBody, jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
@@ -37,11 +39,12 @@ export const route = createRoute({
   description:
     "Idea cards from the workspace's own signals (recent publications and how they did, imported content, media, build sources, the default voice's expertise and opinions), " +
     "each with angles and one treatment per platform. Never drafts, schedules or publishes anything. " +
-    "422: a platform Herald does not know or with no connected account; 409: nothing to learn from yet; 429/502: the configured language model refused or failed. Needs the editor role.",
+    "422: a platform Herald does not know or with no connected account; 409: nothing to learn from yet; 403 `plan-limit-reached` (billing on): the plan's AI budget (`ai_budget_microusd`) is used up for this period, checked as builds check it. " +
+    "When the configured language model fails, refuses or breaks the answer's shape, Herald's own ranker answers instead (`model` says which). Needs the editor role.",
   request: { body: jsonBody(DiscoverOpportunitiesRequest) },
   responses: {
     200: jsonResponse(DiscoveryResult, "Idea cards"),
-    ...problems(400, 401, 403, 404, 409, 413, 422, 429, 502),
+    ...problems(400, 401, 403, 404, 409, 413, 422),
   },
 });
 
@@ -79,15 +82,20 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
         "Nothing to learn from yet: publish something, import analytics, upload media or give the default voice its expertise and opinions, then ask again.",
     });
   }
+  // The same budget and plan check as builds, whether or not a model is configured (lib/billing/ai-budget.ts).
+  await requireAiBudget(c.env, database, body.workspace_id);
   const model = await modelFromSettings(c.env, database);
   let opportunities = rankOpportunities(signals, platforms);
+  let answeredBy = RANKER;
   if (model) {
     const answer = await discoverWithModel(database, model, body.workspace_id, signals, platforms);
-    if (!answer.ok) {
-      if (answer.status === 429) throw new ApiError("rate-limited", { detail: `${answer.reason} Try again later.`, headers: { "retry-after": "60" } });
-      throw new ApiError("bad-gateway", { detail: `${answer.reason} Nothing was created.` });
+    if (answer.ok) {
+      opportunities = answer.value;
+      answeredBy = model.model;
+    } else {
+      // The ranker's cards are still good ones: a failing model costs the caller nothing but the model's ideas.
+      logEvent("warn", "discovery fell back to the ranker", { request_id: c.get("requestId"), status: answer.status ?? null });
     }
-    opportunities = answer.value;
   }
-  return c.json(withSchema(c, DiscoveryResult, { generated_at: new Date().toISOString(), model: model?.model ?? RANKER, opportunities }), 200);
+  return c.json(withSchema(c, DiscoveryResult, { generated_at: new Date().toISOString(), model: answeredBy, opportunities }), 200);
 };

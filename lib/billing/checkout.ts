@@ -5,8 +5,8 @@ import { newId } from "../ids";
 import type { PurchaseFacts } from "./continuation";
 import { addMonths, DAY_MS } from "./logic";
 import { planOrThrow } from "./plans";
-import { createCheckoutSession, type CheckoutSession } from "./stripe";
-import type { StripeConfig } from "./purchase";
+import type { StripeConfig } from "./settings";
+import { paymentProviderFailed, stripeClient } from "./stripe-client";
 
 export type CheckoutRow = typeof checkoutAttempts.$inferSelect;
 
@@ -73,9 +73,59 @@ export async function recordCheckout(
   return attempt;
 }
 
+export interface SessionRequest {
+  /** Our id of what is being paid for: the session's client_reference_id and the Idempotency-Key's tail. */
+  reference: string;
+  planId: string;
+  interval: "month" | "year";
+  email: string;
+  baseUrl: string;
+  /** Kept on the session and on the subscription it makes, so Stripe's events find what they belong to. */
+  metadata: Record<string, string>;
+}
+
 /**
- * Give an open Stripe attempt its hosted Checkout Session (once: Stripe's Idempotency-Key is the attempt id,
- * so a retry after a lost answer gets the same session) and store it.
+ * A hosted Checkout Session (mode subscription) through Stripe's SDK, once per reference: the Idempotency-Key names
+ * it, so the SDK's own retries and a retry after a lost answer get the same session.
+ */
+export async function openCheckoutSession(stripe: StripeConfig, req: SessionRequest): Promise<{ id: string; url: string; expires_at: number }> {
+  const plan = planOrThrow(req.planId);
+  const client = await stripeClient(stripe);
+  let session: { id: string; url: string | null; expires_at: number };
+  try {
+    session = await client.checkout.sessions.create(
+      {
+        mode: "subscription",
+        client_reference_id: req.reference,
+        customer_email: req.email,
+        success_url: `${req.baseUrl}/billing/status?checkout_id=${req.reference}`,
+        cancel_url: `${req.baseUrl}/billing/status?checkout_id=${req.reference}&canceled=true`,
+        line_items: [
+          {
+            quantity: 1,
+            price_data: {
+              currency: plan.currency,
+              unit_amount: plan.price_minor[req.interval],
+              recurring: { interval: req.interval },
+              product_data: { name: `Herald ${plan.name}` },
+            },
+          },
+        ],
+        metadata: req.metadata,
+        subscription_data: { metadata: req.metadata },
+      },
+      { idempotencyKey: `herald-checkout-${req.reference}` },
+    );
+  } catch (err) {
+    throw paymentProviderFailed(err, "open the checkout");
+  }
+  if (!session.url) throw paymentProviderFailed(null, "open the checkout (it gave no URL)");
+  return { id: session.id, url: session.url, expires_at: session.expires_at };
+}
+
+/**
+ * Give an open Stripe attempt its hosted Checkout Session (openCheckoutSession) and store it. The subscription
+ * carries the attempt's ids in its metadata, so its events find it whatever order they arrive in.
  */
 export async function ensureStripeSession(
   q: Queryable,
@@ -84,32 +134,13 @@ export async function ensureStripeSession(
   ctx: { email: string; baseUrl: string },
 ): Promise<CheckoutRow> {
   if (attempt.provider !== "stripe" || attempt.status !== "open" || attempt.providerSessionId) return attempt;
-  const plan = planOrThrow(attempt.planId);
-  const metadata = { checkout_attempt_id: attempt.id, organization_id: attempt.organizationId, plan_id: plan.id };
-  const session: CheckoutSession = await createCheckoutSession({
-    apiBase: stripe.apiBase,
-    secretKey: stripe.secretKey,
-    idempotencyKey: `herald-checkout-${attempt.id}`,
-    params: {
-      mode: "subscription",
-      client_reference_id: attempt.id,
-      customer_email: ctx.email,
-      success_url: `${ctx.baseUrl}/billing/status?checkout_id=${attempt.id}`,
-      cancel_url: `${ctx.baseUrl}/billing/status?checkout_id=${attempt.id}&canceled=true`,
-      line_items: [
-        {
-          quantity: 1,
-          price_data: {
-            currency: plan.currency,
-            unit_amount: plan.price_minor[attempt.interval],
-            recurring: { interval: attempt.interval },
-            product_data: { name: `Herald ${plan.name}` },
-          },
-        },
-      ],
-      metadata,
-      subscription_data: { metadata },
-    },
+  const session = await openCheckoutSession(stripe, {
+    reference: attempt.id,
+    planId: attempt.planId,
+    interval: attempt.interval,
+    email: ctx.email,
+    baseUrl: ctx.baseUrl,
+    metadata: { checkout_attempt_id: attempt.id, organization_id: attempt.organizationId, plan_id: attempt.planId },
   });
   const [updated] = await q
     .update(checkoutAttempts)

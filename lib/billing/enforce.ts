@@ -1,7 +1,7 @@
 import type { Queryable } from "../db/client";
 import type { Env } from "../env";
 import { DomainError } from "../errors";
-import { checkAddition } from "./logic";
+import { checkAddition, type LimitBreach } from "./logic";
 import { lockOrganization, organizationOfWorkspace } from "./organizations";
 import type { LimitName } from "./plans";
 import { billingEnabled, organizationBilling, organizationUsage } from "./state";
@@ -10,6 +10,28 @@ export interface LimitCheck {
   limit: LimitName;
   /** How much the action adds; 0 asks whether the limit (a budget) is already used up. */
   adding: number;
+}
+
+export interface PlanBreach extends LimitBreach {
+  planId: string;
+}
+
+/** 403 `plan-limit-reached` naming the limit, its usage and what the plan allows. */
+export const planLimitReached = (breach: PlanBreach) =>
+  new DomainError("plan-limit-reached", `The ${breach.planId} plan allows ${breach.allowed} for ${breach.limit}; ${breach.usage} used. Nothing was created.`, {
+    extra: { limit: breach.limit, usage: breach.usage, allowed: breach.allowed, plan_id: breach.planId },
+  });
+
+/** The first of `checks` the organization's plan would be breached by, with billing on; null when all fit. */
+export async function planLimitBreach(env: Env, q: Queryable, organizationId: string, checks: LimitCheck[]): Promise<PlanBreach | null> {
+  const billing = await organizationBilling(env, q, organizationId, { enabled: true });
+  if (checks.every((c) => billing.plan.limits[c.limit] === undefined)) return null;
+  const usage = await organizationUsage(q, organizationId, billing.periodStart);
+  for (const check of checks) {
+    const breach = checkAddition(billing.plan.limits, usage, check.limit, check.adding);
+    if (breach) return { ...breach, planId: billing.plan.id };
+  }
+  return null;
 }
 
 /**
@@ -27,19 +49,6 @@ export async function enforcePlanLimits(
   if (checks.length === 0 || !(await billingEnabled(env, tx))) return;
   const organizationId = "organizationId" in scope ? scope.organizationId : await organizationOfWorkspace(tx, scope.workspaceId);
   await lockOrganization(tx, organizationId);
-  const billing = await organizationBilling(env, tx, organizationId);
-  if (checks.every((c) => billing.plan.limits[c.limit] === undefined)) return;
-  const usage = await organizationUsage(tx, organizationId, billing.periodStart);
-  for (const check of checks) {
-    const breach = checkAddition(billing.plan.limits, usage, check.limit, check.adding);
-    if (breach) {
-      throw new DomainError(
-        "plan-limit-reached",
-        `The ${billing.plan.id} plan allows ${breach.allowed} for ${breach.limit}; ${breach.usage} used. Nothing was created.`,
-        {
-          extra: { limit: breach.limit, usage: breach.usage, allowed: breach.allowed, plan_id: billing.plan.id },
-        },
-      );
-    }
-  }
+  const breach = await planLimitBreach(env, tx, organizationId, checks);
+  if (breach) throw planLimitReached(breach);
 }

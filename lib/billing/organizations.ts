@@ -1,7 +1,7 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { organizationMembers, organizations, subscriptions, workspaceMembers, workspaces } from "../../db/schema";
 import type { Queryable } from "../db/client";
-import { notFound } from "../errors";
+import { DomainError, notFound } from "../errors";
 import { newId } from "../ids";
 
 /**
@@ -31,6 +31,13 @@ export async function requireOrganizationMember(q: Queryable, userId: string, or
   const role = await organizationRole(q, userId, organizationId);
   if (!role) throw notFound("organization");
   return role;
+}
+
+/** The caller must own the organization to manage its billing: 404 when not in it (never revealed), 403 when a member only. */
+export async function requireOrganizationOwner(q: Queryable, userId: string, organizationId: string): Promise<void> {
+  if ((await requireOrganizationMember(q, userId, organizationId)) !== "owner") {
+    throw new DomainError("forbidden", "Only an owner of the organization manages its billing.");
+  }
 }
 
 export async function organizationRole(q: Queryable, userId: string, organizationId: string): Promise<"owner" | "member" | null> {

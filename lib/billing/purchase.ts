@@ -3,23 +3,15 @@ import { subscriptions } from "../../db/schema";
 import type { Queryable } from "../db/client";
 import type { Env } from "../env";
 import { DomainError } from "../errors";
-import { settingsInForce } from "../settings";
 import { CONTINUATION_TTL_MS, type PurchaseFacts } from "./continuation";
 import { findPlan, type Interval } from "./plans";
-import { STRIPE_DEFAULT_BASE } from "./stripe";
+import { billingSettings, type StripeConfig } from "./settings";
 
-export interface StripeConfig {
-  secretKey: string;
-  apiBase: string;
-  webhookSecret: string | undefined;
-}
+export type { StripeConfig } from "./settings";
 
-/** Stripe's settings in force, or null when no secret key is configured (no payment provider). */
+/** Stripe's settings as they are now (read per call), or null when there is no payment provider. */
 export async function stripeConfig(env: Env, q: Queryable): Promise<StripeConfig | null> {
-  const settings = await settingsInForce(env, q);
-  const secretKey = settings.get("stripe_secret_key");
-  if (!secretKey) return null;
-  return { secretKey, apiBase: settings.get("stripe_api_base") ?? STRIPE_DEFAULT_BASE, webhookSecret: settings.get("stripe_webhook_secret") };
+  return (await billingSettings(env, q)).stripe;
 }
 
 /** A trial is for an organization that has never had one. */

@@ -1,6 +1,6 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { z } from "zod";
-import { providerCostEvents } from "../../db/schema";
+import { providerCallAnswers, providerCostEvents } from "../../db/schema";
 import type { Database, Queryable } from "../db/client";
 import type { Env } from "../env";
 import { newId } from "../ids";
@@ -53,8 +53,46 @@ const Completion = z.object({
     .optional(),
 });
 
-/** `status`: the HTTP status the model answered with, when it answered with an error (429: rate-limited). */
-export type ModelAnswer<T> = { ok: true; value: T } | { ok: false; reason: string; status?: number };
+/**
+ * `status`: the HTTP status the model answered with, when it answered with an error (429: rate-limited).
+ * `inFlight`: another attempt holds the same one-time call and has not finished it yet (try again later).
+ */
+export type ModelAnswer<T> = { ok: true; value: T } | { ok: false; reason: string; status?: number; inFlight?: boolean };
+
+export interface CallOptions {
+  /**
+   * Names a call that is made at most once whatever happens (e.g. `<build id>.draft`): its ledger row is the claim, and
+   * its answer is kept (provider_call_answers), so a redelivered job reuses what was paid for instead of paying again.
+   */
+  once?: string;
+  /** Asked before a new call is made (not before an answer is reused): a reason not to spend, or null. */
+  mayCall?: () => Promise<string | null>;
+}
+
+/** A claimed call older than this without an answer was lost (its worker stopped): it is never made again. */
+const CLAIM_STALE_SECONDS = Math.ceil((TIMEOUT_MS + PROBE_TIMEOUT_MS) / 1000) + 60;
+
+/** What an earlier attempt of a one-time call left: its answer, still in flight, or nothing usable. */
+async function earlierCall<T>(db: Database, eventId: string, schema: z.ZodType<T>): Promise<ModelAnswer<T> | null> {
+  const [prior] = await db
+    .select({
+      status: providerCostEvents.status,
+      answer: providerCallAnswers.answer,
+      // The database's clock decides whether a claim has lapsed (CONTRACT §9).
+      stale: sql<boolean>`now() - ${providerCostEvents.createdAt} > make_interval(secs => ${CLAIM_STALE_SECONDS})`,
+    })
+    .from(providerCostEvents)
+    .leftJoin(providerCallAnswers, eq(providerCallAnswers.costEventId, providerCostEvents.id))
+    .where(eq(providerCostEvents.id, eventId));
+  if (!prior) return null;
+  if (prior.answer !== null) {
+    const checked = schema.safeParse(prior.answer);
+    if (checked.success) return { ok: true, value: checked.data };
+    return { ok: false, reason: "The language model's earlier answer does not have the shape asked for." };
+  }
+  if (prior.status === "reserved" && !prior.stale) return { ok: false, inFlight: true, reason: "Another attempt is asking the language model right now." };
+  return { ok: false, reason: "The language model was asked on an earlier attempt, which left no usable answer; it is not asked (and paid) twice." };
+}
 
 /**
  * One chat completion asking for strict JSON, validated by `schema`. Every call is in the
@@ -68,16 +106,29 @@ export async function chatJson<T>(
   ledger: { workspaceId: string; buildId: string | null; operation: string },
   messages: { role: "system" | "user"; content: string }[],
   schema: z.ZodType<T>,
+  opts: CallOptions = {},
 ): Promise<ModelAnswer<T>> {
-  const eventId = newId("pce");
-  await db.insert(providerCostEvents).values({
-    id: eventId,
-    workspaceId: ledger.workspaceId,
-    provider: "openai-compatible",
-    operation: ledger.operation,
-    status: "reserved",
-    buildId: ledger.buildId,
-  });
+  const eventId = opts.once ? `pce_once_${opts.once}` : newId("pce");
+  if (opts.once) {
+    const earlier = await earlierCall(db, eventId, schema);
+    if (earlier) return earlier;
+  }
+  const refusal = (await opts.mayCall?.()) ?? null;
+  if (refusal) return { ok: false, reason: refusal };
+  const [claimed] = await db
+    .insert(providerCostEvents)
+    .values({
+      id: eventId,
+      workspaceId: ledger.workspaceId,
+      provider: "openai-compatible",
+      operation: ledger.operation,
+      status: "reserved",
+      buildId: ledger.buildId,
+    })
+    .onConflictDoNothing()
+    .returning({ id: providerCostEvents.id });
+  // Another attempt claimed the same one-time call between the look and the claim.
+  if (!claimed) return (await earlierCall(db, eventId, schema)) ?? { ok: false, reason: "The language model call could not be claimed." };
   const url = `${call.baseUrl}/chat/completions`;
   let res: Response;
   try {
@@ -100,6 +151,18 @@ export async function chatJson<T>(
     body = null;
   }
   const parsed = Completion.safeParse(body);
+  let json: unknown;
+  let isJson = false;
+  if (res.ok && parsed.success) {
+    try {
+      json = JSON.parse(parsed.data.choices[0].message.content ?? "");
+      isJson = true;
+    } catch {
+      isJson = false;
+    }
+  }
+  // Kept before the ledger is committed: a worker stopped in between leaves the answer to reuse, never a second call.
+  if (opts.once && isJson && json !== null) await db.insert(providerCallAnswers).values({ costEventId: eventId, answer: json }).onConflictDoNothing();
   const tokens = parsed.success
     ? (parsed.data.usage?.total_tokens ?? (parsed.data.usage?.prompt_tokens ?? 0) + (parsed.data.usage?.completion_tokens ?? 0))
     : 0;
@@ -109,13 +172,7 @@ export async function chatJson<T>(
     .where(eq(providerCostEvents.id, eventId));
   if (!res.ok) return { ok: false, reason: `The language model answered ${res.status}.`, status: res.status };
   if (!parsed.success) return { ok: false, reason: "The language model's answer is not a chat completion." };
-  const content = parsed.data.choices[0].message.content ?? "";
-  let json: unknown;
-  try {
-    json = JSON.parse(content);
-  } catch {
-    return { ok: false, reason: "The language model did not answer with JSON." };
-  }
+  if (!isJson) return { ok: false, reason: "The language model did not answer with JSON." };
   const checked = schema.safeParse(json);
   if (!checked.success)
     return { ok: false, reason: `The language model's JSON does not have the shape asked for (${checked.error.issues[0]?.path.join(".") || "root"}).` };
@@ -162,7 +219,8 @@ export async function draftWithModel(
   call: ModelCall,
   ids: { workspaceId: string; buildId: string },
   input: BuildInputValue,
-): Promise<{ draft: ModelDraft | null; flags: ReviewFlag[] }> {
+  mayCall?: () => Promise<string | null>,
+): Promise<{ draft: ModelDraft | null; flags: ReviewFlag[]; inFlight: boolean }> {
   const destinations = input.destinations.map((d) => {
     const profile = d.allowed_output_profiles.at(-1);
     return `- ${d.account_id} (${d.platform}; up to ${profile?.max_segments ?? 1} posts of ${profile?.text_limit ?? 300} characters)${d.voice ? `; voice ${d.voice.name}: ${d.voice.definition.identity} ${d.voice.definition.guidance} Avoid: ${d.voice.definition.avoidances.join(", ") || "nothing listed"}` : ""}`;
@@ -187,8 +245,14 @@ export async function draftWithModel(
       },
     ],
     BuildDraftAnswer,
+    // One draft per build, however often its job is delivered.
+    { once: `${ids.buildId}.draft`, mayCall },
   );
   if (!answer.ok)
-    return { draft: null, flags: [{ account_id: "", field: "model", message: `${answer.reason} The planner wrote this build alone.`, severity: "info" }] };
-  return { draft: { model: call.model, ...answer.value }, flags: [] };
+    return {
+      draft: null,
+      flags: [{ account_id: "", field: "model", message: `${answer.reason} The planner wrote this build alone.`, severity: "info" }],
+      inFlight: answer.inFlight === true,
+    };
+  return { draft: { model: call.model, ...answer.value }, flags: [], inFlight: false };
 }

@@ -1,5 +1,6 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { media, publicationBuilds, socialAccounts } from "../../db/schema";
+import { aiBudgetBreach } from "../billing/ai-budget";
 import type { Database } from "../db/client";
 import type { Env } from "../env";
 import { allowPrivateUrls } from "../providers/account-context";
@@ -19,10 +20,11 @@ export interface RunOptions {
 }
 
 /**
- * Generate one build: read its URL sources, ask the model when one is configured, plan, and store the
- * result, moving `running` → `completed` | `failed` with `phase` saying where it stopped. Safe to run
- * again after a crash: it only starts from `queued` or `running` and only finishes a `running` build,
- * so a redelivered job never overwrites a finished one. Network work happens outside any transaction.
+ * Generate one build: read its URL sources, ask the model when one is configured (and the plan's AI budget
+ * allows), plan, and store the result, moving `running` → `completed` | `failed` with `phase` saying where it
+ * stopped. Safe to run again after a crash: it only starts from `queued` or `running` and only finishes a
+ * `running` build, so a redelivered job never overwrites a finished one, and the model is asked at most once
+ * per build (its answer is kept and reused). Network work happens outside any transaction.
  */
 export async function runBuild(db: Database, env: Env, buildId: string, opts: RunOptions): Promise<void> {
   const [row] = await db
@@ -82,7 +84,14 @@ export async function runBuild(db: Database, env: Env, buildId: string, opts: Ru
   let draft: ModelDraft | null = null;
   if (opts.model) {
     await setPhase(db, buildId, "drafting");
-    const drafted = await draftWithModel(db, opts.model, { workspaceId: row.workspaceId, buildId }, input);
+    // The AI budget as discovery and the build's creation check it, asked only before a new (paid) call.
+    const budget = async () => {
+      const breach = await aiBudgetBreach(env, db, row.workspaceId);
+      return breach ? `The ${breach.planId} plan's AI budget for this period is used up (${breach.usage} of ${breach.allowed} micro-USD).` : null;
+    };
+    const drafted = await draftWithModel(db, opts.model, { workspaceId: row.workspaceId, buildId }, input, budget);
+    // Another delivery of this job holds the model call: retry later (its answer is then reused), never ask twice.
+    if (drafted.inFlight) throw new Error("Another delivery of this build's job is asking the language model; retrying later.");
     draft = drafted.draft;
     extraFlags.push(...drafted.flags);
   }

@@ -14,9 +14,23 @@ export interface SettingDefinition {
   secret: boolean;
   /** Allowed values for enumerated settings (booleans: `true` / `false`). */
   options: { label: string; value: string }[];
+  /**
+   * Read from the database on every use instead of once per isolate (lib/settings/live.ts): settings that decide
+   * money (billing on or off, the payment provider's keys), so every Worker applies a change at once.
+   */
+  live?: true;
   /** Why a value is refused, or null when it is fine. Never quotes the value (it may be a secret). */
-  check(value: string): string | null;
+  check(value: string, ctx: CheckContext): string | null;
 }
+
+/** What a check may depend on besides the value. */
+export interface CheckContext {
+  /** ALLOW_PRIVATE_URLS=true (tests, `npm start`): a URL setting may point at a local stand-in. */
+  allowPrivateUrls?: boolean;
+}
+
+/** The only host Stripe's secret key may be sent to, unless ALLOW_PRIVATE_URLS=true. */
+export const STRIPE_API_ORIGIN = "https://api.stripe.com";
 
 const MAX_VALUE = 2000;
 const BOOLEAN_OPTIONS = [
@@ -36,6 +50,12 @@ function httpUrl(value: string, opts: { pathAllowed: boolean }): string | null {
   if (url.search || url.hash) return "Must not carry a query or fragment";
   if (!opts.pathAllowed && url.pathname !== "/") return "Must be an origin only (no path)";
   return null;
+}
+
+/** Stripe's own origin, or any origin when private URLs are allowed (a stand-in in tests). */
+function stripeOrigin(value: string, ctx: CheckContext): string | null {
+  if (ctx.allowPrivateUrls) return null;
+  return new URL(value).origin === STRIPE_API_ORIGIN ? null : `Must be ${STRIPE_API_ORIGIN} (another origin only with ALLOW_PRIVATE_URLS=true)`;
 }
 
 const integer = (min: number, max: number) => (value: string) =>
@@ -98,8 +118,9 @@ export const SETTINGS: readonly SettingDefinition[] = [
   {
     key: "billing_enabled",
     label: "Billing",
-    description: "Turns plans and limits on. Off (self-hosted): every organization is on the unlimited `self_hosted` plan.",
+    description: "Turns plans and limits on. Off (self-hosted): every organization is on the unlimited `self_hosted` plan. Applies at once, without a restart.",
     group: "billing",
+    live: true,
     type: "boolean",
     secret: false,
     options: BOOLEAN_OPTIONS,
@@ -108,8 +129,9 @@ export const SETTINGS: readonly SettingDefinition[] = [
   {
     key: "stripe_secret_key",
     label: "Stripe secret key",
-    description: "Secret or restricted API key of the Stripe account. Stored encrypted; never shown again.",
+    description: "Secret or restricted API key of the Stripe account. Stored encrypted; never shown again. Applies at once.",
     group: "billing",
+    live: true,
     type: "secret",
     secret: true,
     options: [],
@@ -118,8 +140,9 @@ export const SETTINGS: readonly SettingDefinition[] = [
   {
     key: "stripe_webhook_secret",
     label: "Stripe webhook signing secret",
-    description: "Verifies POST /billing/webhooks/stripe. Stored encrypted; never shown again.",
+    description: "Verifies POST /billing/webhooks/stripe. Stored encrypted; never shown again. Applies at once.",
     group: "billing",
+    live: true,
     type: "secret",
     secret: true,
     options: [],
@@ -128,12 +151,14 @@ export const SETTINGS: readonly SettingDefinition[] = [
   {
     key: "stripe_api_base",
     label: "Stripe API base URL",
-    description: "Where Stripe's API is reached (default https://api.stripe.com).",
+    description:
+      "Where Stripe's API is reached: only https://api.stripe.com (the default), so the secret key goes nowhere else; another origin only with ALLOW_PRIVATE_URLS=true (tests). Applies at once.",
     group: "billing",
+    live: true,
     type: "url",
     secret: false,
     options: [],
-    check: (v) => httpUrl(v, { pathAllowed: true }),
+    check: (v, ctx) => httpUrl(v, { pathAllowed: false }) ?? stripeOrigin(v, ctx),
   },
 ];
 
@@ -147,10 +172,10 @@ export const findSetting = (key: string): SettingDefinition | undefined => BY_KE
 export const envVarOf = (key: string) => key.toUpperCase();
 
 /** Why this value is refused for this setting, or null. `""` always passes: it clears the saved value. */
-export function checkValue(def: SettingDefinition, value: string): string | null {
+export function checkValue(def: SettingDefinition, value: string, ctx: CheckContext = {}): string | null {
   if (value === "") return null;
   if (value.length > MAX_VALUE) return `At most ${MAX_VALUE} characters`;
   if (/[\u0000-\u001f\u007f]/.test(value)) return "Control characters are not allowed";
   if (value.trim() !== value) return "Leading or trailing spaces are not allowed";
-  return def.check(value);
+  return def.check(value, ctx);
 }

@@ -5,7 +5,8 @@ import { loadSaved, type SavedSetting } from "./store";
 
 /**
  * The settings in force: read once per isolate (at its start, on first use) and kept until it restarts, as
- * SPEC.md 4.11 says saved changes take effect after a restart. A restart of `npm start` (a new workerd) or a
+ * SPEC.md 4.11 says saved changes take effect after a restart. Settings that decide money (`live`) are not
+ * read here but with lib/settings/live.ts, on every use. A restart of `npm start` (a new workerd) or a
  * deploy therefore picks saved values up; an environment variable of the same name, upper case, always wins.
  */
 export interface SettingsInForce {
@@ -34,7 +35,10 @@ export async function settingsInForce(env: Env, q: Queryable): Promise<SettingsI
   }
   const saved = await pending;
   const get = (key: string) => {
-    if (!findSetting(key)) throw new Error(`unknown setting ${key}`);
+    const def = findSetting(key);
+    if (!def) throw new Error(`unknown setting ${key}`);
+    // A stale per-isolate copy of a setting that decides money is exactly what `live` settings avoid.
+    if (def.live) throw new Error(`${key} is read per request (lib/settings/live.ts)`);
     return envValue(env, key) ?? saved.get(key)?.value ?? undefined;
   };
   return {

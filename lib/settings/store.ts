@@ -1,4 +1,4 @@
-import { eq, sql } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import { instanceSettings } from "../../db/schema";
 import { logEvent } from "../log";
 import type { Queryable } from "../db/client";
@@ -14,7 +14,22 @@ export interface SavedSetting {
 
 /** Every saved setting of a known key (secrets opened), by key. Unknown keys left by older versions are ignored. */
 export async function loadSaved(q: Queryable, ring: KeyRing): Promise<Map<string, SavedSetting>> {
-  const rows = await q.select().from(instanceSettings).limit(500);
+  return openRows(await q.select().from(instanceSettings).limit(500), ring);
+}
+
+/** The saved settings of these keys only (one query), as loadSaved reads them. */
+export async function loadSavedKeys(q: Queryable, ring: KeyRing, keys: readonly string[]): Promise<Map<string, SavedSetting>> {
+  if (keys.length === 0) return new Map();
+  return openRows(
+    await q
+      .select()
+      .from(instanceSettings)
+      .where(inArray(instanceSettings.key, [...keys])),
+    ring,
+  );
+}
+
+async function openRows(rows: (typeof instanceSettings.$inferSelect)[], ring: KeyRing): Promise<Map<string, SavedSetting>> {
   const saved = new Map<string, SavedSetting>();
   for (const row of rows) {
     const def = findSetting(row.key);

@@ -2240,7 +2240,7 @@ export interface paths {
         get?: never;
         /**
          * Set a user plan override (instance administrators)
-         * @description Puts the user's personal organization on `plan_id` with an admin-managed subscription (provider `admin`), bypassing checkout and ending any other current subscription. `plan_id: ""` removes the override and ends that subscription. While billing is off every organization stays on `self_hosted`; the override applies once billing is on.
+         * @description Puts the user's personal organization on `plan_id` with an admin-managed subscription (provider `admin`), bypassing checkout and ending any other current subscription. An organization paying through Stripe: Stripe is first asked to end that subscription at its period end (nothing is charged after it; GET /billing/status says `cancel_at_period_end: true` until it has ended); if Stripe cannot be asked (502) or is not configured (409 `payment-provider-not-configured`), nothing changes. `plan_id: ""` removes the override and ends that subscription. While billing is off every organization stays on `self_hosted`; the override applies once billing is on.
          */
         put: {
             parameters: {
@@ -2302,6 +2302,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Conflict with the current state */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description Request body too large */
                 413: {
                     headers: {
@@ -2322,6 +2331,15 @@ export interface paths {
                 };
                 /** @description Too many requests for this token this minute (Retry-After says when to try again) */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The provider answered with an error */
+                502: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5400,7 +5418,7 @@ export interface paths {
         put?: never;
         /**
          * Discover current content opportunities
-         * @description Idea cards from the workspace's own signals (recent publications and how they did, imported content, media, build sources, the default voice's expertise and opinions), each with angles and one treatment per platform. Never drafts, schedules or publishes anything. 422: a platform Herald does not know or with no connected account; 409: nothing to learn from yet; 429/502: the configured language model refused or failed. Needs the editor role.
+         * @description Idea cards from the workspace's own signals (recent publications and how they did, imported content, media, build sources, the default voice's expertise and opinions), each with angles and one treatment per platform. Never drafts, schedules or publishes anything. 422: a platform Herald does not know or with no connected account; 409: nothing to learn from yet; 403 `plan-limit-reached` (billing on): the plan's AI budget (`ai_budget_microusd`) is used up for this period, checked as builds check it. When the configured language model fails, refuses or breaks the answer's shape, Herald's own ranker answers instead (`model` says which). Needs the editor role.
          */
         post: {
             parameters: {
@@ -5487,17 +5505,8 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Rate limited */
+                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
                 429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The provider answered with an error */
-                502: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -7640,7 +7649,7 @@ export interface paths {
         };
         /**
          * Get billing status
-         * @description For the workspace's organization, the given organization, or the caller's personal one when neither is given. Billing off (the default): plan `self_hosted`, `limits` empty, usage still counted. `can_manage_billing` is true for the organization's owners.
+         * @description For the workspace's organization, the given organization, or the caller's personal one when neither is given. Billing off (the default): plan `self_hosted`, `limits` empty, usage still counted. Billing on: a trial ends at its `current_period_end` (the database's time decides); after it, without a paid subscription, the organization is on `free`. `publications_per_month` and `builds_per_month` count what was created in the period, deleted or not. `cancel_at_period_end`: the subscription will not renew; under an administrator's override it says the Stripe subscription the override replaced was asked to end at its period end and has not yet. `can_manage_billing` is true for the organization's owners.
          */
         get: {
             parameters: {
@@ -7925,7 +7934,7 @@ export interface paths {
         put?: never;
         /**
          * Receive a Stripe webhook event
-         * @description Public (no bearer token): the `Stripe-Signature` header (`t=…,v1=…`, HMAC-SHA256 of `<t>.<raw body>` under the configured `stripe_webhook_secret`, within 5 minutes) authenticates it; anything else → 400 and nothing changes. Each event id is applied once: a replay answers `duplicate: true`. `checkout.session.completed` (once paid) and `checkout.session.async_payment_succeeded` complete the checkout attempt and activate its subscription; `checkout.session.expired` expires it; `customer.subscription.updated` / `.deleted` follow the subscription's status.
+         * @description Public (no bearer token): the `Stripe-Signature` header (`t=…,v1=…`, HMAC-SHA256 of `<t>.<raw body>` under the configured `stripe_webhook_secret`, within 5 minutes, verified by Stripe's SDK) authenticates it; anything else → 400 and nothing changes. Each event id is applied once: a replay answers `duplicate: true`. Events are applied in the order Stripe made them, whatever order they arrive in: an event older than the last one applied to its subscription changes nothing, and one of the same second makes Herald fetch the subscription from Stripe. `checkout.session.completed` (once paid) and `checkout.session.async_payment_succeeded` complete the checkout attempt and give its subscription Stripe's current state; `checkout.session.expired` expires it; `customer.subscription.*` follow the subscription. 409 `conflict`: the event names a checkout this instance does not hold yet; it is not recorded, and Stripe delivers it again. 502: Stripe could not be asked for the subscription's state; nothing was recorded.
          */
         post: {
             parameters: {
@@ -7971,6 +7980,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Conflict with the current state */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description Request body too large */
                 413: {
                     headers: {
@@ -7982,6 +8000,15 @@ export interface paths {
                 };
                 /** @description Validation failed */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The provider answered with an error */
+                502: {
                     headers: {
                         [name: string]: unknown;
                     };
