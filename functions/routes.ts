@@ -112,6 +112,10 @@ export const ROUTES: RouteTable = {
     "GET /billing/status",
     "POST /billing/purchase-choices",
     "POST /billing/purchase-choices/validate",
+    "POST /billing/checkout",
+    "POST /billing/portal",
+    "POST /billing/cancel",
+    "POST /billing/resume",
     "POST /billing/webhooks/stripe",
   ],
   "onboarding": [
