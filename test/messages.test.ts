@@ -5,7 +5,9 @@ import { inboundMessages, jobReceipts, outboxJobs, socialAccounts } from "../db/
 import { drainQueue } from "../lib/jobs/consumer";
 import { queueUrl, sqsClient } from "../lib/jobs/sqs";
 import { messagesRefresh } from "../queues/messages-refresh";
-import { api, env, newUser, newWorkspace, slugOf, withDb } from "./helpers/harness";
+import { client } from "./helpers/client";
+import { env, newUser, newWorkspace, slugOf, withDb } from "./helpers/harness";
+import { expectData, expectError, nextLink, type Schemas } from "./helpers/typed";
 import { startPds, type PdsPeer } from "./peers/bluesky-pds";
 import { startMastodon, type MastodonPeer } from "./peers/mastodon-server";
 
@@ -29,6 +31,10 @@ afterAll(async () => {
   await Promise.all([mastodon?.stop(), pds?.stop()]);
 });
 
+const refresh = (user: User, ws: string) => client(user.token).POST("/messages/refresh", { body: { workspace_id: ws } });
+const connect = (user: User, body: Schemas["CreateAccountRequest"]) => client(user.token).POST("/accounts", { body });
+const messages = (user: User, query: { workspace_id: string; account_id?: string; limit?: number; cursor?: string }) =>
+  client(user.token).GET("/messages", { params: { query } });
 const stored = (accountId: string) => withDb((db) => db.select().from(inboundMessages).where(eq(inboundMessages.socialAccountId, accountId)));
 
 /** Drain the messages queue until `done` holds (the queue is shared by this file's tests). */
@@ -48,27 +54,22 @@ async function workspaceWithMastodon() {
   ]);
   const me = mastodon.addAccount(`inbox${Date.now().toString(36)}`);
   const fan = mastodon.addAccount("fan");
-  const res = await api("POST", "/accounts", {
-    token: owner.token,
-    json: { workspace_id: ws, platform: "mastodon", instance_url: mastodon.url, access_token: me.token },
-  });
-  expect(res.status, res.text).toBe(201);
-  return { ws, me, fan, accountId: res.body.id as string };
+  const res = await connect(owner, { workspace_id: ws, platform: "mastodon", instance_url: mastodon.url, access_token: me.token });
+  return { ws, me, fan, accountId: expectData(res, 201).id };
 }
 
 describe("POST /messages/refresh", () => {
   it("answers unavailable with queued 0 when no account can collect messages (none, or webhooks only)", async () => {
     const ws = await newWorkspace(owner, [{ id: editor.id, role: "editor" }]);
-    const empty = await api("POST", "/messages/refresh", { token: editor.token, json: { workspace_id: ws } });
-    expect(empty.status, empty.text).toBe(202);
-    expect(empty.body).toEqual({
+    const empty = expectData(await refresh(editor, ws), 202);
+    expect(empty).toEqual({
       $schema: "http://localhost:8787/api/v1/schemas/RefreshCapabilityOutcome.json",
       status: "unavailable",
       queued: 0,
       error_code: "no_message_capable_accounts",
     });
-    await api("POST", "/accounts", { token: owner.token, json: { workspace_id: ws, platform: "webhook", url: "http://127.0.0.1:1/hook" } });
-    expect((await api("POST", "/messages/refresh", { token: editor.token, json: { workspace_id: ws } })).body.status).toBe("unavailable");
+    await connect(owner, { workspace_id: ws, platform: "webhook", url: "http://127.0.0.1:1/hook" });
+    expect((await refresh(editor, ws)).data?.status).toBe("unavailable");
     expect(
       await withDb((db) =>
         db
@@ -84,9 +85,8 @@ describe("POST /messages/refresh", () => {
     const older = mastodon.mention(fan.id, me.id, "first mention");
     await new Promise((r) => setTimeout(r, 5));
     const newer = mastodon.mention(fan.id, me.id, "a reply", older.id);
-    const res = await api("POST", "/messages/refresh", { token: editor.token, json: { workspace_id: ws } });
-    expect(res.status, res.text).toBe(202);
-    expect(res.body).toMatchObject({ status: "queued", queued: 1, error_code: null });
+    const res = expectData(await refresh(editor, ws), 202);
+    expect(res).toMatchObject({ status: "queued", queued: 1, error_code: null });
     const jobs = await withDb((db) =>
       db
         .select()
@@ -96,10 +96,9 @@ describe("POST /messages/refresh", () => {
     expect(jobs.map((j) => j.payload)).toEqual([{ account_id: accountId }]);
 
     await drainUntil(async () => (await stored(accountId)).length === 2);
-    const list = await api("GET", `/messages?workspace_id=${ws}`, { token: viewer.token });
-    expect(list.status, list.text).toBe(200);
-    expect(list.body.map((m: { external_id: string }) => m.external_id)).toEqual([newer.id, older.id]);
-    expect(list.body[0]).toMatchObject({
+    const list = expectData(await messages(viewer, { workspace_id: ws }));
+    expect(list.map((m) => m.external_id)).toEqual([newer.id, older.id]);
+    expect(list[0]).toMatchObject({
       $schema: "http://localhost:8787/api/v1/schemas/Message.json",
       workspace_id: ws,
       account_id: accountId,
@@ -108,7 +107,7 @@ describe("POST /messages/refresh", () => {
       author_handle: "fan",
       in_reply_to_external_id: older.id,
     });
-    expect(list.body[1]).toMatchObject({ kind: "mention", text: `@${me.username} first mention`, url: older.url });
+    expect(list[1]).toMatchObject({ kind: "mention", text: `@${me.username} first mention`, url: older.url });
     const account = await withDb(async (db) => (await db.select().from(socialAccounts).where(eq(socialAccounts.id, accountId)))[0]);
     expect(account.messagesCollectedAt).toBeInstanceOf(Date);
     expect(account.messagesErrorCode).toBeNull();
@@ -117,7 +116,7 @@ describe("POST /messages/refresh", () => {
   it("a redelivered job and a second refresh store nothing twice; a new mention is added", async () => {
     const { ws, me, fan, accountId } = await workspaceWithMastodon();
     mastodon.mention(fan.id, me.id, "only once");
-    await api("POST", "/messages/refresh", { token: editor.token, json: { workspace_id: ws } });
+    await refresh(editor, ws);
     await drainUntil(async () => (await stored(accountId)).length === 1);
     const [job] = await withDb((db) =>
       db
@@ -141,10 +140,10 @@ describe("POST /messages/refresh", () => {
     expect((await stored(accountId)).length).toBe(1);
 
     // A second refresh is a new job that reads the same mention again: the unique key keeps one row.
-    await api("POST", "/messages/refresh", { token: editor.token, json: { workspace_id: ws } });
+    await refresh(editor, ws);
     mastodon.mention(fan.id, me.id, "something new");
     await drainUntil(async () => (await stored(accountId)).length === 2);
-    await api("POST", "/messages/refresh", { token: editor.token, json: { workspace_id: ws } });
+    await refresh(editor, ws);
     await drainUntil(async () => {
       const jobs = await withDb((db) =>
         db
@@ -162,23 +161,22 @@ describe("POST /messages/refresh", () => {
   it("a Bluesky account on a PDS without an AppView: the job ends, the account records why, nothing is stored", async () => {
     const ws = await newWorkspace(owner);
     const who = await pds.createAccount("inbox");
-    const created = await api("POST", "/accounts", {
-      token: owner.token,
-      json: { workspace_id: ws, platform: "bluesky", instance_url: pds.url, identifier: who.handle, app_password: who.appPassword },
-    });
-    expect(created.status, created.text).toBe(201);
-    const res = await api("POST", "/messages/refresh", { token: owner.token, json: { workspace_id: ws } });
-    expect(res.body).toMatchObject({ status: "queued", queued: 1 });
-    const errorCode = async () => (await withDb((db) => db.select().from(socialAccounts).where(eq(socialAccounts.id, created.body.id))))[0].messagesErrorCode;
+    const created = expectData(
+      await connect(owner, { workspace_id: ws, platform: "bluesky", instance_url: pds.url, identifier: who.handle, app_password: who.appPassword }),
+      201,
+    );
+    const res = await refresh(owner, ws);
+    expect(res.data).toMatchObject({ status: "queued", queued: 1 });
+    const errorCode = async () => (await withDb((db) => db.select().from(socialAccounts).where(eq(socialAccounts.id, created.id))))[0].messagesErrorCode;
     await drainUntil(async () => (await errorCode()) !== null);
     expect(await errorCode()).toBe("appview_unavailable");
-    expect(await stored(created.body.id)).toEqual([]);
+    expect(await stored(created.id)).toEqual([]);
   });
 
   it("roles: editors refresh, viewers get 403, non-members 404", async () => {
     const ws = await newWorkspace(owner, [{ id: viewer.id, role: "viewer" }]);
-    expect(slugOf((await api("POST", "/messages/refresh", { token: viewer.token, json: { workspace_id: ws } })).body)).toBe("forbidden");
-    expect((await api("POST", "/messages/refresh", { token: outsider.token, json: { workspace_id: ws } })).status).toBe(404);
+    expect(slugOf(expectError(await refresh(viewer, ws), 403))).toBe("forbidden");
+    expect((await refresh(outsider, ws)).response.status).toBe(404);
   });
 });
 
@@ -189,20 +187,24 @@ describe("GET /messages", () => {
       mastodon.mention(fan.id, me.id, text);
       await new Promise((r) => setTimeout(r, 5));
     }
-    await api("POST", "/messages/refresh", { token: owner.token, json: { workspace_id: ws } });
+    await refresh(owner, ws);
     await drainUntil(async () => (await stored(accountId)).length === 3);
-    const first = await api("GET", `/messages?workspace_id=${ws}&limit=2`, { token: viewer.token });
-    expect(first.body.map((m: { text: string }) => m.text)).toEqual([`@${me.username} three`, `@${me.username} two`]);
-    const next = /<([^>]+)>; rel="next"/.exec(first.headers.get("link") ?? "")?.[1];
+    const first = await messages(viewer, { workspace_id: ws, limit: 2 });
+    expect(expectData(first).map((m) => m.text)).toEqual([`@${me.username} three`, `@${me.username} two`]);
+    // The next page through its Link's cursor; the Link keeps the workspace and the limit.
+    const next = nextLink(first.response);
     expect(next).toBeTruthy();
-    const second = await api("GET", new URL(next!).pathname + new URL(next!).search, { token: viewer.token });
-    expect(second.body.map((m: { text: string }) => m.text)).toEqual([`@${me.username} one`]);
-    expect(second.headers.get("link")).toBeNull();
-    expect((await api("GET", `/messages?workspace_id=${ws}&account_id=acc_other`, { token: viewer.token })).body).toEqual([]);
-    expect((await api("GET", `/messages?workspace_id=${ws}&account_id=${accountId}`, { token: viewer.token })).body).toHaveLength(3);
-    expect((await api("GET", `/messages?workspace_id=${ws}`, { token: outsider.token })).status).toBe(404);
-    const bad = await api("GET", `/messages?workspace_id=${ws}&cursor=nonsense`, { token: viewer.token });
-    expect(bad.status).toBe(422);
-    expect(bad.body.errors[0].location).toBe("query.cursor");
+    expect(next?.searchParams.get("workspace_id")).toBe(ws);
+    expect(next?.searchParams.get("limit")).toBe("2");
+    const cursor = next?.searchParams.get("cursor") ?? undefined;
+    expect(cursor).toBeDefined();
+    const second = await messages(viewer, { workspace_id: ws, limit: 2, cursor });
+    expect(expectData(second).map((m) => m.text)).toEqual([`@${me.username} one`]);
+    expect(second.response.headers.get("link")).toBeNull();
+    expect((await messages(viewer, { workspace_id: ws, account_id: "acc_other" })).data).toEqual([]);
+    expect((await messages(viewer, { workspace_id: ws, account_id: accountId })).data).toHaveLength(3);
+    expect((await messages(outsider, { workspace_id: ws })).response.status).toBe(404);
+    const bad = await messages(viewer, { workspace_id: ws, cursor: "nonsense" });
+    expect(expectError(bad, 422).errors?.[0].location).toBe("query.cursor");
   });
 });
