@@ -6,6 +6,7 @@ import type { RouteTable } from "../lib/http/router";
 export const ROUTES: RouteTable = {
   "auth": [
     "GET /auth/me",
+    "GET /auth/tokens",
     "POST /auth/tokens",
     "DELETE /auth/tokens/:id",
     "GET /auth/security",
@@ -24,6 +25,13 @@ export const ROUTES: RouteTable = {
     "GET /workspaces",
     "PATCH /workspaces/:id",
     "POST /workspaces/:id/members",
+    "GET /workspaces/:id/members",
+    "PATCH /workspaces/:id/members/:user_id",
+    "DELETE /workspaces/:id/members/:user_id",
+    "POST /workspaces/:id/invitations",
+    "GET /workspaces/:id/invitations",
+    "DELETE /workspaces/:id/invitations/:invitation_id",
+    "POST /invitations/accept",
   ],
   "analytics": [
     "POST /analytics/refresh",

@@ -19,6 +19,20 @@ export const WORKER_VARS: Readonly<Record<string, string>> = { ALLOW_PRIVATE_URL
 export const R2_BUCKETS = [{ binding: "MEDIA_BUCKET", bucket_name: "herald-media" }] as const;
 
 /**
+ * The Workers Rate Limiting bindings of every group Worker (lib/http/rate-limit.ts): a person's requests, and a
+ * client address's requests that carry no person. Each namespace is the same in every group, so a budget is
+ * counted once across the groups (per Cloudflare location); the period is 10 or 60 seconds.
+ */
+export const RATE_LIMITS = [
+  { name: "RATE_LIMITER", namespace_id: "1001", limit: 1200, period: 60 },
+  { name: "RATE_LIMITER_ADDRESS", namespace_id: "1002", limit: 600, period: 60 },
+] as const;
+
+/** Inline, as the section's other bindings are (local/services/group-configs.ts reads a section line by line). */
+const rateLimitsLine = () =>
+  `ratelimits = [${RATE_LIMITS.map((r) => `{ name = "${r.name}", namespace_id = "${r.namespace_id}", simple = { limit = ${r.limit}, period = ${r.period} } }`).join(", ")}]`;
+
+/**
  * The one Worker with a cron trigger (the free plan allows five): each minute it starts every other consumer's
  * minute through a CRON_* service binding (lib/jobs/minute.ts), which this file keeps listing every consumer.
  */
@@ -61,6 +75,7 @@ export function envSection(name: string, main: string, kind: "group" | "consumer
     ...(clock ? ['triggers = { crons = ["* * * * *"] }'] : []),
     ...(kind === "consumer" ? NOT_PUBLIC : []),
     `r2_buckets = ${inline(R2_BUCKETS)}`,
+    ...(kind === "group" ? [rateLimitsLine()] : []),
     clock ? clockServices(consumers, workerName) : `services = ${inline(nudgeServices(workerName))}`,
     `[env.${name}.vars]`,
     ...Object.entries(WORKER_VARS).map(([k, v]) => `${k} = ${JSON.stringify(v)}`),
@@ -76,6 +91,7 @@ export function workerSections(groups: [name: string, entry: string][], consumer
     "# Each: MEDIA_BUCKET, the media library's object storage (lib/env.ts; `wrangler dev` keeps it under --persist-to);",
     "# NUDGE_*, service bindings to the consumers, nudged right after a commit queues work (lib/jobs/nudge.ts), so a",
     "# publish-now does not wait for the next cron minute. Under `npm start` they are not connected (CONSUMERS_URL is used).",
+    "# Groups also have RATE_LIMITER and RATE_LIMITER_ADDRESS, the Workers Rate Limiting bindings (lib/http/rate-limit.ts).",
     "",
     ...groups.map(([name, entry]) => envSection(name, entry, "group", consumers, workerName)),
     CONSUMERS_MARKER,

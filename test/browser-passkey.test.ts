@@ -10,7 +10,8 @@ import { startHerald } from "../local/services/herald-process";
  * The passkey path in a real browser (CONTRACT §8): Debian's Chromium, headless, driven by playwright-core,
  * with a CDP virtual authenticator (STACK.md) against Herald started with `npm start`. A person pastes the
  * bootstrap administrator's token, registers a passkey by keyboard, forgets the token, signs in with the
- * passkey, reads the audit evidence as that session, signs out, signs in again and deletes the passkey.
+ * passkey, sees their API tokens and revokes one, reads the audit evidence as that session, signs out, signs in
+ * again and deletes the passkey.
  * A screenshot of the page is kept in test-artifacts/.
  */
 const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
@@ -68,7 +69,9 @@ describe.skipIf(!hasChromium)("the /account/security page in Chromium with a vir
 
   const status = () => page.locator("#status");
 
-  it("registers a passkey with a pasted token, signs in with it, reads audit evidence, signs out, and deletes it", { timeout: 120_000 }, async () => {
+  it("registers a passkey with a pasted token, signs in with it, revokes a token, reads audit evidence, signs out, and deletes it", {
+    timeout: 120_000,
+  }, async () => {
     await page.goto(`${herald.url}/account/security`);
     await expect.poll(() => page.locator("#sign-in").isVisible()).toBe(true);
     expect(await page.title()).toBe("Account security · Herald");
@@ -98,6 +101,26 @@ describe.skipIf(!hasChromium)("the /account/security page in Chromium with a vir
     const cookies = await page.context().cookies();
     expect(cookies.find((c) => c.name === "herald_session")).toMatchObject({ httpOnly: true, sameSite: "Strict", secure: false, path: "/" });
     expect(await page.evaluate(() => document.cookie)).not.toContain("herald_session");
+
+    // The tokens section: the bootstrap token is listed; one made through the API appears after a reload (the
+    // session cookie keeps the person signed in) and is revoked from the page, after which it no longer works.
+    await expect.poll(() => page.locator("#tokens li strong").allTextContents()).toEqual(["bootstrap"]);
+    const made = await fetch(`${herald.url}/auth/tokens`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify({ name: "ci-deploy", expires_in_days: 30 }),
+    });
+    expect(made.status).toBe(201);
+    const ciToken = ((await made.json()) as { token: string }).token;
+    await page.reload();
+    await expect.poll(() => page.locator("#tokens li strong").allTextContents()).toEqual(["bootstrap", "ci-deploy"]);
+    const [bootstrapMeta, ciMeta] = await page.locator("#tokens li span").allTextContents();
+    expect(bootstrapMeta).toContain("never expires");
+    expect(ciMeta).toMatch(/ · expires \S/);
+    await page.getByRole("button", { name: "Revoke token ci-deploy" }).click();
+    await expect.poll(() => status().textContent(), { timeout: 15_000 }).toBe("Token revoked.");
+    expect(await page.locator("#tokens li strong").allTextContents()).toEqual(["bootstrap"]);
+    expect((await fetch(`${herald.url}/auth/me`, { headers: { authorization: `Bearer ${ciToken}` } })).status).toBe(401);
 
     fs.mkdirSync(ARTIFACTS, { recursive: true });
     await page.screenshot({ path: path.join(ARTIFACTS, "account-security.png"), fullPage: true });

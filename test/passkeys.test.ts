@@ -4,6 +4,8 @@ import gateway from "../functions/all-groups";
 import { auditEvents, browserSessions, passkeys, webauthnChallenges } from "../db/schema";
 import { api, env, expectProblem, newUser, withDb } from "./helpers/harness";
 import { SoftAuthenticator } from "./helpers/soft-authenticator";
+import { newSignInChallenge } from "../lib/auth/sign-in-challenge";
+import { toBase64Url } from "../lib/crypto";
 
 /**
  * Passkeys (CONTRACT §3) and browser sessions (§8) against @simplewebauthn/server, with a software
@@ -100,14 +102,6 @@ describe("passkey registration", () => {
     const start = () => api("POST", "/auth/security/passkeys/start", { token: user.token, json: {} }).then((r) => r.body);
     const finish = (json: unknown, token = user.token) => api("POST", "/auth/security/passkeys/finish", { token, json });
 
-    // Replay: the same, valid response twice.
-    const first = await start();
-    const body = { challenge_id: first.challenge_id, credential: device.register(first.options) };
-    expect((await finish(body)).status).toBe(200);
-    const replay = await finish(body);
-    expectProblem(replay, 422, "validation-error");
-    expect(replay.body.errors[0].location).toBe("body.challenge_id");
-
     const cases: [string, (options: any) => object, string][] = [
       ["wrong challenge", (o) => device.register(o, { challenge: "c29tZS1vdGhlci1jaGFsbGVuZ2UtdmFsdWU" }), "body.credential"],
       ["wrong origin", (o) => device.register(o, { origin: "https://evil.example" }), "body.credential"],
@@ -128,9 +122,43 @@ describe("passkey registration", () => {
 
     const theirs = await start();
     expectProblem(await finish({ challenge_id: theirs.challenge_id, credential: device.register(theirs.options) }, other.token), 422, "validation-error");
+    expect(await passkeyCount(user.id)).toBe(0);
+
+    // Replay: the same, valid response twice (last: a further passkey would need a browser session).
+    const first = await start();
+    const body = { challenge_id: first.challenge_id, credential: device.register(first.options) };
+    expect((await finish(body)).status).toBe(200);
+    const replay = await finish(body);
+    expectProblem(replay, 422, "validation-error");
+    expect(replay.body.errors[0].location).toBe("body.challenge_id");
 
     expect(await passkeyCount(user.id)).toBe(1);
     expect(await passkeyCount(other.id)).toBe(0);
+  });
+
+  it("the first passkey may be added with a token, any further one only from a browser session (403 session-required)", async () => {
+    const { user, device } = await registered();
+    const refused = await api("POST", "/auth/security/passkeys/start", { token: user.token, json: {} });
+    expectProblem(refused, 403, "session-required");
+    const { cookie } = await signIn(device);
+    const asSession = { cookie: cookie!, origin: ORIGIN };
+    const second = new SoftAuthenticator(ORIGIN);
+    const start = await api("POST", "/auth/security/passkeys/start", { headers: asSession, json: { name: "Phone" } });
+    expect(start.status, start.text).toBe(200);
+    // Finishing with the token instead is refused too (the challenge is spent).
+    const viaToken = await api("POST", "/auth/security/passkeys/finish", {
+      token: user.token,
+      json: { challenge_id: start.body.challenge_id, credential: second.register(start.body.options) },
+    });
+    expectProblem(viaToken, 403, "session-required");
+    expect(await passkeyCount(user.id)).toBe(1);
+    const again = await api("POST", "/auth/security/passkeys/start", { headers: asSession, json: { name: "Phone" } });
+    const done = await api("POST", "/auth/security/passkeys/finish", {
+      headers: asSession,
+      json: { challenge_id: again.body.challenge_id, credential: second.register(again.body.options) },
+    });
+    expect(done.status, done.text).toBe(200);
+    expect(done.body.passkeys.map((k: { name: string }) => k.name)).toEqual(["Laptop", "Phone"]);
   });
 
   it("malformed credentials are 422s naming the field, not 500s", async () => {
@@ -156,6 +184,11 @@ describe("passkey registration", () => {
     expect(await passkeyCount(user.id)).toBe(0);
     expectProblem(await api("GET", "/auth/me", { headers: { cookie: cookie! } }), 401, "unauthorized");
     expectProblem(await api("DELETE", `/auth/security/passkeys/${id}`, { token: user.token }), 404, "not-found");
+    const events = await withDb((db) => db.select().from(auditEvents).where(eq(auditEvents.targetId, id)));
+    expect(events.map((e) => [e.action, e.actorUserId])).toEqual([
+      ["passkey.add", user.id],
+      ["passkey.remove", user.id],
+    ]);
   });
 });
 
@@ -204,6 +237,26 @@ describe("passkey sign-in and browser sessions", () => {
       unknown.register({ rp: { id: "localhost" }, user: { id: "dXNyX25vYm9keQ" }, challenge: "AAAA" });
       return unknown;
     }
+  });
+
+  it("starting a sign-in stores nothing; finishing spends the challenge once; an expired or forged one → 401", async () => {
+    const { device } = await registered();
+    const rowsFor = (id: string) => withDb((db) => db.select().from(webauthnChallenges).where(eq(webauthnChallenges.id, id)));
+    const start = await api("POST", "/auth/sessions/passkey/start");
+    expect(start.status).toBe(200);
+    expect(await rowsFor(start.body.challenge_id)).toEqual([]);
+    const body = { challenge_id: start.body.challenge_id, credential: device.assert(start.body.options) };
+    expect((await api("POST", "/auth/sessions/passkey/finish", { json: body })).status).toBe(200);
+    expect(await rowsFor(start.body.challenge_id)).toHaveLength(1);
+    expectProblem(await api("POST", "/auth/sessions/passkey/finish", { json: body }), 401, "unauthorized");
+
+    // Made by this instance's key, but expired (issued 6 minutes ago).
+    const old = await newSignInChallenge(env, Date.now() - 6 * 60_000);
+    const stale = { challenge_id: old.id, credential: device.assert({ ...start.body.options, challenge: toBase64Url(old.challenge) }) };
+    expectProblem(await api("POST", "/auth/sessions/passkey/finish", { json: stale }), 401, "unauthorized");
+    // A well-formed id whose challenge was not this instance's to give: the signed challenge does not match.
+    const forged = { challenge_id: `sic_${Math.floor(Date.now() / 1000) + 200}_${"a".repeat(24)}`, credential: device.assert(start.body.options) };
+    expectProblem(await api("POST", "/auth/sessions/passkey/finish", { json: forged }), 401, "unauthorized");
   });
 
   it("a signature counter that does not move forward → 401, recorded as denied evidence", async () => {

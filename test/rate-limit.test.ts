@@ -1,28 +1,70 @@
 import { describe, expect, it } from "vitest";
 import gateway from "../functions/all-groups";
-import { env, expectProblem, newUser } from "./helpers/harness";
+import { issueToken } from "../lib/auth/tokens";
+import { env, expectProblem, newUser, withDb } from "./helpers/harness";
 
-/** A gateway whose tokens may make 5 requests a minute (RATE_LIMIT_PER_MINUTE), called in-process. */
+/**
+ * Rate limits (CONTRACT §2, issue 27), in-process, where the isolate's own counter stands in for the Workers
+ * Rate Limiting bindings: 5 requests a minute (RATE_LIMIT_PER_MINUTE) per person, and per client address for
+ * requests that carry no person. `cf-connecting-ip` is the address, as Cloudflare's edge sets it.
+ */
 const limited = { ...env, RATE_LIMIT_PER_MINUTE: "5" };
-async function me(token: string) {
-  const res = await gateway.request("/auth/me", { headers: { authorization: `Bearer ${token}` } }, limited);
+
+async function call(path: string, opts: { token?: string; address?: string; method?: string } = {}) {
+  const headers: Record<string, string> = {};
+  if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+  if (opts.address) headers["cf-connecting-ip"] = opts.address;
+  const res = await gateway.request(path, { method: opts.method ?? "GET", headers }, limited);
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null, text };
 }
 
-describe("per-token rate limit (CONTRACT §2)", () => {
-  it("answers 429 rate-limited with Retry-After past the limit, per token", async () => {
-    const [a, b] = await Promise.all([newUser(), newUser()]);
-    // Stay clear of a minute boundary, where the window (rightly) starts again.
-    if (Date.now() % 60_000 > 55_000) await new Promise((r) => setTimeout(r, 60_000 - (Date.now() % 60_000) + 50));
-    for (let i = 0; i < 5; i++) expect((await me(a.token)).status).toBe(200);
-    const refused = await me(a.token);
+/** Stay clear of a minute boundary, where the window (rightly) starts again. */
+async function awayFromMinuteBoundary() {
+  if (Date.now() % 60_000 > 50_000) await new Promise((r) => setTimeout(r, 60_000 - (Date.now() % 60_000) + 50));
+}
+
+/** A unique documentation-range address (RFC 5737) per test run, so reruns within a minute do not collide. */
+const address = () => `198.51.100.${Math.floor(Math.random() * 250) + 1}`;
+
+describe("rate limits", () => {
+  it("counts a person's requests together, however many tokens they hold", async () => {
+    const [person, other] = await Promise.all([newUser(), newUser()]);
+    // More tokens made directly, so that making them is not counted.
+    const [second, third] = await withDb((db) => Promise.all([issueToken(db, person.id, "two"), issueToken(db, person.id, "three")]));
+    await awayFromMinuteBoundary();
+    for (const token of [person.token, second.token, third.token, person.token, second.token]) expect((await call("/auth/me", { token })).status).toBe(200);
+    const refused = await call("/auth/me", { token: third.token });
     expectProblem(refused, 429, "rate-limited");
     const retryAfter = Number(refused.headers.get("retry-after"));
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(60);
-    // Another token has its own count.
-    expect((await me(b.token)).status).toBe(200);
+    expectProblem(await call("/auth/me", { token: person.token }), 429, "rate-limited");
+    // Another person has their own budget.
+    expect((await call("/auth/me", { token: other.token })).status).toBe(200);
+  });
+
+  it("limits requests without a credential, or with a failed one, per client address", async () => {
+    const flooder = address();
+    await awayFromMinuteBoundary();
+    for (let i = 0; i < 5; i++)
+      expectProblem(await call("/auth/me", { address: flooder, token: i % 2 ? `hld_bogus${i}${"x".repeat(20)}` : undefined }), 401, "unauthorized");
+    const refused = await call("/auth/me", { address: flooder });
+    expectProblem(refused, 429, "rate-limited");
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    // Over its budget, the address's credentials are not even looked up, and its public calls are refused too.
+    expectProblem(await call("/auth/me", { address: flooder, token: `hld_bogus${"y".repeat(30)}` }), 429, "rate-limited");
+    expectProblem(await call("/auth/sessions/passkey/start", { address: flooder, method: "POST" }), 429, "rate-limited");
+    // Another address is not affected.
+    expectProblem(await call("/auth/me", { address: `203.0.113.${Math.floor(Math.random() * 250) + 1}` }), 401, "unauthorized");
+  });
+
+  it("counts the public passkey sign-in start per address; an IPv6 client by its /64", async () => {
+    const prefix = `2001:db8:${Math.floor(Math.random() * 65_000).toString(16)}:1`;
+    await awayFromMinuteBoundary();
+    for (let i = 1; i <= 5; i++) expect((await call("/auth/sessions/passkey/start", { address: `${prefix}::${i}`, method: "POST" })).status).toBe(200);
+    expectProblem(await call("/auth/sessions/passkey/start", { address: `${prefix}:0:0:0:ffff`, method: "POST" }), 429, "rate-limited");
+    expect((await call("/auth/sessions/passkey/start", { address: `${prefix.replace(/:1$/, ":2")}::1`, method: "POST" })).status).toBe(200);
   });
 
   it("is documented on every authenticated operation, with the other statuses the shared middleware gives", async () => {

@@ -51,6 +51,7 @@ const PUBLIC: Record<string, string> = {
   "POST /auth/sessions/passkey/start": "passkey sign-in is how a person gets a session",
   "POST /auth/sessions/passkey/finish": "passkey sign-in is how a person gets a session",
   "POST /billing/webhooks/stripe": "Stripe's webhook is authenticated by its signature, not a token",
+  "POST /invitations/accept": "a person invited without an account has no credential yet; the invitation's single-use token is theirs",
 };
 
 /** Served by the gateway outside the OpenAPI document, answering without credentials; the reason for each. */

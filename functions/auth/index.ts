@@ -1,6 +1,7 @@
 import { createGroupApp } from "../../lib/http/app";
 import { register } from "../../lib/http/operation";
 import * as createToken from "./create-token";
+import * as listTokens from "./list-tokens";
 import * as me from "./me";
 import * as passkeysDelete from "./passkeys-delete";
 import * as passkeysFinish from "./passkeys-finish";
@@ -15,6 +16,7 @@ import * as sessionsStart from "./sessions-start";
 /** Identity of the caller: profile, API tokens, passkeys, browser sessions and the page that manages them. */
 const app = createGroupApp();
 register(app, me);
+register(app, listTokens);
 register(app, createToken);
 register(app, revokeToken);
 register(app, securityStatus);

@@ -1,7 +1,7 @@
 import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
 import { verifyRegistrationResponse, type RegistrationResponseJSON } from "@simplewebauthn/server";
 import { count, eq } from "drizzle-orm";
-import { passkeys } from "../../db/schema";
+import { passkeys, users } from "../../db/schema";
 import { audit } from "../../lib/audit";
 import { spendChallenge } from "../../lib/auth/challenges";
 import { relyingParty } from "../../lib/auth/relying-party";
@@ -17,6 +17,7 @@ import { PasskeyName } from "./passkeys-start";
 import { SecurityStatus } from "./schemas";
 import { ChallengeIdField, RegistrationCredential } from "./webauthn-credentials";
 import { signedIn } from "../../lib/http/access";
+import { requireSessionForAnother } from "./session-required";
 
 export const FinishPasskeyRequest = z
   .object({ challenge_id: ChallengeIdField, credential: RegistrationCredential, name: PasskeyName.optional() })
@@ -31,9 +32,9 @@ export const route = createRoute({
   tags: ["auth"],
   summary: "Finish passkey registration for the current user",
   description:
-    "Verifies the browser's attestation against the challenge (spent by this call, whatever its outcome), the origin and the RP ID of PUBLIC_BASE_URL, and stores the passkey. Any mismatch → 422 and nothing stored.",
+    "Verifies the browser's attestation against the challenge (spent by this call, whatever its outcome), the origin and the RP ID of PUBLIC_BASE_URL, and stores the passkey. Any mismatch → 422 and nothing stored. A person who already has a passkey adds another only from a browser session (403 session-required).",
   request: { body: jsonBody(FinishPasskeyRequest) },
-  responses: { 200: jsonResponse(SecurityStatus, "The caller's security status, with the new passkey"), ...problems(400, 401, 409, 413, 422) },
+  responses: { 200: jsonResponse(SecurityStatus, "The caller's security status, with the new passkey"), ...problems(400, 401, 403, 409, 413, 422) },
 });
 
 export const access = signedIn();
@@ -60,7 +61,10 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { credential } = verified.registrationInfo;
   const id = newId("pky");
   await db(c).transaction(async (tx) => {
+    // The user's row locked: two registrations at once are counted one after the other (the first-passkey rule).
+    await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for("update");
     const [{ n }] = await tx.select({ n: count() }).from(passkeys).where(eq(passkeys.userId, userId));
+    requireSessionForAnother(c, n);
     if (n >= MAX_PASSKEYS_PER_USER)
       throw new ApiError("conflict", { detail: `You already have ${MAX_PASSKEYS_PER_USER} passkeys; delete one before adding another.` });
     const [row] = await tx

@@ -10,6 +10,7 @@ import { problems } from "../../lib/http/problem-schema";
 import { withSchema } from "../../lib/http/schema-ref";
 import { PasskeyChallenge } from "./schemas";
 import { signedIn } from "../../lib/http/access";
+import { requireSessionForAnother } from "./session-required";
 
 export const PasskeyName = z.string().trim().min(1).max(100).openapi({ description: "A label for the passkey, e.g. the device" });
 
@@ -18,9 +19,12 @@ export const route = createRoute({
   path: "/auth/security/passkeys/start",
   tags: ["auth"],
   summary: "Start registering a passkey for the current user",
-  description: `Answers WebAuthn creation options (discoverable credential, RP ID from PUBLIC_BASE_URL) and a challenge good for one use within 5 minutes. At most ${MAX_PASSKEYS_PER_USER} passkeys a person.`,
+  description: `Answers WebAuthn creation options (discoverable credential, RP ID from PUBLIC_BASE_URL) and a challenge good for one use within 5 minutes. At most ${MAX_PASSKEYS_PER_USER} passkeys a person. The first passkey may be added with an API token; any further one only from a browser session (403 session-required).`,
   request: { body: jsonBody(z.object({ name: PasskeyName.optional() }).openapi("StartPasskeyRequest")) },
-  responses: { 200: jsonResponse(PasskeyChallenge, "The challenge and the options for navigator.credentials.create()"), ...problems(400, 401, 409, 413, 422) },
+  responses: {
+    200: jsonResponse(PasskeyChallenge, "The challenge and the options for navigator.credentials.create()"),
+    ...problems(400, 401, 403, 409, 413, 422),
+  },
 });
 
 export const access = signedIn();
@@ -29,6 +33,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { name } = c.req.valid("json");
   const userId = currentUser(c).id;
   const [user, existing] = await Promise.all([callerRow(c), userPasskeys(db(c), userId)]);
+  requireSessionForAnother(c, existing.length);
   if (existing.length >= MAX_PASSKEYS_PER_USER) {
     throw new ApiError("conflict", { detail: `You already have ${MAX_PASSKEYS_PER_USER} passkeys; delete one before adding another.` });
   }

@@ -51,6 +51,16 @@ export const CreatedToken = responseObject("CreatedToken", {
   name: z.string(),
   token: z.string().openapi({ description: "The bearer token; shown only in this response" }),
   created_at: Timestamp,
+  expires_at: Timestamp.nullable().openapi({ description: "When it stops working; null: never" }),
+});
+
+/** CONTRACT §9: one of the caller's live tokens, as GET /auth/tokens lists it (never the token itself). */
+export const ApiToken = responseObject("ApiToken", {
+  id: z.string(),
+  name: z.string(),
+  created_at: Timestamp,
+  last_used_at: Timestamp.nullable(),
+  expires_at: Timestamp.nullable().openapi({ description: "When it stops working; null: never" }),
 });
 
 export { Timestamp };

@@ -6,7 +6,7 @@
 export const SECURITY_PAGE_SCRIPT = String.raw`"use strict";
 (() => {
   const $ = (id) => document.getElementById(id);
-  const state = { token: null, status: null };
+  const state = { token: null, status: null, tokens: [] };
 
   const toBytes = (b64url) => {
     const b64 = b64url.replace(/-/g, "+").replace(/_/g, "/");
@@ -88,15 +88,43 @@ export const SECURITY_PAGE_SCRIPT = String.raw`"use strict";
       list.append(row);
     }
     $("no-passkeys").hidden = s.passkeys.length > 0;
+    renderTokens();
+  }
+
+  function renderTokens() {
+    const list = $("tokens");
+    list.replaceChildren();
+    for (const token of state.tokens) {
+      const row = document.createElement("li");
+      const text = document.createElement("div");
+      const name = document.createElement("strong");
+      name.textContent = token.name;
+      const meta = document.createElement("span");
+      meta.className = "muted";
+      meta.textContent = "Made " + when(token.created_at) + " · last used " + when(token.last_used_at) + " · " + (token.expires_at ? "expires " + when(token.expires_at) : "never expires");
+      text.append(name, meta);
+      const revoke = document.createElement("button");
+      revoke.type = "button";
+      revoke.className = "danger";
+      revoke.textContent = "Revoke";
+      revoke.setAttribute("aria-label", "Revoke token " + token.name);
+      revoke.addEventListener("click", () => revokeToken(token));
+      row.append(text, revoke);
+      list.append(row);
+    }
+    $("no-tokens").hidden = state.tokens.length > 0;
   }
 
   async function refresh() {
     try {
-      state.status = await call("GET", "/auth/security");
+      const [status, tokens] = await Promise.all([call("GET", "/auth/security"), call("GET", "/auth/tokens")]);
+      state.status = status;
+      state.tokens = tokens;
     } catch (err) {
       if (err.status !== 401) say(err.message, "error");
       state.status = null;
       state.token = null;
+      state.tokens = [];
     }
     render();
   }
@@ -160,6 +188,17 @@ export const SECURITY_PAGE_SCRIPT = String.raw`"use strict";
       say("Passkey deleted.", "ok");
     } catch (err) {
       say("Could not delete: " + err.message, "error");
+    }
+  }
+
+  async function revokeToken(token) {
+    if (!window.confirm("Revoke the token \u201c" + token.name + "\u201d? Anything using it stops working at once.")) return;
+    try {
+      await call("DELETE", "/auth/tokens/" + encodeURIComponent(token.id));
+      await refresh();
+      say(state.status ? "Token revoked." : "Token revoked; it was the one this page held.", "ok");
+    } catch (err) {
+      say("Could not revoke: " + err.message, "error");
     }
   }
 

@@ -47,6 +47,11 @@ const PAGE = `<!doctype html>
       <label for="passkey-name">Name (optional), such as the device</label>
       <div class="row"><input id="passkey-name" maxlength="100" autocomplete="off"><button type="submit" class="primary">Register a passkey</button></div>
     </form>
+
+    <h2 id="tokens-title">API tokens</h2>
+    <p class="muted">Tokens you made for scripts and tools. A token is shown only when it is made; here you see when each was last used, and can revoke it.</p>
+    <ul id="tokens" aria-labelledby="tokens-title"></ul>
+    <p id="no-tokens" class="muted">You have no API tokens.</p>
   </section>
 </main>
 </body>

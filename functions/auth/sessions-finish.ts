@@ -3,10 +3,10 @@ import { verifyAuthenticationResponse, type AuthenticationResponseJSON } from "@
 import { and, eq, or, sql } from "drizzle-orm";
 import { passkeys, users } from "../../db/schema";
 import { audit } from "../../lib/audit";
-import { spendChallenge } from "../../lib/auth/challenges";
 import { toUserProfile } from "../../lib/auth/profile";
 import { relyingParty } from "../../lib/auth/relying-party";
 import { openSession, sessionCookie } from "../../lib/auth/sessions";
+import { spendSignInChallenge } from "../../lib/auth/sign-in-challenge";
 import { fromBase64Url, toBase64Url } from "../../lib/crypto";
 import { db, type AppContext, type AppEnv } from "../../lib/http/context";
 import { ApiError } from "../../lib/http/errors";
@@ -56,8 +56,8 @@ export const access = publicAccess("signing in is how a caller gets a session; t
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const body = c.req.valid("json");
-  const challenge = await spendChallenge(db(c), body.challenge_id, "sign_in");
-  if (!challenge) throw new ApiError("unauthorized", { detail: "Unknown, already used or expired challenge (they last 5 minutes); start again." });
+  const expectedChallenge = await spendSignInChallenge(db(c), c.env, body.challenge_id);
+  if (!expectedChallenge) throw new ApiError("unauthorized", { detail: "Unknown, already used or expired challenge (they last 5 minutes); start again." });
   const [passkey] = await db(c).select().from(passkeys).where(eq(passkeys.credentialId, body.credential.id));
   if (!passkey) throw new ApiError("unauthorized", { detail: NOT_SIGNED_IN });
   const handle = body.credential.response.userHandle;
@@ -67,7 +67,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   try {
     const result = await verifyAuthenticationResponse({
       response: body.credential as AuthenticationResponseJSON,
-      expectedChallenge: challenge.challenge,
+      expectedChallenge,
       expectedOrigin: rp.origin,
       expectedRPID: rp.rpID,
       credential: { id: passkey.credentialId, publicKey: fromBase64Url(passkey.publicKey), counter: passkey.counter, transports: passkey.transports },

@@ -1,9 +1,7 @@
 import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
 import { eq } from "drizzle-orm";
-import { users, workspaceMembers } from "../../db/schema";
-import { audit } from "../../lib/audit";
-import { enforcePlanLimits } from "../../lib/billing/enforce";
-import { isCountedMember, organizationOfWorkspace } from "../../lib/billing/organizations";
+import { users } from "../../db/schema";
+import { addMember } from "../../lib/workspaces/join";
 import { auditActor, db, type AppEnv } from "../../lib/http/context";
 import { ApiError } from "../../lib/http/errors";
 import { jsonBody, jsonResponse } from "../../lib/http/openapi";
@@ -41,13 +39,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
         errors: [{ location: "body.user_id", message: "No such user", value: body.user_id }],
       });
     }
-    const organizationId = await organizationOfWorkspace(tx, id);
-    // Someone already in another workspace of the organization is already counted.
-    if (!(await isCountedMember(tx, organizationId, user.id))) await enforcePlanLimits(tx, c.env, { organizationId }, [{ limit: "members", adding: 1 }]);
-    const [row] = await tx.insert(workspaceMembers).values({ workspaceId: id, userId: user.id, role: body.role }).onConflictDoNothing().returning();
-    if (!row) throw new ApiError("conflict", { detail: "This user is already a member of the workspace." });
-    await audit(tx, { ...auditActor(c), workspaceId: id, action: "workspace.member.add", targetType: "user", targetId: user.id });
-    return row;
+    return addMember(tx, c.env, auditActor(c), id, user.id, body.role);
   });
   return c.json(
     withSchema(c, WorkspaceMember, { workspace_id: member.workspaceId, user_id: member.userId, role: member.role, created_at: member.createdAt.toISOString() }),

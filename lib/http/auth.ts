@@ -9,7 +9,7 @@ import { dbPool, type AppEnv, type AuthUser } from "./context";
 import { ApiError } from "./errors";
 import type { AccessIndex } from "./operation";
 import { handleError } from "./problem-response";
-import { enforceRateLimit } from "./rate-limit";
+import { addressBlocked, enforceAddressLimit, enforceRateLimit } from "./rate-limit";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
@@ -29,9 +29,12 @@ export const authenticate =
     const source = access?.kind === "workspace-role" ? access.workspace : undefined;
     const named = source?.in === "query" && !("resource" in source) ? c.req.queries(source.field) : undefined;
     const workspaceId = named?.length === 1 && named[0].length > 0 && named[0].length <= 100 ? named[0] : undefined;
-    const credential = await credentialOf(c);
+    // An address that spent its budget on failures is refused before its credential costs a lookup.
+    const refused = addressBlocked(c);
+    if (refused) throw refused;
+    const credential = await credentialOf(c).catch((error: unknown) => countedFailure(c, error));
     c.set("credential", credential);
-    const identified = identify(c, credential, workspaceId);
+    const identified = identify(c, credential, workspaceId).catch((error: unknown) => countedFailure(c, error));
     if (!workspaceId || access?.kind !== "workspace-role" || !access.readBesideAuth) {
       await identified;
       return next();
@@ -50,6 +53,28 @@ export const authenticate =
       c.res = handleError(error, c);
     }
   };
+
+/**
+ * A request whose credential is missing or failed carries no person: it counts against its client address, and
+ * past that budget its answer is 429 instead (lib/http/rate-limit.ts). Rethrows the failure otherwise.
+ */
+async function countedFailure(c: Context<AppEnv>, error: unknown): Promise<never> {
+  if (error instanceof ApiError) await enforceAddressLimit(c);
+  throw error;
+}
+
+/**
+ * The caller of a public operation that also serves signed-in callers (accepting an invitation): undefined when
+ * the request carries no credential; otherwise authenticated as any other request (401 for a bad credential,
+ * 403 for a cookie-carried change from another origin), and remembered on the context.
+ */
+export async function optionalCaller(c: Context<AppEnv>): Promise<AuthUser | undefined> {
+  if (!c.req.header("authorization") && sessionTokenFrom(c.req.header("cookie")) === undefined) return undefined;
+  const credential = await credentialOf(c).catch((error: unknown) => countedFailure(c, error));
+  c.set("credential", credential);
+  await identify(c, credential, undefined).catch((error: unknown) => countedFailure(c, error));
+  return c.get("user");
+}
 
 /** The request's credential, hashed as stored, or the 401 / 403 that says what is wrong with it. */
 async function credentialOf(c: Context<AppEnv>): Promise<Credential> {

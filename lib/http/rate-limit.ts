@@ -1,24 +1,35 @@
 import type { Context, MiddlewareHandler } from "hono";
-import type { AppEnv, AuthUser } from "./context";
+import type { AppEnv } from "./context";
+import { clientAddress } from "./client-address";
 import { ApiError } from "./errors";
 
-/** The shape of Cloudflare's Workers Rate Limiting binding (`[[ratelimits]]` in wrangler.toml). */
+/** The shape of Cloudflare's Workers Rate Limiting binding (`ratelimits` in wrangler.toml). */
 export interface RateLimiterBinding {
   limit(options: { key: string }): Promise<{ success: boolean }>;
 }
 
+/**
+ * Two budgets: a signed-in person's requests (all their tokens and sessions together), and a client address's
+ * requests that carry no person: public operations, no credential, or one that failed. Each is a binding of
+ * every group Worker (local/wrangler-sections.ts), the same namespace in all, so a budget is one across groups.
+ */
+export type Budget = "user" | "address";
+export const RATE_LIMIT_BINDINGS: Record<Budget, string> = { user: "RATE_LIMITER", address: "RATE_LIMITER_ADDRESS" };
+
 export const DEFAULT_RATE_LIMIT_PER_MINUTE = 1200;
 const PERIOD_MS = 60_000;
-/** Windows of at most this many tokens are kept; the oldest window is dropped first. */
+/** Windows of at most this many keys are kept; the oldest window is dropped first. */
 const MAX_KEYS = 10_000;
 
 /**
- * Fixed one-minute windows counted in this isolate. Where a RATE_LIMITER binding is configured, Cloudflare
- * counts per location instead; without one (Node, `npm start` without the binding) this counter is the limit.
+ * Fixed one-minute windows counted in this isolate: the limit where no binding is configured (Node tests),
+ * with RATE_LIMIT_PER_MINUTE for both budgets. Where the bindings are, Cloudflare counts (per location).
  */
 const windows = new Map<string, { start: number; count: number }>();
+/** Addresses over their budget, until their window ends: their credentials are not even looked up meanwhile. */
+const blocked = new Map<string, number>();
 
-function countInIsolate(key: string, limit: number, now: number): { ok: boolean; retryAfter: number } {
+function countInIsolate(key: string, limit: number, now: number): boolean {
   const start = now - (now % PERIOD_MS);
   let window = windows.get(key);
   if (!window || window.start !== start) {
@@ -28,40 +39,53 @@ function countInIsolate(key: string, limit: number, now: number): { ok: boolean;
     windows.set(key, window);
   }
   window.count++;
-  return { ok: window.count <= limit, retryAfter: Math.max(1, Math.ceil((start + PERIOD_MS - now) / 1000)) };
+  return window.count <= limit;
 }
 
-/**
- * What a request counts against: its token, its browser session, or (for the passkey sign-in, which anyone
- * may call) the client's address as Cloudflare reports it. Other unauthenticated requests are not counted.
- */
-function limitKey(user: AuthUser | undefined, path: string, clientIp: string | undefined): string | undefined {
-  if (user?.tokenId) return `token:${user.tokenId}`;
-  if (user?.sessionId) return `session:${user.sessionId}`;
-  if (clientIp && path.startsWith("/auth/sessions/passkey/")) return `address:${clientIp}`;
+const secondsToNextWindow = (now: number) => Math.max(1, Math.ceil((PERIOD_MS - (now % PERIOD_MS)) / 1000));
+
+async function spend(c: Context<AppEnv>, budget: Budget, key: string): Promise<boolean> {
+  const binding = (c.env as unknown as Record<string, RateLimiterBinding | undefined> | undefined)?.[RATE_LIMIT_BINDINGS[budget]];
+  if (binding) return (await binding.limit({ key })).success;
+  return countInIsolate(key, Number(c.env?.RATE_LIMIT_PER_MINUTE) || DEFAULT_RATE_LIMIT_PER_MINUTE, Date.now());
+}
+
+function rateLimited(who: string): ApiError {
+  const retryAfter = secondsToNextWindow(Date.now());
+  return new ApiError("rate-limited", {
+    detail: `${who} made more requests this minute than allowed; try again in ${retryAfter} s.`,
+    headers: { "retry-after": String(retryAfter) },
+  });
+}
+
+/** Count a request that carries no person against its address; 429 once the address is over its budget. */
+export async function enforceAddressLimit(c: Context<AppEnv>): Promise<void> {
+  const address = clientAddress(c);
+  if (await spend(c, "address", `address:${address}`)) return;
+  if (blocked.size >= MAX_KEYS) blocked.delete(blocked.keys().next().value!);
+  blocked.set(address, Date.now() - (Date.now() % PERIOD_MS) + PERIOD_MS);
+  throw rateLimited("This address");
+}
+
+/** Whether this address went over its budget in this window (in this isolate): 429 before any lookup. */
+export function addressBlocked(c: Context<AppEnv>): ApiError | undefined {
+  const address = clientAddress(c);
+  const until = blocked.get(address);
+  if (until === undefined) return undefined;
+  if (until > Date.now()) return rateLimited("This address");
+  blocked.delete(address);
   return undefined;
 }
 
 /**
- * CONTRACT §2: per token, at most RATE_LIMIT_PER_MINUTE requests a minute; beyond that 429 `rate-limited`
- * with Retry-After (seconds to the next window). Runs after authentication, so unauthenticated requests are
- * answered 401 before they count.
+ * CONTRACT §2: a signed-in person's requests count against that person (however many tokens and sessions they
+ * hold), others against their address; beyond the budget 429 `rate-limited` with Retry-After (seconds to the
+ * next window).
  */
 export async function enforceRateLimit(c: Context<AppEnv>): Promise<void> {
-  const key = limitKey(c.get("user"), c.req.path, c.req.header("cf-connecting-ip"));
-  if (!key) return;
-  const binding = (c.env as { RATE_LIMITER?: RateLimiterBinding } | undefined)?.RATE_LIMITER;
-  const limit = Number(c.env?.RATE_LIMIT_PER_MINUTE) || DEFAULT_RATE_LIMIT_PER_MINUTE;
-  const now = Date.now();
-  const verdict = binding
-    ? { ok: (await binding.limit({ key })).success, retryAfter: Math.max(1, Math.ceil((PERIOD_MS - (now % PERIOD_MS)) / 1000)) }
-    : countInIsolate(key, limit, now);
-  if (!verdict.ok) {
-    throw new ApiError("rate-limited", {
-      detail: `This ${key.split(":")[0]} made more than its ${binding ? "" : `${limit} `}requests this minute; try again in ${verdict.retryAfter} s.`,
-      headers: { "retry-after": String(verdict.retryAfter) },
-    });
-  }
+  const user = c.get("user");
+  if (!user) return enforceAddressLimit(c);
+  if (!(await spend(c, "user", `user:${user.id}`))) throw rateLimited("You");
 }
 
 /** The middleware form, after authentication (a guarded read counts once its caller is known: lib/http/auth.ts). */

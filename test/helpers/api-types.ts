@@ -71,11 +71,61 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * The caller's live API tokens, oldest first
+         * @description Neither revoked nor expired ones; never the tokens themselves, which were shown once at creation.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The caller's tokens */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiToken"][];
+                    };
+                };
+                /** @description Missing, unknown or revoked bearer token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Validation failed */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
         put?: never;
         /**
          * Issue another API token for the caller
-         * @description The token is shown once, in this response; only its hash is stored.
+         * @description The token is shown once, in this response; only its hash is stored. At most 50 live tokens a person (422 beyond).
          */
         post: {
             parameters: {
@@ -337,7 +387,7 @@ export interface paths {
         put?: never;
         /**
          * Start registering a passkey for the current user
-         * @description Answers WebAuthn creation options (discoverable credential, RP ID from PUBLIC_BASE_URL) and a challenge good for one use within 5 minutes. At most 20 passkeys a person.
+         * @description Answers WebAuthn creation options (discoverable credential, RP ID from PUBLIC_BASE_URL) and a challenge good for one use within 5 minutes. At most 20 passkeys a person. The first passkey may be added with an API token; any further one only from a browser session (403 session-required).
          */
         post: {
             parameters: {
@@ -379,7 +429,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Carried by a session cookie without Herald's own Origin */
+                /** @description Role too low for this operation, or a plan limit reached */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -443,7 +493,7 @@ export interface paths {
         put?: never;
         /**
          * Finish passkey registration for the current user
-         * @description Verifies the browser's attestation against the challenge (spent by this call, whatever its outcome), the origin and the RP ID of PUBLIC_BASE_URL, and stores the passkey. Any mismatch → 422 and nothing stored.
+         * @description Verifies the browser's attestation against the challenge (spent by this call, whatever its outcome), the origin and the RP ID of PUBLIC_BASE_URL, and stores the passkey. Any mismatch → 422 and nothing stored. A person who already has a passkey adds another only from a browser session (403 session-required).
          */
         post: {
             parameters: {
@@ -485,7 +535,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Carried by a session cookie without Herald's own Origin */
+                /** @description Role too low for this operation, or a plan limit reached */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -652,7 +702,7 @@ export interface paths {
         put?: never;
         /**
          * Start signing in with a passkey
-         * @description No authentication. WebAuthn request options for a discoverable credential (no user name needed) and a challenge good for one use within 5 minutes.
+         * @description No authentication. WebAuthn request options for a discoverable credential (no user name needed) and a challenge good for one use within 5 minutes. Stores nothing: the challenge is derived from its signed id, and spent when the sign-in finishes. Counted per client address.
          */
         post: {
             parameters: {
@@ -1194,7 +1244,87 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * The workspace's members, oldest first (any member)
+         * @description Each member's e-mail address is shown only to admins and owners.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Workspace ID */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The members */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Member"][];
+                    };
+                };
+                /** @description A path parameter is not valid percent-encoding */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, unknown or revoked bearer token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role too low for this operation, or a plan limit reached */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such resource, or not visible to the caller */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Validation failed */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
         put?: never;
         /**
          * Add a user to a workspace (admin or owner)
@@ -1288,6 +1418,642 @@ export interface paths {
                     };
                 };
                 /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspaces/{id}/members/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a member (admin or owner), or leave (yourself)
+         * @description Any member may remove themselves; removing someone else needs admin, and removing an owner needs an owner. The last owner cannot be removed (409 conflict). A removed member's next request gets 404.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Workspace ID */
+                    id: string;
+                    /** @description The member's user ID */
+                    user_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Removed */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Body is not JSON or not the declared content type */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, unknown or revoked bearer token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role too low for this operation, or a plan limit reached */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such resource, or not visible to the caller */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflict with the current state */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Request body too large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Validation failed */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * Change a member's role (admin or owner)
+         * @description Only an owner grants or takes the owner role. The last owner cannot be demoted (409 conflict); of two owners demoting each other at once, one succeeds. A demoted member's next request is judged by the new role.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Workspace ID */
+                    id: string;
+                    /** @description The member's user ID */
+                    user_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["ChangeMemberRoleRequest"];
+                };
+            };
+            responses: {
+                /** @description The member with the new role */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Member"];
+                    };
+                };
+                /** @description Body is not JSON or not the declared content type */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, unknown or revoked bearer token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role too low for this operation, or a plan limit reached */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such resource, or not visible to the caller */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflict with the current state */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Request body too large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Validation failed */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/workspaces/{id}/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace's invitations, newest first (admin or owner)
+         * @description Each with its status (pending, accepted, revoked, expired); never its token.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Workspace ID */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The invitations */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Invitation"][];
+                    };
+                };
+                /** @description A path parameter is not valid percent-encoding */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, unknown or revoked bearer token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role too low for this operation, or a plan limit reached */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such resource, or not visible to the caller */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Validation failed */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Invite someone by e-mail address (admin or owner)
+         * @description Only an owner invites an owner. The token is shown only in this response (only its hash is stored); it is good for one use within 7 days. Someone already a member → 409 conflict.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Workspace ID */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["CreateInvitationRequest"];
+                };
+            };
+            responses: {
+                /** @description The invitation, with its token */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["CreatedInvitation"];
+                    };
+                };
+                /** @description Body is not JSON or not the declared content type */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, unknown or revoked bearer token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role too low for this operation, or a plan limit reached */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such resource, or not visible to the caller */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflict with the current state */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Request body too large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Validation failed */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspaces/{id}/invitations/{invitation_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a pending invitation (admin or owner)
+         * @description Its token stops working at once. One already accepted or revoked, or of another workspace → 404.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Workspace ID */
+                    id: string;
+                    /** @description Invitation ID */
+                    invitation_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Revoked */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Body is not JSON or not the declared content type */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, unknown or revoked bearer token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role too low for this operation, or a plan limit reached */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such resource, or not visible to the caller */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Request body too large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Validation failed */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/invitations/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept an invitation to a workspace
+         * @description Signed in (a token or a session) as the person the invitation is for → 200 and you are a member. Not signed in, and no user has the invitation's e-mail address → 201: a new user, the membership and the new user's first API token (shown only here). Otherwise 403. An unknown, expired, revoked or used invitation → 422 invalid-invitation.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["AcceptInvitationRequest"];
+                };
+            };
+            responses: {
+                /** @description You are now a member */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Member"];
+                    };
+                };
+                /** @description A new user, a member, with their first token */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["InvitationAcceptance"];
+                    };
+                };
+                /** @description Body is not JSON or not the declared content type */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, unknown or revoked bearer token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role too low for this operation, or a plan limit reached */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflict with the current state */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Request body too large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Validation failed */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Rate limited */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -8734,6 +9500,32 @@ export interface components {
             /** @description On plan-limit-reached: the plan in force */
             plan_id?: string;
         };
+        ApiToken: {
+            /**
+             * Format: uri
+             * @description URL of the JSON Schema describing this object
+             * @example http://localhost:8787/api/v1/schemas/ApiToken.json
+             */
+            $schema: string;
+            id: string;
+            name: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            last_used_at: string | null;
+            /**
+             * Format: date-time
+             * @description When it stops working; null: never
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            expires_at: string | null;
+        };
         CreatedToken: {
             /**
              * Format: uri
@@ -8750,9 +9542,17 @@ export interface components {
              * @example 2026-11-22T09:30:00.000Z
              */
             created_at: string;
+            /**
+             * Format: date-time
+             * @description When it stops working; null: never
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            expires_at: string | null;
         };
         CreateTokenRequest: {
             name: string;
+            /** @description The token stops working after this many days (1–365); absent: never */
+            expires_in_days?: number;
         };
         SecurityStatus: {
             /**
@@ -8936,6 +9736,132 @@ export interface components {
              * @enum {string}
              */
             role: "owner" | "admin" | "editor" | "viewer";
+        };
+        Member: {
+            /**
+             * Format: uri
+             * @description URL of the JSON Schema describing this object
+             * @example http://localhost:8787/api/v1/schemas/Member.json
+             */
+            $schema: string;
+            workspace_id: string;
+            user_id: string;
+            display_name: string;
+            /** @description Present when the caller is an admin or owner of the workspace */
+            email?: string;
+            /**
+             * @description owner > admin > editor > viewer
+             * @enum {string}
+             */
+            role: "owner" | "admin" | "editor" | "viewer";
+            /**
+             * Format: date-time
+             * @description When they joined the workspace
+             */
+            created_at: string;
+        };
+        ChangeMemberRoleRequest: {
+            /**
+             * @description owner > admin > editor > viewer
+             * @enum {string}
+             */
+            role: "owner" | "admin" | "editor" | "viewer";
+        };
+        CreatedInvitation: {
+            /**
+             * Format: uri
+             * @description URL of the JSON Schema describing this object
+             * @example http://localhost:8787/api/v1/schemas/CreatedInvitation.json
+             */
+            $schema: string;
+            id: string;
+            workspace_id: string;
+            email: string;
+            /**
+             * @description owner > admin > editor > viewer
+             * @enum {string}
+             */
+            role: "owner" | "admin" | "editor" | "viewer";
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            expires_at: string;
+            /** @description What the invited person sends to POST /invitations/accept; shown only in this response */
+            token: string;
+        };
+        CreateInvitationRequest: {
+            /** Format: email */
+            email: string;
+            /**
+             * @description owner > admin > editor > viewer
+             * @enum {string}
+             */
+            role: "owner" | "admin" | "editor" | "viewer";
+        };
+        Invitation: {
+            /**
+             * Format: uri
+             * @description URL of the JSON Schema describing this object
+             * @example http://localhost:8787/api/v1/schemas/Invitation.json
+             */
+            $schema: string;
+            /** @example inv_0123456789abcdefghijklmn */
+            id: string;
+            workspace_id: string;
+            email: string;
+            /**
+             * @description owner > admin > editor > viewer
+             * @enum {string}
+             */
+            role: "owner" | "admin" | "editor" | "viewer";
+            /** @enum {string} */
+            status: "pending" | "accepted" | "revoked" | "expired";
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            expires_at: string;
+        };
+        InvitationAcceptance: {
+            /**
+             * Format: uri
+             * @description URL of the JSON Schema describing this object
+             * @example http://localhost:8787/api/v1/schemas/InvitationAcceptance.json
+             */
+            $schema: string;
+            member: components["schemas"]["MemberObject"];
+            user: components["schemas"]["UserProfileObject"];
+            /** @description The new user's first API token; shown only in this response */
+            token: string;
+        };
+        MemberObject: {
+            workspace_id: string;
+            user_id: string;
+            display_name: string;
+            /** @description Present when the caller is an admin or owner of the workspace */
+            email?: string;
+            /**
+             * @description owner > admin > editor > viewer
+             * @enum {string}
+             */
+            role: "owner" | "admin" | "editor" | "viewer";
+            /**
+             * Format: date-time
+             * @description When they joined the workspace
+             */
+            created_at: string;
+        };
+        AcceptInvitationRequest: {
+            /** @description The invitation's token, from whoever invited you */
+            token: string;
+            /** @description Your name, when accepting as a new person */
+            display_name?: string;
         };
         RefreshAnalyticsOutputBody: {
             /**
