@@ -1,9 +1,11 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deliveryAttempts, outboxJobs, renditions } from "../db/schema";
-import { api, newUser, newWorkspace, withDb } from "./helpers/harness";
+import { client } from "./helpers/client";
+import { newUser, newWorkspace, withDb } from "./helpers/harness";
 import { makeDueNow, runPipeline } from "./helpers/pipeline";
 import { newAccount } from "./helpers/publishing";
+import { expectData } from "./helpers/typed";
 import { startWebhookReceiver, type WebhookPeer } from "./peers/webhook-receiver";
 
 const SECRET = "whsec_" + Buffer.from("a secret of our own for tests").toString("base64");
@@ -17,33 +19,34 @@ async function publication(text: string) {
   const owner = await newUser();
   const ws = await newWorkspace(owner);
   const hook = await newAccount(ws, owner.id, "webhook", { url: receiver.url, credentials: { secret: SECRET } });
-  const created = await api("POST", "/publications", {
-    token: owner.token,
-    json: { workspace_id: ws, title: "Hook", source_text: text, destinations: [{ social_account_id: hook }] },
+  const created = await client(owner.token).POST("/publications", {
+    body: { workspace_id: ws, title: "Hook", source_text: text, destinations: [{ social_account_id: hook }] },
   });
-  expect(created.status, created.text).toBe(201);
-  return { owner, ws, hook, pub: created.body };
+  return { owner, ws, hook, pub: expectData(created, 201) };
 }
 
 const deliveriesFor = (pubId: string) => receiver.deliveries.filter((d) => d.body?.publication_id === pubId);
 const attemptsFor = (pubId: string) => receiver.attempts.filter((d) => d.body?.publication_id === pubId);
 const publishNow = (token: string, id: string, revision: number, key?: string) =>
-  api("POST", `/publications/${id}/publish-now`, { token, json: { expected_revision: revision }, headers: key ? { "idempotency-key": key } : {} });
+  client(token).POST("/publications/{id}/publish-now", {
+    params: { path: { id }, header: key ? { "idempotency-key": key } : {} },
+    body: { expected_revision: revision },
+  });
+const read = async (token: string, id: string) => expectData(await client(token).GET("/publications/{id}", { params: { path: { id } } }));
 
 describe("publishing to a webhook", () => {
   it("publish-now → outbox → SQS → consumer → signed delivery → published", async () => {
     const { owner, pub } = await publication("Hello from Herald");
-    const res = await publishNow(owner.token, pub.id, 1);
-    expect(res.status, res.text).toBe(202);
-    expect(res.body).toMatchObject({ publication_id: pub.id, revision: 2, job_id: expect.stringMatching(/^job_/) });
-    expect(res.body.renditions[0]).toMatchObject({ status: "queued", platform: "webhook" });
+    const res = expectData(await publishNow(owner.token, pub.id, 1), 202);
+    expect(res).toMatchObject({ publication_id: pub.id, revision: 2, job_id: expect.stringMatching(/^job_/) });
+    expect(res.renditions[0]).toMatchObject({ status: "queued", platform: "webhook" });
     expect(await runPipeline(pub.id)).toBe("published");
 
-    const got = await api("GET", `/publications/${pub.id}`, { token: owner.token });
-    const rendition = got.body.renditions[0];
+    const got = await read(owner.token, pub.id);
+    const rendition = got.renditions[0];
     expect(rendition).toMatchObject({ status: "published", external_id: expect.stringMatching(/^rcv_/), external_url: expect.stringContaining("/posts/") });
     expect(rendition.delivery).toMatchObject({ state: "succeeded", current_attempt_number: 1, recovery_action: "none" });
-    expect(got.body.actual_run_at).not.toBeNull();
+    expect(got.actual_run_at).not.toBeNull();
     const [delivery] = deliveriesFor(pub.id);
     expect(delivery.signatureValid).toBe(true);
     expect(delivery.body).toMatchObject({
@@ -54,7 +57,7 @@ describe("publishing to a webhook", () => {
     });
     expect(deliveriesFor(pub.id)).toHaveLength(1);
     // Publishing again is refused once published.
-    expect((await publishNow(owner.token, pub.id, 2)).status).toBe(409);
+    expect((await publishNow(owner.token, pub.id, 2)).response.status).toBe(409);
   });
 
   it("provider 500 twice then 200: retried with backoff, published, one post", async () => {
@@ -62,15 +65,15 @@ describe("publishing to a webhook", () => {
     receiver.failNext(2, 500);
     await publishNow(owner.token, pub.id, 1);
     await runPipeline(pub.id, { until: () => true, timeoutMs: 5000 });
-    let state = (await api("GET", `/publications/${pub.id}`, { token: owner.token })).body.renditions[0];
+    let state = (await read(owner.token, pub.id)).renditions[0];
     expect(state).toMatchObject({ status: "retrying", error_retryable: true, error_http_status: 500, error_kind: "unavailable" });
-    const retryIn = new Date(state.error_retry_at).getTime() - Date.now();
+    const retryIn = new Date(state.error_retry_at ?? "").getTime() - Date.now();
     expect(retryIn).toBeGreaterThan(1000); // backed off, not hammering
     expect(retryIn).toBeLessThan(90_000);
     for (let i = 0; i < 3 && state.status !== "published"; i++) {
       await makeDueNow(pub.id);
       await runPipeline(pub.id, { until: () => true, timeoutMs: 5000 });
-      state = (await api("GET", `/publications/${pub.id}`, { token: owner.token })).body.renditions[0];
+      state = (await read(owner.token, pub.id)).renditions[0];
     }
     expect(state.status).toBe("published");
     expect(state.delivery.current_attempt_number).toBe(3);
@@ -85,13 +88,16 @@ describe("publishing to a webhook", () => {
     receiver.failNext(1, 400);
     await publishNow(owner.token, pub.id, 1);
     expect(await runPipeline(pub.id)).toBe("failed");
-    const rendition = (await api("GET", `/publications/${pub.id}`, { token: owner.token })).body.renditions[0];
+    const rendition = (await read(owner.token, pub.id)).renditions[0];
     expect(rendition).toMatchObject({ status: "failed", error_retryable: false, error_http_status: 400, error_action: expect.stringMatching(/edit/i) });
     expect(rendition.delivery).toMatchObject({ state: "failed", recovery_action: "edit_content", terminal_reason: expect.stringContaining("not_retryable") });
     expect(attemptsFor(pub.id)).toHaveLength(1);
     // Fixing the text and publishing again works: the failed publication is editable.
-    const edited = await api("PUT", `/publications/${pub.id}`, { token: owner.token, json: { expected_revision: 2, source_text: "Fixed" } });
-    expect(edited.status, edited.text).toBe(200);
+    const edited = await client(owner.token).PUT("/publications/{id}", {
+      params: { path: { id: pub.id } },
+      body: { expected_revision: 2, source_text: "Fixed" },
+    });
+    expectData(edited);
     await publishNow(owner.token, pub.id, 3);
     expect(await runPipeline(pub.id)).toBe("published");
   });
@@ -99,8 +105,8 @@ describe("publishing to a webhook", () => {
   it("twenty concurrent publish-now with one Idempotency-Key queue one job", async () => {
     const { owner, pub } = await publication("Only once");
     const results = await Promise.all(Array.from({ length: 20 }, () => publishNow(owner.token, pub.id, 1, "same-key")));
-    for (const r of results) expect([202, 409]).toContain(r.status);
-    const jobIds = new Set(results.filter((r) => r.status === 202).map((r) => r.body.job_id));
+    for (const r of results) expect([202, 409]).toContain(r.response.status);
+    const jobIds = new Set(results.filter((r) => r.response.status === 202).map((r) => r.data?.job_id));
     expect(jobIds.size).toBe(1);
     const jobs = await withDb((db) => db.select().from(outboxJobs));
     expect(jobs.filter((j) => (j.payload as { publication_id?: string }).publication_id === pub.id)).toHaveLength(1);
@@ -122,7 +128,7 @@ describe("publishing to a webhook", () => {
     // The receiver got the same webhook-id twice and kept one delivery.
     expect(attemptsFor(pub.id)).toHaveLength(2);
     expect(deliveriesFor(pub.id)).toHaveLength(1);
-    const after = (await api("GET", `/publications/${pub.id}`, { token: owner.token })).body.renditions[0];
+    const after = (await read(owner.token, pub.id)).renditions[0];
     expect(after.delivery.last_reconciled_at).not.toBeNull();
   }, 90_000);
 });
