@@ -2,14 +2,15 @@ import { spawn } from "node:child_process";
 import { SetQueueAttributesCommand } from "@aws-sdk/client-sqs";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import gateway from "../functions/all-groups";
 import { renditions } from "../db/schema";
 import type { Env } from "../lib/env";
 import { sqsClient } from "../lib/jobs/sqs";
 import { ensureQueues } from "../local/services/sqs";
-import { api, env, newUser, newWorkspace, withDb } from "./helpers/harness";
+import { client } from "./helpers/client";
+import { env, newUser, newWorkspace, withDb } from "./helpers/harness";
 import { runPipeline } from "./helpers/pipeline";
 import { newAccount } from "./helpers/publishing";
+import { clientWithEnv, expectData } from "./helpers/typed";
 import { startPds, type PdsPeer } from "./peers/bluesky-pds";
 import { startMastodon, type MastodonPeer } from "./peers/mastodon-server";
 
@@ -33,24 +34,23 @@ async function blueskyPublication(e: Env = env) {
     username: who.handle,
     credentials: { identifier: who.handle, app_password: who.appPassword },
   });
-  const res = await gateway.request(
-    "/publications",
-    {
-      method: "POST",
-      headers: { authorization: `Bearer ${owner.token}`, "content-type": "application/json" },
-      body: JSON.stringify({
-        workspace_id: ws,
-        source_text: THREE.join(" "),
-        destinations: [{ social_account_id: acc, segments: THREE.map((body) => ({ body })) }],
-      }),
+  const res = await clientWithEnv(owner.token, e).POST("/publications", {
+    body: {
+      workspace_id: ws,
+      source_text: THREE.join(" "),
+      destinations: [{ social_account_id: acc, segments: THREE.map((body) => ({ body })) }],
     },
-    e,
-  );
-  expect(res.status).toBe(201);
-  return { owner, who, pub: (await res.json()) as any };
+  });
+  return { owner, who, pub: expectData(res, 201) };
 }
 
-function expectReplyChain(posts: { uri: string; cid: string; value: any }[]) {
+/** The parts of an app.bsky.feed.post record these tests read. */
+interface PostRecord {
+  text: string;
+  reply?: { root: { uri: string; cid: string }; parent: { uri: string; cid: string } };
+}
+
+function expectReplyChain(posts: { uri: string; cid: string; value: PostRecord }[]) {
   const ordered = THREE.map((text) => posts.find((p) => p.value.text === text)!);
   expect(ordered.every(Boolean)).toBe(true);
   const [root, second, third] = ordered;
@@ -62,14 +62,15 @@ function expectReplyChain(posts: { uri: string; cid: string; value: any }[]) {
 describe("publishing threads to real peers", () => {
   it("Bluesky (a real PDS): a three-segment thread reads back as a reply chain", async () => {
     const { owner, who, pub } = await blueskyPublication();
-    expect((await api("POST", `/publications/${pub.id}/publish-now`, { token: owner.token, json: { expected_revision: 1 } })).status).toBe(202);
+    const c = client(owner.token);
+    expect((await c.POST("/publications/{id}/publish-now", { params: { path: { id: pub.id } }, body: { expected_revision: 1 } })).response.status).toBe(202);
     expect(await runPipeline(pub.id)).toBe("published");
     const posts = await pds.listPosts(who.did);
     expect(posts).toHaveLength(3);
     expectReplyChain(posts);
-    const got = (await api("GET", `/publications/${pub.id}`, { token: owner.token })).body.renditions[0];
-    expect(got.external_id).toBe(posts.find((p) => p.value.text === THREE[0])!.uri);
-    expect(got.segments.map((s: any) => s.status)).toEqual(["published", "published", "published"]);
+    const got = expectData(await c.GET("/publications/{id}", { params: { path: { id: pub.id } } })).renditions[0];
+    expect(got.external_id).toBe(posts.find((p) => p.value.text === THREE[0])?.uri);
+    expect(got.segments.map((s) => s.status)).toEqual(["published", "published", "published"]);
   });
 
   it("Mastodon (a test double written from the API docs; no Mastodon server runs here): replies chain, each status with an Idempotency-Key", async () => {
@@ -78,13 +79,12 @@ describe("publishing threads to real peers", () => {
     const who = mastodon.addAccount();
     const acc = await newAccount(ws, owner.id, "mastodon", { instanceUrl: mastodon.url, username: who.username, credentials: { access_token: who.token } });
     const long = Array.from({ length: 30 }, (_, i) => `Line ${i + 1} of a story that needs more than one toot.`).join(" ");
-    const { body: pub } = await api("POST", "/publications", {
-      token: owner.token,
-      json: { workspace_id: ws, source_text: long, destinations: [{ social_account_id: acc }] },
-    });
+    const c = client(owner.token);
+    const created = await c.POST("/publications", { body: { workspace_id: ws, source_text: long, destinations: [{ social_account_id: acc }] } });
+    const pub = expectData(created, 201);
     const segments = pub.renditions[0].segments.length;
     expect(segments).toBeGreaterThan(1);
-    await api("POST", `/publications/${pub.id}/publish-now`, { token: owner.token, json: { expected_revision: 1 } });
+    await c.POST("/publications/{id}/publish-now", { params: { path: { id: pub.id } }, body: { expected_revision: 1 } });
     expect(await runPipeline(pub.id)).toBe("published");
     const statuses = mastodon.statusesOf(who.id);
     expect(statuses).toHaveLength(segments);
@@ -104,16 +104,11 @@ describe("publishing threads to real peers", () => {
     sqs.destroy();
 
     const { owner, who, pub } = await blueskyPublication(e);
-    const res = await gateway.request(
-      `/publications/${pub.id}/publish-now`,
-      {
-        method: "POST",
-        headers: { authorization: `Bearer ${owner.token}`, "content-type": "application/json" },
-        body: JSON.stringify({ expected_revision: 1 }),
-      },
-      e,
-    );
-    expect(res.status).toBe(202);
+    const res = await clientWithEnv(owner.token, e).POST("/publications/{id}/publish-now", {
+      params: { path: { id: pub.id } },
+      body: { expected_revision: 1 },
+    });
+    expect(res.response.status).toBe(202);
 
     const child = spawn(process.execPath, ["--import", "tsx", "test/fixtures/publish-consumer-process.ts"], {
       env: { ...process.env, HERALD_TEST_ENV: JSON.stringify(e), AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true" },
