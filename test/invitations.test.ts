@@ -1,8 +1,9 @@
-import { eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { auditEvents, invitations, users, workspaceMembers, type Role } from "../db/schema";
+import { openSession } from "../lib/auth/sessions";
 import { client } from "./helpers/client";
-import { api, expectProblem as expectRawProblem, newUser, newWorkspace, withDb } from "./helpers/harness";
+import { api, env, expectProblem as expectRawProblem, newUser, newWorkspace, withDb } from "./helpers/harness";
 import { expectData, expectProblem } from "./helpers/typed";
 
 /** CONTRACT §9 "Teams": invitations made, listed, revoked and accepted, by a member or by a new person. */
@@ -14,6 +15,7 @@ const revoke = (token: string, id: string, invitationId: string) =>
   client(token).DELETE("/workspaces/{id}/invitations/{invitation_id}", { params: { path: { id, invitation_id: invitationId } } });
 const accept = (body: { token: string; display_name?: string }, as?: string) => client(as).POST("/invitations/accept", { body });
 
+const ORIGIN = new URL(env.PUBLIC_BASE_URL!).origin;
 const freshEmail = () => `invited-${Date.now()}-${Math.random().toString(36).slice(2)}@example.test`;
 
 async function team() {
@@ -112,6 +114,25 @@ describe("accepting", () => {
     expect(member.$schema).toMatch(/Member\.json$/);
     const [row] = await withDb((db) => db.select().from(workspaceMembers).where(eq(workspaceMembers.userId, invitee.id)));
     expect(row).toMatchObject({ workspaceId: ws, role: "viewer" });
+  });
+
+  it("signed in with a browser session: accepted when the request comes from Herald's own origin (403 otherwise)", async () => {
+    const { admin, ws } = await team();
+    const invitee = await newUser();
+    const session = await withDb((db) => openSession(db, invitee.id, "pk_invitation"));
+    const made = expectData(await invite(admin.token, ws, invitee.email, "editor"), 201);
+    const cookie = `herald_session=${session.token}`;
+    expectRawProblem(await api("POST", "/invitations/accept", { headers: { cookie }, json: { token: made.token } }), 403, "forbidden");
+    const res = await api("POST", "/invitations/accept", { headers: { cookie, origin: ORIGIN }, json: { token: made.token } });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toMatchObject({ workspace_id: ws, user_id: invitee.id, role: "editor" });
+    const [event] = await withDb((db) =>
+      db
+        .select()
+        .from(auditEvents)
+        .where(and(eq(auditEvents.targetId, made.id), eq(auditEvents.action, "invitation.accept"))),
+    );
+    expect(event).toMatchObject({ actorUserId: invitee.id, actorKind: "session" });
   });
 
   it("not signed in, for an e-mail address someone already has → 403 (sign in first); a bad credential → 401", async () => {
