@@ -1,12 +1,14 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import gateway from "../functions/all-groups";
 import { outboxJobs, publications } from "../db/schema";
 import type { Env } from "../lib/env";
 import { drawRunAt, startDuePublications } from "../lib/publishing/schedule";
-import { api, env, newUser, newWorkspace, withDb } from "./helpers/harness";
+import type { paths } from "./helpers/api-types";
+import { client } from "./helpers/client";
+import { env, newUser, newWorkspace, withDb } from "./helpers/harness";
 import { runPipeline } from "./helpers/pipeline";
 import { newAccount } from "./helpers/publishing";
+import { clientWithEnv, expectData, nextLink, type Schemas } from "./helpers/typed";
 import { startWebhookReceiver, type WebhookPeer } from "./peers/webhook-receiver";
 
 let receiver: WebhookPeer;
@@ -15,17 +17,20 @@ beforeAll(async () => {
 });
 afterAll(() => receiver.stop());
 
-async function draft(json: object = {}) {
+type ListQuery = Omit<paths["/publications"]["get"]["parameters"]["query"], "workspace_id">;
+
+async function draft(extra: Partial<Schemas["CreatePublicationRequest"]> = {}) {
   const owner = await newUser();
   const ws = await newWorkspace(owner);
   const hook = await newAccount(ws, owner.id, "webhook", { url: receiver.url });
-  const res = await api("POST", "/publications", {
-    token: owner.token,
-    json: { workspace_id: ws, source_text: "Scheduled hello", destinations: [{ social_account_id: hook }], ...json },
+  const res = await client(owner.token).POST("/publications", {
+    body: { workspace_id: ws, source_text: "Scheduled hello", destinations: [{ social_account_id: hook }], ...extra },
   });
-  expect(res.status, res.text).toBe(201);
-  return { owner, ws, pub: res.body };
+  return { owner, ws, pub: expectData(res, 201) };
 }
+const read = (token: string, id: string) => client(token).GET("/publications/{id}", { params: { path: { id } } });
+const put = (token: string, id: string, body: Schemas["UpdatePublicationRequest"]) =>
+  client(token).PUT("/publications/{id}", { params: { path: { id } }, body });
 
 describe("scheduling", () => {
   it("draws the run time within the random delay", () => {
@@ -57,8 +62,8 @@ describe("scheduling", () => {
     const started = await withDb((db) => startDuePublications(db));
     expect(started.length).toBeGreaterThanOrEqual(1);
     expect(await runPipeline(pub.id)).toBe("published");
-    expect((await api("GET", `/publications/${other.pub.id}`, { token: other.owner.token })).body.status).toBe("scheduled");
-    const got = (await api("GET", `/publications/${pub.id}`, { token: owner.token })).body;
+    expect((await read(other.owner.token, other.pub.id)).data?.status).toBe("scheduled");
+    const got = expectData(await read(owner.token, pub.id));
     expect(got.actual_run_at).not.toBeNull();
     // Running the scheduler again starts nothing twice.
     const again = await withDb((db) => startDuePublications(db));
@@ -75,23 +80,20 @@ describe("scheduling", () => {
         .where(eq(publications.id, pub.id)),
     );
     const [before] = await withDb((db) => db.select().from(publications).where(eq(publications.id, pub.id)));
-    const edited = await api("PUT", `/publications/${pub.id}`, { token: owner.token, json: { expected_revision: 1, title: "Edited late" } });
-    expect(edited.status, edited.text).toBe(200);
-    expect(edited.body).toMatchObject({ status: "scheduled", scheduled_at: before.scheduledAt!.toISOString(), title: "Edited late" });
+    const edited = expectData(await put(owner.token, pub.id, { expected_revision: 1, title: "Edited late" }));
+    expect(edited).toMatchObject({ status: "scheduled", scheduled_at: before.scheduledAt!.toISOString(), title: "Edited late" });
     const [after] = await withDb((db) => db.select().from(publications).where(eq(publications.id, pub.id)));
     expect(after.runAt).toEqual(before.runAt);
-    const dropped = await api("PUT", `/publications/${pub.id}`, { token: owner.token, json: { expected_revision: 2, scheduled_at: null } });
-    expect(dropped.body).toMatchObject({ status: "draft", scheduled_at: null });
+    const dropped = await put(owner.token, pub.id, { expected_revision: 2, scheduled_at: null });
+    expect(dropped.data).toMatchObject({ status: "draft", scheduled_at: null });
   });
 
   it("a scheduled_at in the past given to PUT is due at once by the database's clock; the scheduler starts it", async () => {
     const { owner, pub } = await draft();
-    const res = await api("PUT", `/publications/${pub.id}`, {
-      token: owner.token,
-      json: { expected_revision: 1, scheduled_at: new Date(Date.now() - 3600_000).toISOString(), random_delay_minutes: 60 },
-    });
-    expect(res.status, res.text).toBe(200);
-    expect(res.body.status).toBe("scheduled");
+    const res = expectData(
+      await put(owner.token, pub.id, { expected_revision: 1, scheduled_at: new Date(Date.now() - 3600_000).toISOString(), random_delay_minutes: 60 }),
+    );
+    expect(res.status).toBe("scheduled");
     const [due] = await withDb((db) =>
       db
         .select({ due: sql<boolean>`${publications.runAt} <= now()` })
@@ -108,45 +110,45 @@ describe("scheduling", () => {
     const when = new Date(Date.now() + 86_400_000);
     const { owner, ws } = await draft({ title: "Calendar Entry", scheduled_at: when.toISOString() });
     const hook2 = await newAccount(ws, owner.id, "webhook", { url: receiver.url });
-    await api("POST", "/publications", {
-      token: owner.token,
-      json: { workspace_id: ws, title: "Plain draft", source_text: "Nothing special", destinations: [{ social_account_id: hook2 }] },
+    await client(owner.token).POST("/publications", {
+      body: { workspace_id: ws, title: "Plain draft", source_text: "Nothing special", destinations: [{ social_account_id: hook2 }] },
     });
-    const list = (q: string) => api("GET", `/publications?workspace_id=${ws}&${q}`, { token: owner.token });
+    const list = (query: ListQuery) => client(owner.token).GET("/publications", { params: { query: { workspace_id: ws, ...query } } });
+    const titles = async (query: ListQuery) => expectData(await list(query)).map((p) => p.title);
     const from = new Date(when.getTime() - 60_000).toISOString();
     const before = new Date(when.getTime() + 60_000).toISOString();
-    expect((await list(`calendar_from=${from}&calendar_before=${before}`)).body.map((p: any) => p.title)).toEqual(["Calendar Entry"]);
-    expect((await list("search=calendar%20ENTRY")).body.map((p: any) => p.title)).toEqual(["Calendar Entry"]);
-    expect((await list("search=special")).body.map((p: any) => p.title)).toEqual(["Plain draft"]);
-    expect((await list("search=100%25")).body).toEqual([]); // % is matched literally
-    expect((await list("activity_bucket=scheduled")).body.map((p: any) => p.title)).toEqual(["Calendar Entry"]);
-    expect((await list("activity_bucket=draft")).body.map((p: any) => p.title)).toEqual(["Plain draft"]);
-    expect((await list("platform=webhook")).body).toHaveLength(2);
-    expect((await list("platform=bluesky")).body).toHaveLength(0);
-    const newestFirst = (await list("")).body.map((p: any) => p.title);
+    expect(await titles({ calendar_from: from, calendar_before: before })).toEqual(["Calendar Entry"]);
+    expect(await titles({ search: "calendar ENTRY" })).toEqual(["Calendar Entry"]);
+    expect(await titles({ search: "special" })).toEqual(["Plain draft"]);
+    expect((await list({ search: "100%" })).data).toEqual([]); // % is matched literally
+    expect(await titles({ activity_bucket: "scheduled" })).toEqual(["Calendar Entry"]);
+    expect(await titles({ activity_bucket: "draft" })).toEqual(["Plain draft"]);
+    expect((await list({ platform: "webhook" })).data).toHaveLength(2);
+    expect((await list({ platform: "bluesky" })).data).toHaveLength(0);
+    const newestFirst = await titles({});
     expect(newestFirst).toEqual(["Plain draft", "Calendar Entry"]);
-    const page1 = await list("limit=1");
-    expect(page1.headers.get("link")).toMatch(/rel="next"/);
-    const next = new URL(/<([^>]+)>/.exec(page1.headers.get("link")!)![1]);
-    const page2 = await api("GET", next.pathname + next.search, { token: owner.token });
-    expect(page2.body.map((p: any) => p.title)).toEqual(["Calendar Entry"]);
-    expect(page2.headers.get("link")).toBeNull();
+    const page1 = await list({ limit: 1 });
+    expect(page1.response.headers.get("link")).toMatch(/rel="next"/);
+    // The next page through its Link's cursor; the Link keeps the workspace and the limit.
+    const next = nextLink(page1.response);
+    expect(next?.searchParams.get("workspace_id")).toBe(ws);
+    expect(next?.searchParams.get("limit")).toBe("1");
+    const cursor = next?.searchParams.get("cursor") ?? undefined;
+    expect(cursor).toBeDefined();
+    const page2 = await list({ limit: 1, cursor });
+    expect(expectData(page2).map((p) => p.title)).toEqual(["Calendar Entry"]);
+    expect(page2.response.headers.get("link")).toBeNull();
   });
 
   it("SQS down during publish-now: the job waits in the outbox and goes out when SQS returns", async () => {
     const { owner, pub } = await draft();
     const down = { ...env, SQS_ENDPOINT: "http://127.0.0.1:9" } as Env;
-    const res = await gateway.request(
-      `/publications/${pub.id}/publish-now`,
-      {
-        method: "POST",
-        headers: { authorization: `Bearer ${owner.token}`, "content-type": "application/json" },
-        body: JSON.stringify({ expected_revision: 1 }),
-      },
-      down,
-    );
-    expect(res.status).toBe(202);
-    const { job_id } = (await res.json()) as { job_id: string };
+    const res = await clientWithEnv(owner.token, down).POST("/publications/{id}/publish-now", {
+      params: { path: { id: pub.id } },
+      body: { expected_revision: 1 },
+    });
+    const { job_id } = expectData(res, 202);
+    if (job_id === null) throw new Error("publish-now queued no job");
     let job: typeof outboxJobs.$inferSelect | undefined;
     for (let i = 0; i < 100; i++) {
       [job] = await withDb((db) => db.select().from(outboxJobs).where(eq(outboxJobs.id, job_id)));
