@@ -9,8 +9,10 @@ import { commitFinish } from "../lib/jobs/consumer";
 /** A job's settling, committed as the consumer would (without a receipt to write). */
 const settle = async (db: Database, publicationId: string) => commitFinish(db, await settleAfterJob(db, publicationId));
 const settleWith = settleAfterJob;
-import { api, env, newUser, newWorkspace, withDb } from "./helpers/harness";
+import { client } from "./helpers/client";
+import { env, newUser, newWorkspace, withDb } from "./helpers/harness";
 import { newAccount } from "./helpers/publishing";
+import { expectData } from "./helpers/typed";
 
 // lib/delivery/job.ts settleAfterJob: the usual end of a publish job (every rendition done) is settled from what was
 // read, without an interactive transaction; anything that must queue a job takes the locked path.
@@ -20,19 +22,18 @@ async function publishing(destinations: number) {
   const ws = await newWorkspace(owner);
   const accounts = [];
   for (let i = 0; i < destinations; i++) accounts.push(await newAccount(ws, owner.id, "webhook", { url: `http://127.0.0.1:9/hook-${i}` }));
-  const created = await api("POST", "/publications", {
-    token: owner.token,
-    json: { workspace_id: ws, title: "Settle", source_text: "Settle me", destinations: accounts.map((a) => ({ social_account_id: a })) },
-  });
-  expect(created.status, created.text).toBe(201);
-  const started = await api("POST", `/publications/${created.body.id}/publish-now`, { token: owner.token, json: { expected_revision: 1 } });
-  expect(started.status, started.text).toBe(202);
-  const ids = await withDb(async (db) =>
-    (await db.select({ id: renditions.id }).from(renditions).where(eq(renditions.publicationId, created.body.id)).orderBy(renditions.position)).map(
-      (r) => r.id,
-    ),
+  const c = client(owner.token);
+  const created = expectData(
+    await c.POST("/publications", {
+      body: { workspace_id: ws, title: "Settle", source_text: "Settle me", destinations: accounts.map((a) => ({ social_account_id: a })) },
+    }),
+    201,
   );
-  return { id: created.body.id as string, renditions: ids };
+  expectData(await c.POST("/publications/{id}/publish-now", { params: { path: { id: created.id } }, body: { expected_revision: 1 } }), 202);
+  const ids = await withDb(async (db) =>
+    (await db.select({ id: renditions.id }).from(renditions).where(eq(renditions.publicationId, created.id)).orderBy(renditions.position)).map((r) => r.id),
+  );
+  return { id: created.id, renditions: ids };
 }
 
 const setRendition = (id: string, fields: Partial<typeof renditions.$inferInsert>) =>
