@@ -1,9 +1,11 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { auditEvents, outboxJobs, publications, renditions } from "../db/schema";
-import { api, expectProblem, slugOf, withDb } from "./helpers/harness";
+import { client } from "./helpers/client";
+import { slugOf, withDb } from "./helpers/harness";
 import { newAccount } from "./helpers/publishing";
 import { newTeam } from "./helpers/team";
+import { expectData, expectProblem } from "./helpers/typed";
 
 // publish-now without an Idempotency-Key (lib/publishing/start-as-read.ts): a read, then one batch whose writes
 // apply only if the publication is still as read. The same answers as the interactive path, and one winner.
@@ -13,16 +15,17 @@ async function draft() {
     url: "http://127.0.0.1:9/hook",
     credentials: { secret: "whsec_" + Buffer.from("s").toString("base64") },
   });
-  const created = await api("POST", "/publications", {
-    token: team.owner.token,
-    json: { workspace_id: team.ws, title: "T", source_text: "Text", destinations: [{ social_account_id: hook }] },
+  const created = await client(team.owner.token).POST("/publications", {
+    body: { workspace_id: team.ws, title: "T", source_text: "Text", destinations: [{ social_account_id: hook }] },
   });
-  expect(created.status, created.text).toBe(201);
-  return { ...team, pub: created.body as { id: string; revision: number } };
+  return { ...team, pub: expectData(created, 201) };
 }
 
-const publishNow = (token: string, id: string, revision: number) =>
-  api("POST", `/publications/${id}/publish-now`, { token, json: { expected_revision: revision } });
+const publishNow = (token: string, id: string, revision: number, idempotencyKey?: string) =>
+  client(token).POST("/publications/{id}/publish-now", {
+    params: { path: { id }, header: idempotencyKey ? { "idempotency-key": idempotencyKey } : {} },
+    body: { expected_revision: revision },
+  });
 const jobsFor = (id: string) =>
   withDb((db) => db.select().from(outboxJobs)).then((jobs) => jobs.filter((j) => (j.payload as { publication_id?: string }).publication_id === id));
 const auditsFor = (id: string) =>
@@ -31,32 +34,32 @@ const auditsFor = (id: string) =>
 describe("publish-now, one implementation with or without an Idempotency-Key", () => {
   it("with an Idempotency-Key runs the same statements: one job carrying the request id, replayed without a second", async () => {
     const { editor, pub } = await draft();
-    const headers = { "idempotency-key": `k-${pub.id}` };
-    const first = await api("POST", `/publications/${pub.id}/publish-now`, { token: editor.token, json: { expected_revision: 1 }, headers });
-    expect(first.status, first.text).toBe(202);
-    const again = await api("POST", `/publications/${pub.id}/publish-now`, { token: editor.token, json: { expected_revision: 1 }, headers });
-    expect(again.status).toBe(202);
-    expect(again.headers.get("idempotent-replayed")).toBe("true");
-    expect(again.body).toEqual(first.body);
+    const key = `k-${pub.id}`;
+    const first = await publishNow(editor.token, pub.id, 1, key);
+    const firstBody = expectData(first, 202);
+    const again = await publishNow(editor.token, pub.id, 1, key);
+    expect(again.response.status).toBe(202);
+    expect(again.response.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.data).toEqual(firstBody);
     const jobs = await jobsFor(pub.id);
-    expect(jobs.map((j) => j.id)).toEqual([first.body.job_id]);
-    expect(jobs[0].requestId).toBe(first.headers.get("x-request-id"));
+    expect(jobs.map((j) => j.id)).toEqual([firstBody.job_id]);
+    expect(jobs[0].requestId).toBe(first.response.headers.get("x-request-id"));
     expect(await auditsFor(pub.id)).toHaveLength(1);
   });
 
   it("queues every rendition, the job and the audit entry together, and answers as before", async () => {
     const { editor, pub } = await draft();
     const res = await publishNow(editor.token, pub.id, 1);
-    expect(res.status, res.text).toBe(202);
-    expect(res.body).toMatchObject({ publication_id: pub.id, revision: 2, job_id: expect.stringMatching(/^job_/), renditions: [{ status: "queued" }] });
+    const body = expectData(res, 202);
+    expect(body).toMatchObject({ publication_id: pub.id, revision: 2, job_id: expect.stringMatching(/^job_/), renditions: [{ status: "queued" }] });
     const [row] = await withDb((db) => db.select().from(publications).where(eq(publications.id, pub.id)));
     expect(row).toMatchObject({ status: "publishing", revision: 2 });
     expect(row.actualRunAt).not.toBeNull();
-    expect((await jobsFor(pub.id)).map((j) => j.id)).toEqual([res.body.job_id]);
+    expect((await jobsFor(pub.id)).map((j) => j.id)).toEqual([body.job_id]);
     expect(await auditsFor(pub.id)).toHaveLength(1);
     // The job carries the id of the request that caused it (CONTRACT §9), as the audit entry does.
-    expect((await jobsFor(pub.id))[0].requestId).toBe(res.headers.get("x-request-id"));
-    expect((await auditsFor(pub.id))[0].requestId).toBe(res.headers.get("x-request-id"));
+    expect((await jobsFor(pub.id))[0].requestId).toBe(res.response.headers.get("x-request-id"));
+    expect((await auditsFor(pub.id))[0].requestId).toBe(res.response.headers.get("x-request-id"));
     // Written under a send lease and sent right after the commit: sent, the lease given back.
     let job = (await jobsFor(pub.id))[0];
     for (let i = 0; i < 100 && !job.sentAt; i++) {
@@ -70,10 +73,10 @@ describe("publish-now, one implementation with or without an Idempotency-Key", (
   it("twenty at once: one 202, the rest 409, one job, one audit entry", async () => {
     const { owner, pub } = await draft();
     const results = await Promise.all(Array.from({ length: 20 }, () => publishNow(owner.token, pub.id, 1)));
-    expect(results.filter((r) => r.status === 202)).toHaveLength(1);
-    for (const r of results.filter((r) => r.status !== 202)) {
-      expect(r.status, r.text).toBe(409);
-      expect(["revision-conflict", "not-editable"]).toContain(slugOf(r.body));
+    expect(results.filter((r) => r.response.status === 202)).toHaveLength(1);
+    for (const r of results.filter((r) => r.response.status !== 202)) {
+      expect(r.response.status, JSON.stringify(r.error)).toBe(409);
+      expect(["revision-conflict", "not-editable"]).toContain(slugOf(r.error ?? {}));
     }
     expect(await jobsFor(pub.id)).toHaveLength(1);
     expect(await auditsFor(pub.id)).toHaveLength(1);
@@ -83,12 +86,15 @@ describe("publish-now, one implementation with or without an Idempotency-Key", (
     const { owner, pub } = await draft();
     const [published, edited] = await Promise.all([
       publishNow(owner.token, pub.id, 1),
-      api("PUT", `/publications/${pub.id}`, { token: owner.token, json: { expected_revision: 1, source_text: "Edited" } }),
+      client(owner.token).PUT("/publications/{id}", { params: { path: { id: pub.id } }, body: { expected_revision: 1, source_text: "Edited" } }),
     ]);
-    expect([published.status === 202, edited.status === 200].filter(Boolean), `${published.text} ${edited.text}`).toHaveLength(1);
+    expect(
+      [published.response.status === 202, edited.response.status === 200].filter(Boolean),
+      `${JSON.stringify(published.error ?? published.data)} ${JSON.stringify(edited.error ?? edited.data)}`,
+    ).toHaveLength(1);
     const jobs = await jobsFor(pub.id);
     const [row] = await withDb((db) => db.select().from(publications).where(eq(publications.id, pub.id)));
-    if (published.status === 202) {
+    if (published.response.status === 202) {
       expect(jobs).toHaveLength(1);
       expect(row.status).toBe("publishing");
     } else {
@@ -105,7 +111,7 @@ describe("publish-now, one implementation with or without an Idempotency-Key", (
     expectProblem(await publishNow(outsider.token, pub.id, 1), 404, "not-found");
     expectProblem(await publishNow(viewer.token, pub.id, 1), 403, "forbidden");
     expectProblem(await publishNow(editor.token, pub.id, 7), 409, "revision-conflict");
-    expect((await publishNow(editor.token, pub.id, 1)).status).toBe(202);
+    expect((await publishNow(editor.token, pub.id, 1)).response.status).toBe(202);
     expectProblem(await publishNow(editor.token, pub.id, 2), 409, "not-editable");
     expect(await jobsFor(pub.id)).toHaveLength(1);
   });
