@@ -135,10 +135,10 @@ describe("npm start while a build's model cannot be reached", () => {
     expect(build.state).toBe("completed");
     expect(build.result.direction.route).toBe("planner");
     expect(build.result.review_flags[0]).toMatchObject({ field: "model", message: expect.stringContaining("could not be reached") });
-    // Discovery calls the same model from the API's Worker: a 502 problem, nothing created.
+    // Discovery calls the same model from the API's Worker: it falls back to the ranker (issue 26), no 502.
     const discovered = await call("POST", "/publication-opportunities/discover", { workspace_id: workspaceId });
-    expect(discovered.status, discovered.text).toBe(502);
-    expect(discovered.type).toMatch(/^application\/problem\+json/);
+    expect(discovered.status, discovered.text).toBe(200);
+    expect(discovered.body.model).toBe("herald-signal-ranker");
     // The consumer did look the name up (and workerd says it failed), but nothing was left uncaught.
     expect(logs("consumers.log")).toContain("model.herald-test.invalid");
     expect(logs("consumers.log")).not.toMatch(/Uncaught/);

@@ -30,7 +30,8 @@ export function presentSettings(env: Env, inForce: SettingsInForce, savedNow: Re
       database_override_configured: saved !== undefined,
       editable: fromEnv === undefined,
       optional: true,
-      requires_restart: pending,
+      // A setting read on every use (billing's) applies at once; the others wait for a restart.
+      requires_restart: pending && !def.live,
       secret: def.secret,
       secret_configured: def.secret && current !== "",
       updated_at: saved ? saved.updatedAt.toISOString() : null,

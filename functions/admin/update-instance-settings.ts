@@ -6,6 +6,7 @@ import { ApiError, type FieldError } from "../../lib/http/errors";
 import { jsonBody, jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
 import { withSchema } from "../../lib/http/schema-ref";
+import { allowPrivateUrls } from "../../lib/providers/account-context";
 import { checkValue, envVarOf, findSetting, settingsInForce } from "../../lib/settings";
 import { envValue } from "../../lib/settings/in-force";
 import { loadSaved, saveSetting } from "../../lib/settings/store";
@@ -56,7 +57,7 @@ function validate(c: Parameters<RouteHandler<typeof route, AppEnv>>[0], entries:
         value: key,
       });
     }
-    const problem = checkValue(def, value);
+    const problem = checkValue(def, value, { allowPrivateUrls: allowPrivateUrls(c.env) });
     // A secret's value is never echoed back, not even in an error.
     if (problem) errors.push({ location: `body.settings[${i}].value`, message: problem, ...(def.secret ? {} : { value }) });
   });
