@@ -67,6 +67,32 @@ describe("rate limits", () => {
     expect((await call("/auth/sessions/passkey/start", { address: `${prefix.replace(/:1$/, ":2")}::1`, method: "POST" })).status).toBe(200);
   });
 
+  it("asks the Workers Rate Limiting bindings with the person's key for every token, and the address's otherwise", async () => {
+    const person = await newUser();
+    const second = await withDb((db) => issueToken(db, person.id, "two"));
+    const asked: [string, string][] = [];
+    // Cloudflare's binding as the Worker sees it: this one refuses a key's fourth request.
+    const binding = (name: string) => ({
+      limit: async ({ key }: { key: string }) => {
+        asked.push([name, key]);
+        return { success: asked.filter(([, k]) => k === key).length <= 3 };
+      },
+    });
+    const bound = { ...env, RATE_LIMITER: binding("RATE_LIMITER"), RATE_LIMITER_ADDRESS: binding("RATE_LIMITER_ADDRESS") };
+    const get = (token?: string) =>
+      gateway.request("/auth/me", { headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), "cf-connecting-ip": "192.0.2.77" } }, bound);
+    expect((await get(person.token)).status).toBe(200);
+    expect((await get(second.token)).status).toBe(200);
+    expect((await get()).status).toBe(401);
+    expect(asked).toEqual([
+      ["RATE_LIMITER", `user:${person.id}`],
+      ["RATE_LIMITER", `user:${person.id}`],
+      ["RATE_LIMITER_ADDRESS", "address:192.0.2.77"],
+    ]);
+    expect((await get(person.token)).status).toBe(200);
+    expect((await get(second.token)).status).toBe(429);
+  });
+
   it("is documented on every authenticated operation, with the other statuses the shared middleware gives", async () => {
     const doc: any = await (await gateway.request("/openapi.json", {}, env)).json();
     for (const [path, methods] of Object.entries<Record<string, { responses: Record<string, unknown>; security?: unknown[] }>>(doc.paths)) {

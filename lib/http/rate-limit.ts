@@ -22,8 +22,9 @@ const PERIOD_MS = 60_000;
 const MAX_KEYS = 10_000;
 
 /**
- * Fixed one-minute windows counted in this isolate: the limit where no binding is configured (Node tests),
- * with RATE_LIMIT_PER_MINUTE for both budgets. Where the bindings are, Cloudflare counts (per location).
+ * Fixed one-minute windows counted in this isolate, with RATE_LIMIT_PER_MINUTE (default 1200) for both budgets: the
+ * limit where no binding is configured (Node tests). Where the bindings are (Cloudflare counts per location;
+ * Miniflare under `npm start`), their limits apply, and RATE_LIMIT_PER_MINUTE too when it is set.
  */
 const windows = new Map<string, { start: number; count: number }>();
 /** Addresses over their budget, until their window ends: their credentials are not even looked up meanwhile. */
@@ -46,8 +47,11 @@ const secondsToNextWindow = (now: number) => Math.max(1, Math.ceil((PERIOD_MS - 
 
 async function spend(c: Context<AppEnv>, budget: Budget, key: string): Promise<boolean> {
   const binding = (c.env as unknown as Record<string, RateLimiterBinding | undefined> | undefined)?.[RATE_LIMIT_BINDINGS[budget]];
-  if (binding) return (await binding.limit({ key })).success;
-  return countInIsolate(key, Number(c.env?.RATE_LIMIT_PER_MINUTE) || DEFAULT_RATE_LIMIT_PER_MINUTE, Date.now());
+  const configured = Number(c.env?.RATE_LIMIT_PER_MINUTE) || undefined;
+  if (!binding) return countInIsolate(key, configured ?? DEFAULT_RATE_LIMIT_PER_MINUTE, Date.now());
+  const ok = (await binding.limit({ key })).success;
+  // A RATE_LIMIT_PER_MINUTE set by the operator still holds beside the binding's own limit, counted in this isolate.
+  return configured === undefined ? ok : countInIsolate(key, configured, Date.now()) && ok;
 }
 
 function rateLimited(who: string): ApiError {
