@@ -1,13 +1,14 @@
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import gateway from "../functions/all-groups";
 import { apiTokens, browserSessions, media } from "../db/schema";
 import { callerMayRead, type Credential } from "../lib/auth/read-guard";
 import { openSession } from "../lib/auth/sessions";
 import { hashToken } from "../lib/auth/tokens";
 import { sha256Hex } from "../lib/crypto";
 import { rolesAtLeast } from "../lib/http/workspace-guard";
-import { api, env, expectProblem, newUser, newWorkspace, withDb } from "./helpers/harness";
+import { client } from "./helpers/client";
+import { env, newUser, newWorkspace, withDb } from "./helpers/harness";
+import { clientWithEnv, expectData, expectError, expectProblem, type Problem } from "./helpers/typed";
 
 /**
  * GET /publications and GET /media send their first statement beside authentication's (lib/http/scoped-read.ts).
@@ -18,79 +19,78 @@ async function team() {
   const [owner, viewer, stranger] = await Promise.all([newUser(), newUser(), newUser()]);
   const ws = await newWorkspace(owner, [{ id: viewer.id, role: "viewer" }]);
   for (const text of ["one", "two", "three"]) {
-    const res = await api("POST", "/publications", { token: owner.token, json: { workspace_id: ws, source_text: text, destinations: [] } });
-    expect(res.status, res.text).toBe(201);
+    expectData(await client(owner.token).POST("/publications", { body: { workspace_id: ws, source_text: text, destinations: [] } }), 201);
   }
   return { owner, viewer, stranger, ws };
 }
 
 const unknownToken = "hld_" + "x".repeat(40);
+const listPublications = (token: string | undefined, query: { workspace_id: string; limit?: number; cursor?: string }) =>
+  client(token).GET("/publications", { params: { query } });
+const listMedia = (token: string | undefined, query: { workspace_id: string; limit?: number }) => client(token).GET("/media", { params: { query } });
 
 describe("lists read beside authentication", () => {
   it("answers 401 before anything else for a missing, unknown or revoked credential, carrying nothing of the list", async () => {
     const { owner, ws } = await team();
-    const page = await api("GET", `/publications?workspace_id=${ws}&limit=1`, { token: owner.token });
-    expect(page.status, page.text).toBe(200);
-    expect(page.body).toHaveLength(1);
-    expect(page.headers.get("link")).toMatch(/rel="next"/);
+    const page = await client(owner.token).GET("/publications", { params: { query: { workspace_id: ws, limit: 1 } } });
+    expect(expectData(page)).toHaveLength(1);
+    expect(page.response.headers.get("link")).toMatch(/rel="next"/);
 
     const revoked = await newUser();
     await withDb((db) => db.update(apiTokens).set({ revokedAt: sql`now()` }).where(eq(apiTokens.userId, revoked.id)));
-    for (const path of [
-      `/publications?workspace_id=${ws}&limit=1`,
-      `/publications?workspace_id=${ws}&cursor=forged`,
-      `/media?workspace_id=${ws}`,
-      `/media?workspace_id=${ws}&limit=0`,
-    ]) {
+    const lists: [string, (token: string | undefined) => Promise<{ data?: unknown; error?: Problem; response: Response }>][] = [
+      ["publications, limit=1", (token) => listPublications(token, { workspace_id: ws, limit: 1 })],
+      ["publications, cursor=forged", (token) => listPublications(token, { workspace_id: ws, cursor: "forged" })],
+      ["media", (token) => listMedia(token, { workspace_id: ws })],
+      ["media, limit=0", (token) => listMedia(token, { workspace_id: ws, limit: 0 })],
+    ];
+    for (const [name, list] of lists) {
       for (const token of [unknownToken, revoked.token, undefined]) {
-        const res = await api("GET", path, { token });
-        expectProblem(res, 401, "unauthorized");
-        expect(res.headers.get("link"), path).toBeNull();
-        expect(res.headers.get("www-authenticate")).toMatch(/^Bearer/);
-        expect(res.text).not.toMatch(/one|two|three/);
+        const res = await list(token);
+        const problem = expectProblem(res, 401, "unauthorized");
+        expect(res.response.headers.get("link"), name).toBeNull();
+        expect(res.response.headers.get("www-authenticate")).toMatch(/^Bearer/);
+        expect(JSON.stringify(problem)).not.toMatch(/one|two|three/);
       }
     }
   });
 
   it("keeps membership before the request's own errors: 404 for a stranger, 422 only for a member", async () => {
     const { owner, viewer, stranger, ws } = await team();
-    for (const path of [`/publications?workspace_id=${ws}`, `/publications?workspace_id=${ws}&cursor=forged`, `/media?workspace_id=${ws}`]) {
-      expectProblem(await api("GET", path, { token: stranger.token }), 404, "not-found");
-    }
-    expectProblem(await api("GET", `/publications?workspace_id=${ws}&cursor=forged`, { token: owner.token }), 422, "validation-error");
-    const asViewer = await api("GET", `/publications?workspace_id=${ws}`, { token: viewer.token });
-    expect(asViewer.status, asViewer.text).toBe(200);
-    expect(asViewer.body.map((p: { source_text: string }) => p.source_text).sort()).toEqual(["one", "three", "two"]);
-    const mediaList = await api("GET", `/media?workspace_id=${ws}`, { token: viewer.token });
-    expect(mediaList.status, mediaList.text).toBe(200);
-    expect(mediaList.body.total).toBe(0);
+    expectProblem(await listPublications(stranger.token, { workspace_id: ws }), 404, "not-found");
+    expectProblem(await listPublications(stranger.token, { workspace_id: ws, cursor: "forged" }), 404, "not-found");
+    expectProblem(await listMedia(stranger.token, { workspace_id: ws }), 404, "not-found");
+    expectProblem(await listPublications(owner.token, { workspace_id: ws, cursor: "forged" }), 422, "validation-error");
+    const asViewer = expectData(await listPublications(viewer.token, { workspace_id: ws }));
+    expect(asViewer.map((p) => p.source_text).sort()).toEqual(["one", "three", "two"]);
+    const mediaList = expectData(await listMedia(viewer.token, { workspace_id: ws }));
+    expect(mediaList.total).toBe(0);
   });
 
   it("takes a browser session too, and refuses one that has ended", async () => {
     const { viewer, ws } = await team();
     const session = await withDb((db) => openSession(db, viewer.id, "pk_guarded_read"));
-    const get = (path: string) => gateway.request(path, { headers: { cookie: `herald_session=${session.token}` } }, env);
-    const ok = await get(`/publications?workspace_id=${ws}`);
-    expect(ok.status).toBe(200);
-    expect(await ok.json()).toHaveLength(3);
+    const headers = { cookie: `herald_session=${session.token}` };
+    const ok = await client().GET("/publications", { params: { query: { workspace_id: ws } }, headers });
+    expect(ok.response.status).toBe(200);
+    expect(ok.data).toHaveLength(3);
     await withDb((db) => db.update(browserSessions).set({ lastSeenAt: sql`now() - interval '13 hours'` }).where(eq(browserSessions.id, session.id)));
-    const ended = await get(`/media?workspace_id=${ws}`);
-    expect(ended.status).toBe(401);
-    expect(await ended.text()).toMatch(/session has ended/);
+    const ended = await client().GET("/media", { params: { query: { workspace_id: ws } }, headers });
+    expect(JSON.stringify(expectError(ended, 401))).toMatch(/session has ended/);
   });
 
   it("counts each list once against the per-token rate limit", async () => {
     const { viewer, ws } = await team(); // the owner's token already made requests this minute
     const limited = { ...env, RATE_LIMIT_PER_MINUTE: "3" };
     if (Date.now() % 60_000 > 55_000) await new Promise((r) => setTimeout(r, 60_000 - (Date.now() % 60_000) + 50));
-    const get = (path: string) => gateway.request(path, { headers: { authorization: `Bearer ${viewer.token}` } }, limited);
-    expect((await get(`/publications?workspace_id=${ws}`)).status).toBe(200);
-    expect((await get(`/media?workspace_id=${ws}`)).status).toBe(200);
-    expect((await get("/auth/me")).status).toBe(200);
-    const refused = await get(`/publications?workspace_id=${ws}&limit=1`);
-    expect(refused.status).toBe(429);
-    expect(refused.headers.get("link")).toBeNull();
-    expect(refused.headers.get("retry-after")).toMatch(/^\d+$/);
+    const c = clientWithEnv(viewer.token, limited);
+    expect((await c.GET("/publications", { params: { query: { workspace_id: ws } } })).response.status).toBe(200);
+    expect((await c.GET("/media", { params: { query: { workspace_id: ws } } })).response.status).toBe(200);
+    expect((await c.GET("/auth/me")).response.status).toBe(200);
+    const refused = await c.GET("/publications", { params: { query: { workspace_id: ws, limit: 1 } } });
+    expect(refused.response.status).toBe(429);
+    expect(refused.response.headers.get("link")).toBeNull();
+    expect(refused.response.headers.get("retry-after")).toMatch(/^\d+$/);
   });
 
   it("guards the statement: true only for a live credential with the role, and otherwise Postgres reads nothing", async () => {
