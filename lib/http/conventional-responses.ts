@@ -21,7 +21,7 @@ export function addConventionalResponses(document: Document): void {
       // `security: []` is what a public operation declares (lib/http/operation.ts).
       if (op.security?.length !== 0) {
         add(401, "Missing, unknown or revoked bearer token (or an ended browser session)");
-        add(429, "Too many requests for this token this minute (Retry-After says when to try again)");
+        add(429, "Too many requests this minute for this person, or for this client address (Retry-After says when to try again)");
         if (method !== "get" && method !== "head") add(403, "Carried by a session cookie without Herald's own Origin");
       }
       add(422, "Validation failed");

@@ -45,7 +45,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -111,7 +111,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -194,7 +194,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -297,7 +297,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -357,7 +357,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -465,7 +465,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -571,7 +571,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -675,7 +675,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -931,7 +931,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -999,7 +999,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -1103,7 +1103,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -1224,7 +1224,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -1314,7 +1314,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -1417,7 +1417,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -1532,7 +1532,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -1639,7 +1639,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -1729,7 +1729,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -1833,7 +1833,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -1939,7 +1939,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -2250,7 +2250,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -2358,7 +2358,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -2461,7 +2461,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -2549,7 +2549,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -2624,7 +2624,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -2706,7 +2706,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -2789,7 +2789,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -2864,7 +2864,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -2979,7 +2979,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -3095,7 +3095,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -3185,7 +3185,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -3289,7 +3289,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -3371,7 +3371,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -3474,7 +3474,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -3575,7 +3575,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -3692,7 +3692,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -3810,7 +3810,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -3892,7 +3892,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -3995,7 +3995,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -4086,7 +4086,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -4208,7 +4208,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -4288,7 +4288,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -4392,7 +4392,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -4505,7 +4505,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -4619,7 +4619,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -4701,7 +4701,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -4816,7 +4816,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -4908,7 +4908,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -5030,7 +5030,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -5130,7 +5130,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -5222,7 +5222,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -5304,7 +5304,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -5410,7 +5410,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -5515,7 +5515,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -5635,7 +5635,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -5753,7 +5753,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -5833,7 +5833,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -5937,7 +5937,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -6031,7 +6031,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -6156,7 +6156,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -6271,7 +6271,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -6347,7 +6347,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -6425,7 +6425,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -6657,7 +6657,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -6885,7 +6885,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -6967,7 +6967,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -7079,7 +7079,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -7180,7 +7180,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -7271,7 +7271,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -7370,7 +7370,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -7470,7 +7470,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -7586,7 +7586,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -7691,7 +7691,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -7767,7 +7767,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -7849,7 +7849,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -7969,7 +7969,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -8085,7 +8085,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -8173,7 +8173,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -8287,7 +8287,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -8390,7 +8390,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -8476,7 +8476,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -8575,7 +8575,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -8672,7 +8672,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -8796,7 +8796,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -8920,7 +8920,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -9044,7 +9044,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -9168,7 +9168,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -9393,7 +9393,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Too many requests for this token this minute (Retry-After says when to try again) */
+                /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
                     headers: {
                         [name: string]: unknown;
