@@ -4,7 +4,9 @@ import { apiTokens } from "../db/schema";
 import { hashToken } from "../lib/auth/tokens";
 import { randomText } from "../lib/ids";
 import { ensureBootstrapAdmin } from "../local/services/bootstrap";
-import { api, env, withDb } from "./helpers/harness";
+import { client } from "./helpers/client";
+import { env, withDb } from "./helpers/harness";
+import { expectData } from "./helpers/typed";
 
 /** What `npm start` does at every start with BOOTSTRAP_ADMIN_EMAIL / BOOTSTRAP_ADMIN_TOKEN (or the generated token). */
 describe("the bootstrap administrator (local/services/bootstrap.ts)", () => {
@@ -12,31 +14,30 @@ describe("the bootstrap administrator (local/services/bootstrap.ts)", () => {
     const email = `boot-${randomText(8)}@example.test`;
     const token = `hld_${randomText(40)}`;
     expect(await ensureBootstrapAdmin(env, email, token)).toEqual({ createdUser: true, createdToken: true, revoked: false });
-    const me = await api("GET", "/auth/me", { token });
-    expect(me.status, me.text).toBe(200);
-    expect(me.body.is_admin).toBe(true);
+    const me = expectData(await client(token).GET("/auth/me"));
+    expect(me.is_admin).toBe(true);
     // A second start changes nothing.
     expect(await ensureBootstrapAdmin(env, email, token)).toEqual({ createdUser: false, createdToken: false, revoked: false });
 
-    // The token leaked: its owner revokes it, the way any token is revoked.
+    // The token leaked: its owner revokes it, the way every token is revoked.
     const [row] = await withDb(async (db) =>
       db
         .select()
         .from(apiTokens)
         .where(eq(apiTokens.tokenHash, await hashToken(token))),
     );
-    expect((await api("DELETE", `/auth/tokens/${row.id}`, { token })).status).toBe(204);
-    expect((await api("GET", "/auth/me", { token })).status).toBe(401);
+    expect((await client(token).DELETE("/auth/tokens/{id}", { params: { path: { id: row.id } } })).response.status).toBe(204);
+    expect((await client(token).GET("/auth/me")).response.status).toBe(401);
 
     // The next start (same configuration) says so and does not bring it back.
     expect(await ensureBootstrapAdmin(env, email, token)).toEqual({ createdUser: false, createdToken: false, revoked: true });
-    expect((await api("GET", "/auth/me", { token })).status).toBe(401);
+    expect((await client(token).GET("/auth/me")).response.status).toBe(401);
     const [after] = await withDb((db) => db.select().from(apiTokens).where(eq(apiTokens.id, row.id)));
     expect(after.revokedAt).not.toBeNull();
 
     // A new token (a new BOOTSTRAP_ADMIN_TOKEN, or a new generated file) works.
     const fresh = `hld_${randomText(40)}`;
     expect(await ensureBootstrapAdmin(env, email, fresh)).toEqual({ createdUser: false, createdToken: true, revoked: false });
-    expect((await api("GET", "/auth/me", { token: fresh })).status).toBe(200);
+    expect((await client(fresh).GET("/auth/me")).response.status).toBe(200);
   });
 });
