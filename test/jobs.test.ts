@@ -8,8 +8,9 @@ import { queueUrl, sqsClient } from "../lib/jobs/sqs";
 import type { Env } from "../lib/env";
 import { ensureQueues } from "../local/services/sqs";
 import { analyticsRefresh } from "../queues/analytics-refresh";
-import { api, env, newUser, newWorkspace, withDb } from "./helpers/harness";
-import gateway from "../functions/all-groups";
+import { client } from "./helpers/client";
+import { env, newUser, newWorkspace, withDb } from "./helpers/harness";
+import { clientWithEnv, expectData } from "./helpers/typed";
 
 async function until<T>(probe: () => Promise<T | undefined | null | false>, ms = 10_000): Promise<T> {
   const deadline = Date.now() + ms;
@@ -38,10 +39,9 @@ describe("outbox → SQS → consumer", () => {
   it("POST /analytics/refresh writes the run and its job in one transaction; the consumer completes it", async () => {
     const owner = await newUser();
     const ws = await newWorkspace(owner);
-    const res = await api("POST", "/analytics/refresh", { token: owner.token, json: { workspace_id: ws } });
-    expect(res.status, res.text).toBe(202);
-    expect(res.body).toMatchObject({ queued: 0, message: expect.any(String) });
-    expect(res.body.$schema).toMatch(/RefreshAnalyticsOutputBody\.json$/);
+    const res = expectData(await client(owner.token).POST("/analytics/refresh", { body: { workspace_id: ws } }), 202);
+    expect(res).toMatchObject({ queued: 0, message: expect.any(String) });
+    expect(res.$schema).toMatch(/RefreshAnalyticsOutputBody\.json$/);
 
     const queued = await runForWorkspace(ws);
     expect(queued.status).toBe("queued");
@@ -58,7 +58,7 @@ describe("outbox → SQS → consumer", () => {
   it("a redelivered job is recognised by its id and has no second effect", async () => {
     const owner = await newUser();
     const ws = await newWorkspace(owner);
-    await api("POST", "/analytics/refresh", { token: owner.token, json: { workspace_id: ws } });
+    await client(owner.token).POST("/analytics/refresh", { body: { workspace_id: ws } });
     const done = await drainUntilCompleted(ws);
     const job = await outboxRow(done.jobId);
     // Simulate SQS delivering the same job again (at-least-once delivery).
@@ -169,16 +169,8 @@ describe("outbox → SQS → consumer", () => {
     const owner = await newUser();
     const ws = await newWorkspace(owner);
     const down = { ...env, SQS_ENDPOINT: "http://127.0.0.1:9" } as Env; // nothing listens on the discard port
-    const res = await gateway.request(
-      "/analytics/refresh",
-      {
-        method: "POST",
-        headers: { authorization: `Bearer ${owner.token}`, "content-type": "application/json" },
-        body: JSON.stringify({ workspace_id: ws }),
-      },
-      down,
-    );
-    expect(res.status).toBe(202); // the change is accepted; only delivery is deferred
+    const res = await clientWithEnv(owner.token, down).POST("/analytics/refresh", { body: { workspace_id: ws } });
+    expect(res.response.status).toBe(202); // the change is accepted; only delivery is deferred
     const run = await runForWorkspace(ws);
     const waiting = await until(async () => {
       const row = await outboxRow(run.jobId);
