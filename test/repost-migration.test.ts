@@ -1,9 +1,6 @@
-import fs from "node:fs";
-import path from "node:path";
-import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { RepostRuleInput } from "../lib/schemas/repost-rule";
-import { env } from "./helpers/harness";
+import { migrationStatements, migrationTag, scratchDatabase } from "./helpers/scratch-database";
 
 /**
  * Migration 0027 converts repost policies written in the earlier CONTRACT §8 shape (match, thresholds,
@@ -11,33 +8,7 @@ import { env } from "./helpers/harness";
  * database has no such rows, so a scratch database on the same Postgres gets migrations 0000–0026, policies in
  * the old shape, then 0027.
  */
-const MIGRATIONS = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../db/migrations");
-const journal = JSON.parse(fs.readFileSync(path.join(MIGRATIONS, "meta/_journal.json"), "utf8")) as { entries: { idx: number; tag: string }[] };
-const statements = (tag: string) =>
-  fs
-    .readFileSync(path.join(MIGRATIONS, `${tag}.sql`), "utf8")
-    .split("--> statement-breakpoint")
-    .map((s) => s.trim())
-    .filter(Boolean);
-
-const scratch = `herald_mig_repost_${Date.now().toString(36)}`;
-const admin = new pg.Pool({ max: 1, connectionString: env.DATABASE_URL });
-let client: InstanceType<typeof pg.Pool>;
-type Row = Record<string, unknown>;
-const run = async (pool: InstanceType<typeof pg.Pool>, text: string) => (await pool.query({ text })).rows as unknown as Row[];
-
-beforeAll(async () => {
-  await run(admin, `CREATE DATABASE ${scratch}`);
-  const url = new URL(env.DATABASE_URL);
-  url.pathname = `/${scratch}`;
-  client = new pg.Pool({ max: 1, connectionString: url.toString() });
-});
-
-afterAll(async () => {
-  await client?.end();
-  await run(admin, `DROP DATABASE IF EXISTS ${scratch}`);
-  await admin.end();
-});
+const db = scratchDatabase("repost");
 
 const OLD: Record<string, unknown> = {
   // Everything the old shape could say: any-of with an engagement minimum, a plateau, two stages undoing.
@@ -62,19 +33,18 @@ const OLD: Record<string, unknown> = {
 
 describe("migration 0027 (repost rules in the SPEC's shape)", () => {
   it("converts policies written in the old shape and leaves the new shape as it is", async () => {
-    const mine = journal.entries.find((e) => e.idx === 27)!;
-    expect(mine.tag).toBe("0027_repost_rule_spec_shape");
-    for (const entry of journal.entries.filter((e) => e.idx < 27)) for (const s of statements(entry.tag)) await run(client, s);
+    expect(migrationTag(27)).toBe("0027_repost_rule_spec_shape");
+    await db.migrateBefore(27);
 
-    await run(client, `INSERT INTO users (id, email, display_name) VALUES ('usr_a', 'a@example.test', 'A')`);
-    await run(client, `INSERT INTO organizations (id, kind, owner_user_id) VALUES ('org_a', 'personal', 'usr_a')`);
-    await run(client, `INSERT INTO workspaces (id, name, created_by, organization_id) VALUES ('wsp_1', 'One', 'usr_a', 'org_a')`);
+    await db.run(`INSERT INTO users (id, email, display_name) VALUES ('usr_a', 'a@example.test', 'A')`);
+    await db.run(`INSERT INTO organizations (id, kind, owner_user_id) VALUES ('org_a', 'personal', 'usr_a')`);
+    await db.run(`INSERT INTO workspaces (id, name, created_by, organization_id) VALUES ('wsp_1', 'One', 'usr_a', 'org_a')`);
     const values = Object.entries(OLD).map(([id, rule]) => `('${id}', 'wsp_1', '${id}', '${JSON.stringify(rule)}'::jsonb, '{}', '{}')`);
-    await run(client, `INSERT INTO repost_policies (id, workspace_id, name, rule, source_account_ids, target_account_ids) VALUES ${values.join(", ")}`);
+    await db.run(`INSERT INTO repost_policies (id, workspace_id, name, rule, source_account_ids, target_account_ids) VALUES ${values.join(", ")}`);
 
-    for (const s of statements(mine.tag)) await run(client, s);
+    await db.migrate(27);
 
-    const rules = Object.fromEntries((await run(client, `SELECT id, rule FROM repost_policies ORDER BY id`)).map((r) => [r.id, r.rule]));
+    const rules = Object.fromEntries((await db.run(`SELECT id, rule FROM repost_policies ORDER BY id`)).map((r) => [r.id, r.rule]));
     const stage = (delay_seconds: number, unrepost_previous: boolean) => ({ delay_seconds, unrepost_previous });
     expect(rules).toEqual({
       rpp_full: {
@@ -120,18 +90,15 @@ describe("migration 0027 (repost rules in the SPEC's shape)", () => {
     expect(RepostRuleInput.safeParse(rules.rpp_plain).success).toBe(true);
 
     // Running the conversion again changes nothing.
-    const conversion = statements(mine.tag).at(-1)!;
+    const conversion = migrationStatements(27).at(-1)!;
     expect(conversion).toMatch(/^-- Policies written in the earlier/);
-    await run(client, conversion);
-    expect(Object.fromEntries((await run(client, `SELECT id, rule FROM repost_policies ORDER BY id`)).map((r) => [r.id, r.rule]))).toEqual(rules);
+    await db.run(conversion);
+    expect(Object.fromEntries((await db.run(`SELECT id, rule FROM repost_policies ORDER BY id`)).map((r) => [r.id, r.rule]))).toEqual(rules);
 
     // An attempt of a publication's own rule has no policy; its own unique key keeps it once.
-    const cols = await run(client, `SELECT is_nullable FROM information_schema.columns WHERE table_name = 'repost_attempts' AND column_name = 'policy_id'`);
+    const cols = await db.run(`SELECT is_nullable FROM information_schema.columns WHERE table_name = 'repost_attempts' AND column_name = 'policy_id'`);
     expect(cols).toEqual([{ is_nullable: "YES" }]);
-    const override = await run(
-      client,
-      `SELECT data_type FROM information_schema.columns WHERE table_name = 'publications' AND column_name = 'repost_override'`,
-    );
+    const override = await db.run(`SELECT data_type FROM information_schema.columns WHERE table_name = 'publications' AND column_name = 'repost_override'`);
     expect(override).toEqual([{ data_type: "jsonb" }]);
   });
 });

@@ -1,7 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { publications, renditions, repostActivity, repostAttempts, repostGrants, repostPolicies, socialAccounts } from "../db/schema";
-import type { RepostRuleData } from "../db/schema/repost";
+import { repostActivity, repostAttempts, repostGrants, repostPolicies, socialAccounts } from "../db/schema";
 import { openDb } from "../lib/db/client";
 import { drainQueue } from "../lib/jobs/consumer";
 import { relayOutbox } from "../lib/jobs/outbox";
@@ -13,6 +12,7 @@ import { evaluateRepostPolicies } from "../lib/repost/run-evaluator";
 import { newId } from "../lib/ids";
 import { repost } from "../queues/repost";
 import { seedItem } from "./helpers/analytics";
+import { policyRow, publishedRendition, ruleData } from "./helpers/repost";
 import { api, env, newUser, newWorkspace, withDb } from "./helpers/harness";
 import { newAccount } from "./helpers/publishing";
 import { startPds, type PdsAccount, type PdsPeer } from "./peers/bluesky-pds";
@@ -32,55 +32,11 @@ afterAll(async () => {
   forgetSessions();
 });
 
-const rule = (r: Partial<RepostRuleData> = {}): RepostRuleData => ({
-  threshold_mode: "all",
-  min_likes: 3,
-  min_reposts: 0,
-  min_comments: 0,
-  min_views: 0,
-  evaluation_window_seconds: 86_400,
-  require_plateau: false,
-  plateau_checks: 3,
-  delay_seconds: 0,
-  stages: [{ delay_seconds: 0, unrepost_previous: false }],
-  ...r,
-});
 const stages = (...delays: number[]) => delays.map((d, i) => ({ delay_seconds: d, unrepost_previous: i > 0 }));
 
 async function workspace() {
   const owner = await newUser();
   return { owner, ws: await newWorkspace(owner) };
-}
-
-/** A post by `accountId` that Herald published (publication + published rendition), `minutesAgo` ago. */
-async function publishedRendition(ws: string, accountId: string, platform: string, externalId: string, externalUrl: string | null, minutesAgo = 30) {
-  const publicationId = newId("pub");
-  const renditionId = newId("rnd");
-  const publishedAt = new Date(Date.now() - minutesAgo * 60_000);
-  await withDb(async (db) => {
-    await db.insert(publications).values({ id: publicationId, workspaceId: ws, status: "published", sourceText: "x" });
-    await db.insert(renditions).values({
-      id: renditionId,
-      publicationId,
-      workspaceId: ws,
-      socialAccountId: accountId,
-      platform,
-      position: 0,
-      body: "x",
-      deliveryKey: newId("dlv"),
-      status: "published",
-      externalId,
-      externalUrl,
-      publishedAt,
-    });
-  });
-  return { renditionId, publicationId, publishedAt };
-}
-
-async function policy(ws: string, source: string[], target: string[], r: RepostRuleData) {
-  const id = newId("rpp");
-  await withDb((db) => db.insert(repostPolicies).values({ id, workspaceId: ws, name: "p", rule: r, sourceAccountIds: source, targetAccountIds: target }));
-  return id;
 }
 
 /** One evaluator pass for this workspace, then the repost consumer until its jobs are done. */
@@ -144,7 +100,7 @@ describe("repost automation on a real PDS", () => {
       metrics: { likes: 5, reposts: 0, replies: 1 },
       measurementSource: "bluesky_pds",
     });
-    const policyId = await policy(ws, [source], [target], rule());
+    const policyId = await policyRow(ws, [source], [target], ruleData());
 
     expect(await runOnce(ws)).toHaveLength(1);
     const records = await repostsOf(bob.did);
@@ -174,7 +130,7 @@ describe("repost automation on a real PDS", () => {
     const post = await postAs(alice, "lost answer");
     const { renditionId } = await publishedRendition(ws, source, "bluesky", post.uri, null);
     await seedItem(ws, source, { externalId: post.uri, publishedAt: new Date(), renditionId, metrics: { likes: 9 } });
-    const policyId = await policy(ws, [source], [target], rule());
+    const policyId = await policyRow(ws, [source], [target], ruleData());
     const jobs = await withDb((db) => evaluateRepostPolicies(db, { workspaceIds: [ws] }));
     expect(jobs).toHaveLength(1);
     const [attempt] = await attemptsOf(policyId);
@@ -195,7 +151,7 @@ describe("repost automation on a real PDS", () => {
     const post = await postAs(alice, "staged");
     const { renditionId } = await publishedRendition(ws, source, "bluesky", post.uri, null);
     await seedItem(ws, source, { externalId: post.uri, publishedAt: new Date(), renditionId, metrics: { likes: 4 } });
-    const policyId = await policy(ws, [source], [target], rule({ stages: stages(0, 3600) }));
+    const policyId = await policyRow(ws, [source], [target], ruleData({ stages: stages(0, 3600) }));
 
     await runOnce(ws);
     const [first] = await attemptsOf(policyId);
@@ -233,7 +189,7 @@ describe("repost automation on a real PDS", () => {
     const post = await postAs(alice, "quiet");
     const { renditionId } = await publishedRendition(ws, source, "bluesky", post.uri, null);
     await seedItem(ws, source, { externalId: post.uri, publishedAt: new Date(), renditionId, metrics: { likes: 2, reposts: 50 } });
-    const policyId = await policy(ws, [source], [target], rule({ min_likes: 3, min_views: 1, threshold_mode: "any" }));
+    const policyId = await policyRow(ws, [source], [target], ruleData({ min_likes: 3, min_views: 1, threshold_mode: "any" }));
     for (let i = 0; i < 3; i++) expect(await runOnce(ws)).toEqual([]);
     expect(await attemptsOf(policyId)).toEqual([]);
     expect(await activityOf(policyId)).toEqual([]);
@@ -246,7 +202,7 @@ describe("repost automation on a real PDS", () => {
     const post = await postAs(alice, "race");
     const { renditionId } = await publishedRendition(ws, source, "bluesky", post.uri, null);
     await seedItem(ws, source, { externalId: post.uri, publishedAt: new Date(), renditionId, metrics: { likes: 30 } });
-    const policyId = await policy(ws, [source], [target], rule());
+    const policyId = await policyRow(ws, [source], [target], ruleData());
     // Each evaluator on its own connection pool, started together.
     const handles = [openDb(env), openDb(env), openDb(env)];
     try {
@@ -279,7 +235,7 @@ describe("repost automation on Mastodon (local stand-in server)", () => {
     const status = masto.addStatus(a.id, "boost me");
     const { renditionId } = await publishedRendition(ws, source, "mastodon", status.id, status.url);
     await seedItem(ws, source, { externalId: status.id, publishedAt: new Date(), renditionId, metrics: { likes: 7 } });
-    const policyId = await policy(ws, [source], [target], rule({ min_likes: 5, min_reposts: 1, threshold_mode: "any" }));
+    const policyId = await policyRow(ws, [source], [target], ruleData({ min_likes: 5, min_reposts: 1, threshold_mode: "any" }));
 
     expect(await runOnce(ws)).toHaveLength(1);
     expect(masto.isReblogged(b.id, status.id)).toBe(true);
@@ -314,7 +270,7 @@ describe("repost automation on Mastodon (local stand-in server)", () => {
       const status = masto.addStatus(a.id, "travels");
       const { renditionId } = await publishedRendition(ws, source, "mastodon", status.id, status.url);
       await seedItem(ws, source, { externalId: status.id, publishedAt: new Date(), renditionId, metrics: { likes: 4 } });
-      const policyId = await policy(ws, [source], [target], rule());
+      const policyId = await policyRow(ws, [source], [target], ruleData());
       expect(await runOnce(ws)).toHaveLength(1);
       const local = other.statuses.find((x) => x.url === status.url)!;
       expect(masto.statuses).not.toContain(local); // the other server's own copy, under its own id
@@ -332,7 +288,7 @@ describe("repost automation on Mastodon (local stand-in server)", () => {
     const status = masto.addStatus(a.id, "staged boost");
     const { renditionId } = await publishedRendition(ws, source, "mastodon", status.id, status.url);
     await seedItem(ws, source, { externalId: status.id, publishedAt: new Date(), renditionId, metrics: { likes: 3 } });
-    const policyId = await policy(ws, [source], [target], rule({ stages: stages(0, 0) }));
+    const policyId = await policyRow(ws, [source], [target], ruleData({ stages: stages(0, 0) }));
     await runOnce(ws);
     await runOnce(ws);
     expect(masto.reblogRequests.filter((r) => r.statusId === status.id).map((r) => r.action)).toEqual(["reblog", "unreblog", "reblog"]);
@@ -359,9 +315,9 @@ describe("repost automation: isolation, failures, the activity listing", () => {
 
     // Written straight to the table (the API refuses both): A's policy names B's account as a source, and B's
     // account as a target without a grant.
-    const foreignSource = await policy(a.ws, [pb.source], [pa.target], rule());
-    const ungranted = await policy(a.ws, [pa.source], [pb.target], rule());
-    const disabled = await policy(a.ws, [pa.source], [pa.target], rule());
+    const foreignSource = await policyRow(a.ws, [pb.source], [pa.target], ruleData());
+    const ungranted = await policyRow(a.ws, [pa.source], [pb.target], ruleData());
+    const disabled = await policyRow(a.ws, [pa.source], [pa.target], ruleData());
     await withDb((db) => db.update(repostPolicies).set({ enabled: false }).where(eq(repostPolicies.id, disabled)));
     expect(await runOnce(a.ws)).toEqual([]);
     for (const id of [foreignSource, ungranted, disabled]) expect(await attemptsOf(id)).toEqual([]);
@@ -381,11 +337,11 @@ describe("repost automation: isolation, failures, the activity listing", () => {
     const post = await postAs(alice, "soon deleted");
     const { renditionId } = await publishedRendition(ws, source, "bluesky", post.uri, null);
     await seedItem(ws, source, { externalId: post.uri, publishedAt: new Date(), renditionId, metrics: { likes: 5 } });
-    const policyId = await policy(
+    const policyId = await policyRow(
       ws,
       [source],
       [target],
-      rule({
+      ruleData({
         stages: [
           { delay_seconds: 0, unrepost_previous: false },
           { delay_seconds: 0, unrepost_previous: false },
