@@ -17,7 +17,7 @@ export const route = createRoute({
   tags: ["billing"],
   summary: "Open the payment provider's customer portal",
   description:
-    "Owner of the organization. A Stripe Billing Portal session for the organization's Stripe customer (payment methods, invoices, plan changes); open `url` at once. 409 `payment-provider-not-configured` without Stripe's keys; 409 `conflict` when the organization has never paid through Stripe; 502 when Stripe cannot be reached.",
+    "Owner of the organization. A Stripe Billing Portal session for the organization's Stripe customer (payment methods, invoices, plan changes); open `url` at once. 409 `payment-provider-not-configured` without Stripe's keys; 409 `conflict` when the organization has not yet paid through Stripe; 502 when Stripe cannot be reached.",
   request: { body: jsonBody(OrganizationBillingRequest) },
   responses: { 200: jsonResponse(BillingPortalSession, "The portal session's URL"), ...problems(400, 401, 403, 404, 409, 413, 422, 502) },
 });
@@ -30,7 +30,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const q = db(c);
   const stripe = await ownerWithProvider(c.env, q, currentUser(c).id, organization_id);
   const customer = await providerCustomerOf(q, organization_id);
-  if (!customer) throw new ApiError("conflict", { detail: "The organization has never paid through Stripe, so it has no customer portal yet." });
+  if (!customer) throw new ApiError("conflict", { detail: "The organization has not yet paid through Stripe, so it has no customer portal yet." });
   const client = await stripeClient(stripe);
   let url: string;
   try {

@@ -11,7 +11,7 @@ export const SCHEDULE_BATCH = 100;
 
 /**
  * The scheduled refresh: queue a collection job for each active account on an analytics platform whose
- * `next_eligible_at` has passed (or that was never collected), claiming it for CLAIM_MS in the same
+ * `next_eligible_at` has passed (or that has not been collected yet), claiming it for CLAIM_MS in the same
  * transaction so the next pass does not queue it twice. Returns the job ids.
  */
 export async function queueDueAccounts(db: Database, at?: Date, opts: { limit?: number; workspaceId?: string } = {}): Promise<string[]> {

@@ -14,7 +14,7 @@ export async function stripeConfig(env: Env, q: Queryable): Promise<StripeConfig
   return (await billingSettings(env, q)).stripe;
 }
 
-/** A trial is for an organization that has never had one. */
+/** A trial is for an organization that has not had one before. */
 export async function trialEligible(q: Queryable, organizationId: string): Promise<boolean> {
   const [row] = await q
     .select({ id: subscriptions.id })

@@ -8833,7 +8833,7 @@ export interface paths {
         put?: never;
         /**
          * Open the payment provider's customer portal
-         * @description Owner of the organization. A Stripe Billing Portal session for the organization's Stripe customer (payment methods, invoices, plan changes); open `url` at once. 409 `payment-provider-not-configured` without Stripe's keys; 409 `conflict` when the organization has never paid through Stripe; 502 when Stripe cannot be reached.
+         * @description Owner of the organization. A Stripe Billing Portal session for the organization's Stripe customer (payment methods, invoices, plan changes); open `url` at once. 409 `payment-provider-not-configured` without Stripe's keys; 409 `conflict` when the organization has not yet paid through Stripe; 502 when Stripe cannot be reached.
          */
         post: {
             parameters: {
