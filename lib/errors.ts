@@ -10,7 +10,9 @@ export type DomainErrorSlug =
   | "forbidden"
   | "not-editable"
   | "not-found"
+  | "not-implemented"
   | "plan-limit-reached"
+  | "provider-not-configured"
   | "revision-conflict"
   | "validation-error";
 

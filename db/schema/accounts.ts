@@ -4,8 +4,35 @@ import { users, workspaces } from "./identity";
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, precision: 3 });
 
-export const PLATFORMS = ["webhook", "bluesky", "mastodon"] as const;
+export const PLATFORMS = ["webhook", "bluesky", "mastodon", "x", "linkedin", "threads", "facebook", "instagram", "tiktok", "youtube", "discord"] as const;
 export type Platform = (typeof PLATFORMS)[number];
+
+/** `reconnect_required`: the platform refused to refresh the account's token; it is not sent to until reconnected. */
+export const ACCOUNT_STATUSES = ["active", "reconnect_required"] as const;
+export type AccountStatus = (typeof ACCOUNT_STATUSES)[number];
+
+/** OAuth connections in progress (POST /accounts/connect/{platform}/start): single use, bound to user and workspace. */
+export const oauthStates = pgTable(
+  "oauth_states",
+  {
+    /** SHA-256 of the state sent to the platform; the state itself is never stored. */
+    stateHash: text("state_hash").primaryKey(),
+    platform: text("platform").$type<Platform>().notNull(),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** Where the browser goes back to, on PUBLIC_BASE_URL's origin; null for the default page. */
+    redirectUri: text("redirect_uri"),
+    /** The PKCE code verifier, sealed under INSTANCE_SECRET_KEY; null for platforms without PKCE. */
+    codeVerifierCiphertext: text("code_verifier_ciphertext"),
+    expiresAt: ts("expires_at").notNull(),
+    createdAt: ts("created_at").notNull().defaultNow(),
+  },
+  (t) => [index("oauth_states_expires_idx").on(t.expiresAt)],
+);
 
 /** A connected social account (CONTRACT.md §4). Credentials are AES-GCM ciphertext, never returned. */
 export const socialAccounts = pgTable(
@@ -30,6 +57,12 @@ export const socialAccounts = pgTable(
     /** The text limit the provider announced for this account (Mastodon-API servers), else null. */
     textLimit: integer("text_limit"),
     credentialsCiphertext: text("credentials_ciphertext"),
+    /** OAuth accounts: `reconnect_required` once the platform refused a refresh (CONTRACT §9). */
+    status: text("status").$type<AccountStatus>().notNull().default("active"),
+    /** OAuth accounts: when the sealed access token expires (null: it does not, or the platform did not say). */
+    tokenExpiresAt: ts("token_expires_at"),
+    /** OAuth accounts: when the token was last refreshed (the refresh runs under a row lock; this is for operators). */
+    tokenRefreshedAt: ts("token_refreshed_at"),
     isActive: boolean("is_active").notNull().default(true),
     messagesEnabled: boolean("messages_enabled").notNull().default(true),
     capabilityCheckedAt: ts("capability_checked_at"),
@@ -53,7 +86,11 @@ export const socialAccounts = pgTable(
     uniqueIndex("social_accounts_provider_account_key")
       .on(t.workspaceId, t.platform, t.instanceUrl, t.externalAccountId)
       .where(sql`${t.externalAccountId} is not null and ${t.disconnectedAt} is null`),
-    check("social_accounts_platform_check", sql`${t.platform} in ('webhook','bluesky','mastodon')`),
+    check(
+      "social_accounts_platform_check",
+      sql`${t.platform} in ('webhook','bluesky','mastodon','x','linkedin','threads','facebook','instagram','tiktok','youtube','discord')`,
+    ),
+    check("social_accounts_status_check", sql`${t.status} in ('active','reconnect_required')`),
   ],
 );
 

@@ -62,7 +62,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   } else if (body.platform === "bluesky") {
     instanceUrl = outboundUrl("instance_url", body.instance_url ?? DEFAULT_PDS, allowPrivate);
     Object.assign(credentials, { identifier: body.identifier!, app_password: body.app_password! });
-  } else {
+  } else if (body.platform === "mastodon") {
     instanceUrl = outboundUrl("instance_url", body.instance_url!, allowPrivate);
     credentials.access_token = body.access_token!;
   }

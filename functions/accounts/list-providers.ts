@@ -29,7 +29,9 @@ export const access = workspaceRole("viewer", inQuery("workspace_id", { optional
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const providers = await Promise.all(
     Object.values(PROVIDERS).map(async (spec) => {
-      const readiness = await readinessOf(spec);
+      // OAuth platforms need the operator's registered app (instance settings, read in the next step).
+      const configured = !spec.oauth;
+      const readiness = await readinessOf(spec, configured);
       return {
         name: spec.platform,
         platform: spec.platform,
@@ -37,14 +39,15 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
         description: spec.description,
         auth_mode: spec.auth_mode,
         status: "available",
-        configured: true,
+        configured,
         installation_id: null,
         instance_url: spec.instance_url,
         capabilities: spec.capabilities,
         connection_modes: spec.connection_modes,
-        configured_connection_modes: spec.connection_modes,
+        configured_connection_modes: configured ? spec.connection_modes : [],
         connection_readiness: Object.fromEntries(spec.connection_modes.map((mode) => [mode, readiness])),
         readiness,
+        limits: spec.limits,
       };
     }),
   );

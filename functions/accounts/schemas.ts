@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { responseObject } from "../../lib/http/schema-ref";
-import { PLATFORMS } from "../../db/schema/accounts";
+import { ACCOUNT_STATUSES, PLATFORMS } from "../../db/schema/accounts";
 import { MAX_URL_LENGTH } from "../../lib/net/outbound-url";
 import { knownValue, OptionalTimestamp, Timestamp, WorkspaceIdField } from "../../lib/schemas/common";
 
@@ -47,6 +47,17 @@ export const Provider = responseObject("Provider", {
   configured_connection_modes: z.array(z.string()),
   connection_readiness: z.record(z.string(), Readiness).openapi({ description: "Readiness per connection mode" }),
   readiness: Readiness,
+  limits: z
+    .object({
+      text_limit: z.number().int().openapi({ description: "Length of one post's text, in text_unit" }),
+      text_unit: z.enum(["characters", "graphemes", "weighted_characters"]),
+      media_max_count: z.number().int().openapi({ description: "Attachments one post carries" }),
+      media_kinds: z.array(z.enum(["image", "video", "audio"])),
+      threads: z.boolean().openapi({ description: "Segments become a reply chain on the platform" }),
+      reposts: z.boolean().openapi({ description: "The platform's API lets Herald repost" }),
+      analytics: z.boolean().openapi({ description: "The platform's API gives per-post metrics" }),
+    })
+    .openapi("ProviderLimits", { description: "What one post of the platform carries, as the platform documents it" }),
 });
 
 /** SPEC.md 2.8 AccountResponse: a connected social account. Credentials are never returned. */
@@ -62,6 +73,9 @@ export const AccountResponse = responseObject("AccountResponse", {
   fediverse_software: z.string().nullable(),
   provider_installation_id: z.string().nullable(),
   is_active: z.boolean(),
+  status: z.enum(ACCOUNT_STATUSES).openapi({
+    description: "`reconnect_required` when the platform refused to refresh the account's token: connect it again; it is not sent to until then",
+  }),
   messages_enabled: z.boolean(),
   messaging_supported: z.boolean(),
   thread_replies_supported: z.boolean(),
@@ -83,7 +97,9 @@ const Secret = (max: number, description: string) => z.string().min(1).max(max).
 /**
  * CONTRACT.md §4 POST /accounts. Which fields each platform takes: webhook `url` (+ `secret`, `username`);
  * bluesky `identifier` + `app_password` (+ `instance_url`, default https://bsky.social); mastodon
- * `instance_url` + `access_token`. Credentials are write-only.
+ * `instance_url` + `access_token`; discord `url` (a channel webhook). Credentials are write-only. The OAuth
+ * platforms (x, linkedin, threads, facebook, instagram, tiktok, youtube) connect through
+ * POST /accounts/connect/{platform}/start instead.
  */
 export const CreateAccountRequest = z
   .object({
@@ -102,12 +118,18 @@ export const CreateAccountRequest = z
       webhook: ["url"],
       bluesky: ["identifier", "app_password"],
       mastodon: ["instance_url", "access_token"],
+      discord: ["url"],
     };
     const allowed: Record<string, (keyof typeof body)[]> = {
       webhook: ["url", "secret"],
       bluesky: ["identifier", "app_password", "instance_url"],
       mastodon: ["instance_url", "access_token"],
+      discord: ["url"],
     };
+    if (!needs[body.platform]) {
+      ctx.addIssue({ code: "custom", path: ["platform"], message: `Connect ${body.platform} through POST /accounts/connect/${body.platform}/start` });
+      return;
+    }
     for (const field of needs[body.platform]) {
       if (body[field] === undefined) ctx.addIssue({ code: "custom", path: [field], message: `Required for platform ${body.platform}` });
     }

@@ -1,6 +1,8 @@
 import type { Platform } from "../../db/schema/accounts";
 import { canonicalJson, sha256Hex } from "../crypto";
 import { DEFAULT_PDS } from "../providers/bluesky-xrpc";
+import { PLATFORM_LIMITS, type PlatformLimits } from "../providers/platform-limits";
+import { hasAdapter } from "../providers/registry";
 
 /**
  * What Herald can do with each provider, stated honestly (SPEC.md 2.8 Provider and Readiness). Pure data:
@@ -28,6 +30,9 @@ export interface ProviderSpec {
   messaging_supported: boolean;
   thread_replies_supported: boolean;
   analytics_ready: boolean;
+  /** Connected through OAuth 2.0 with the operator's registered app (`<platform>_client_id` / `_client_secret`). */
+  oauth: boolean;
+  limits: PlatformLimits;
   facts: ProviderFacts;
   blockers: { code: string; detail: string }[];
 }
@@ -36,6 +41,48 @@ const NO_ANALYTICS = {
   code: "analytics_not_collected",
   detail: "A webhook endpoint has no posts or metrics to read; import measurements with POST /analytics/measurements.",
 };
+
+interface OAuthProviderInput {
+  display_name: string;
+  description: string;
+  capabilities: string[];
+  thread_replies_supported: boolean;
+  analytics_ready: boolean;
+  facts: ProviderFacts;
+  extraBlockers?: { code: string; detail: string }[];
+}
+
+/** A platform connected through OAuth 2.0 (POST /accounts/connect/{platform}/start). */
+function oauthProvider(platform: Platform, input: OAuthProviderInput): ProviderSpec {
+  return {
+    platform,
+    display_name: input.display_name,
+    description: input.description,
+    auth_mode: "oauth2",
+    connection_modes: ["oauth2"],
+    instance_url: null,
+    capabilities: input.capabilities,
+    messaging_supported: false,
+    thread_replies_supported: input.thread_replies_supported,
+    analytics_ready: input.analytics_ready,
+    oauth: true,
+    limits: PLATFORM_LIMITS[platform],
+    facts: input.facts,
+    blockers: [{ code: "messages_not_collected", detail: "Herald does not collect mentions or replies from this platform." }, ...(input.extraBlockers ?? [])],
+  };
+}
+
+function metaFacts(platform: "facebook" | "instagram", permissions: string): ProviderFacts {
+  return {
+    approval: "The operator creates a Meta app and passes App Review for the permissions below before other people can connect.",
+    authorization: `Facebook Login (Graph API v21+ dialog/oauth), authorization code; permissions ${permissions}.`,
+    configuration: `${platform}_client_id and ${platform}_client_secret instance settings; redirect URI <PUBLIC_BASE_URL>/accounts/connect/${platform}/callback.`,
+    control: "The user can remove the app in Facebook settings.",
+    live_certification: "Not certified.",
+    local_test: "Not built yet (issue 29).",
+    policy: "Long-lived user tokens (about 60 days) are exchanged at connection; page tokens derived from them do not expire.",
+  };
+}
 
 export const PROVIDERS: Record<Platform, ProviderSpec> = {
   webhook: {
@@ -49,6 +96,8 @@ export const PROVIDERS: Record<Platform, ProviderSpec> = {
     messaging_supported: false,
     thread_replies_supported: false,
     analytics_ready: false,
+    oauth: false,
+    limits: PLATFORM_LIMITS.webhook,
     facts: {
       approval: "None needed: you own the receiving endpoint.",
       authorization: "Optional shared secret; deliveries are signed with HMAC-SHA256 (whsec_ secrets keyed by their decoded bytes).",
@@ -72,6 +121,8 @@ export const PROVIDERS: Record<Platform, ProviderSpec> = {
     thread_replies_supported: true,
     // POST /analytics/refresh and the scheduler collect posts from the PDS and counts from the AppView it proxies to.
     analytics_ready: true,
+    oauth: false,
+    limits: PLATFORM_LIMITS.bluesky,
     facts: {
       approval: "None needed: any account holder can connect.",
       authorization:
@@ -97,6 +148,8 @@ export const PROVIDERS: Record<Platform, ProviderSpec> = {
     thread_replies_supported: true,
     // Followers and each status's favourites, reblogs and replies through the Mastodon API (needs the read scope).
     analytics_ready: true,
+    oauth: false,
+    limits: PLATFORM_LIMITS.mastodon,
     facts: {
       approval: "None needed: any account holder can connect.",
       authorization: "An access token with read and write scopes (Preferences → Development → New application on Mastodon), plus the server's URL.",
@@ -108,6 +161,135 @@ export const PROVIDERS: Record<Platform, ProviderSpec> = {
         "Every status carries an Idempotency-Key derived from the rendition and segment; Mastodon honours it for about an hour, after which reconciliation reads the account's recent statuses.",
     },
     blockers: [],
+  },
+  x: oauthProvider("x", {
+    display_name: "X (Twitter)",
+    description: "Posts through the X API v2 (POST /2/tweets); threads become reply chains; 280 weighted characters per post.",
+    capabilities: ["publish", "threads", "images", "reposts", "analytics"],
+    thread_replies_supported: true,
+    analytics_ready: true,
+    facts: {
+      approval: "The operator registers an app in the X developer portal (a paid API tier is needed to post at volume).",
+      authorization: "OAuth 2.0 authorization code with PKCE; scopes tweet.read tweet.write users.read offline.access media.write.",
+      configuration: "x_client_id and x_client_secret instance settings; the app's callback URL is <PUBLIC_BASE_URL>/accounts/connect/x/callback.",
+      control: "The account owner can revoke the app in X settings; Herald then marks the account reconnect_required.",
+      live_certification: "Not certified against api.x.com from this deployment.",
+      local_test: "Tested against a local stand-in written from the X API v2 reference (x_api_base / x_auth_base point at it).",
+      policy: "Access tokens last two hours and are refreshed before they expire; a refused refresh asks for a reconnection.",
+    },
+  }),
+  linkedin: oauthProvider("linkedin", {
+    display_name: "LinkedIn",
+    description: "Posts to a member's feed through the LinkedIn Posts API; 3,000 characters; no threads.",
+    capabilities: ["publish", "images", "reposts"],
+    thread_replies_supported: false,
+    analytics_ready: false,
+    facts: {
+      approval: "The operator creates an app in the LinkedIn developer portal with the Share on LinkedIn and Sign In with LinkedIn (OpenID Connect) products.",
+      authorization: "OAuth 2.0 authorization code (no PKCE for web apps); scopes openid profile w_member_social.",
+      configuration:
+        "linkedin_client_id and linkedin_client_secret instance settings; the app's redirect URL is <PUBLIC_BASE_URL>/accounts/connect/linkedin/callback.",
+      control: "The member can remove the app in LinkedIn settings; Herald then marks the account reconnect_required.",
+      live_certification: "Not certified against api.linkedin.com from this deployment.",
+      local_test: "Tested against a local stand-in written from LinkedIn's Posts API reference.",
+      policy: "Member tokens last 60 days; refresh tokens are issued only to apps LinkedIn approves for them, otherwise the member reconnects.",
+    },
+    extraBlockers: [
+      { code: "analytics_not_available", detail: "Member post statistics need LinkedIn's Community Management API approval, which this app does not assume." },
+    ],
+  }),
+  threads: oauthProvider("threads", {
+    display_name: "Threads",
+    description: "Posts through the Threads API (a container, then publish); threads become replies (reply_to_id); 500 characters per post.",
+    capabilities: ["publish", "threads", "images", "reposts", "analytics"],
+    thread_replies_supported: true,
+    analytics_ready: true,
+    facts: {
+      approval: "The operator creates a Meta app with the Threads use case (threads_basic, threads_content_publish).",
+      authorization: "OAuth 2.0 authorization code; the short-lived token is exchanged for a 60-day one and refreshed with th_refresh_token.",
+      configuration:
+        "threads_client_id and threads_client_secret instance settings; the app's redirect URI is <PUBLIC_BASE_URL>/accounts/connect/threads/callback.",
+      control: "The account owner can remove the app in Threads settings; Herald then marks the account reconnect_required.",
+      live_certification: "Not certified against graph.threads.net from this deployment.",
+      local_test: "Tested against a local stand-in written from the Threads API reference.",
+      policy: "Long-lived tokens are refreshed before they expire; a refused refresh asks for a reconnection.",
+    },
+  }),
+  facebook: oauthProvider("facebook", {
+    display_name: "Facebook Pages",
+    description: "Posts to a Facebook Page through the Graph API (issue 29: not built yet).",
+    capabilities: ["publish", "images", "analytics"],
+    thread_replies_supported: false,
+    analytics_ready: false,
+    facts: metaFacts("facebook", "pages_manage_posts, pages_read_engagement"),
+  }),
+  instagram: oauthProvider("instagram", {
+    display_name: "Instagram",
+    description: "Posts to an Instagram professional account through the content publishing API (issue 29: not built yet).",
+    capabilities: ["publish", "images", "video", "analytics"],
+    thread_replies_supported: false,
+    analytics_ready: false,
+    facts: metaFacts("instagram", "instagram_basic, instagram_content_publish"),
+  }),
+  tiktok: oauthProvider("tiktok", {
+    display_name: "TikTok",
+    description: "Posts videos through the TikTok Content Posting API (issue 29: not built yet).",
+    capabilities: ["publish", "video"],
+    thread_replies_supported: false,
+    analytics_ready: false,
+    facts: {
+      approval: "The operator registers an app on TikTok for Developers with Login Kit and the Content Posting API; unaudited apps post privately only.",
+      authorization: "OAuth 2.0 authorization code with PKCE; client_key instead of client_id; scopes user.info.basic video.publish.",
+      configuration:
+        "tiktok_client_id (the client key) and tiktok_client_secret instance settings; redirect URI <PUBLIC_BASE_URL>/accounts/connect/tiktok/callback.",
+      control: "The user can revoke the app in TikTok settings.",
+      live_certification: "Not certified.",
+      local_test: "Not built yet (issue 29).",
+      policy: "Access tokens last 24 hours and are refreshed with the refresh token (365 days).",
+    },
+  }),
+  youtube: oauthProvider("youtube", {
+    display_name: "YouTube",
+    description: "Uploads videos through the YouTube Data API (issue 29: not built yet).",
+    capabilities: ["publish", "video"],
+    thread_replies_supported: false,
+    analytics_ready: false,
+    facts: {
+      approval: "The operator creates a Google Cloud OAuth client with the YouTube Data API enabled; unverified apps upload private videos only.",
+      authorization: "Google OAuth 2.0 authorization code with PKCE and access_type=offline; scope https://www.googleapis.com/auth/youtube.upload.",
+      configuration: "youtube_client_id and youtube_client_secret instance settings; redirect URI <PUBLIC_BASE_URL>/accounts/connect/youtube/callback.",
+      control: "The user can revoke access in their Google account.",
+      live_certification: "Not certified.",
+      local_test: "Not built yet (issue 29).",
+      policy: "Access tokens last an hour and are refreshed with the refresh token.",
+    },
+  }),
+  discord: {
+    platform: "discord",
+    display_name: "Discord (channel webhook)",
+    description: "Posts to a Discord channel through a channel webhook URL; each segment is one message of up to 2,000 characters.",
+    auth_mode: "webhook_url",
+    connection_modes: ["url"],
+    instance_url: null,
+    capabilities: ["publish", "segments", "attachments"],
+    messaging_supported: false,
+    thread_replies_supported: false,
+    analytics_ready: false,
+    oauth: false,
+    limits: PLATFORM_LIMITS.discord,
+    facts: {
+      approval: "None needed: a channel manager creates the webhook (Server settings → Integrations → Webhooks).",
+      authorization: "The webhook URL is the credential; it is stored encrypted and never returned.",
+      configuration: "None by the operator.",
+      control: "Delete the webhook in Discord, or the account here, to stop deliveries.",
+      live_certification: "Not certified against discord.com from this deployment.",
+      local_test: "Tested against a local stand-in written from Discord's Execute Webhook reference.",
+      policy: "Messages are sent with ?wait=true so each message id is recorded.",
+    },
+    blockers: [
+      { code: "analytics_not_available", detail: "Discord webhooks give no reach or engagement metrics." },
+      { code: "messages_not_applicable", detail: "A channel webhook cannot read the channel." },
+    ],
   },
 };
 
@@ -125,8 +307,12 @@ export interface Readiness {
   facts: ProviderFacts;
 }
 
-/** Readiness of a provider: every provider here connects and publishes without operator configuration. */
-export async function readinessOf(spec: ProviderSpec): Promise<Readiness> {
+/**
+ * Readiness of a provider. A platform whose adapter is not built yet (lib/providers/registry.ts) is listed but
+ * neither connectable nor publishable; an OAuth platform without the operator's client id and secret
+ * (`configured` false) is not connectable. Webhook, Bluesky, Mastodon and Discord need no configuration.
+ */
+export async function readinessOf(spec: ProviderSpec, configured = true): Promise<Readiness> {
   const contract = {
     platform: spec.platform,
     auth_mode: spec.auth_mode,
@@ -134,16 +320,26 @@ export async function readinessOf(spec: ProviderSpec): Promise<Readiness> {
     connection_modes: spec.connection_modes,
     facts: spec.facts,
   };
+  const built = hasAdapter(spec.platform);
+  const blockers = [...spec.blockers];
+  if (!built)
+    blockers.unshift({ code: "not_implemented", detail: `Herald's ${spec.display_name} adapter is not built yet; connecting answers 501 not-implemented.` });
+  if (!configured)
+    blockers.unshift({
+      code: "provider_not_configured",
+      detail: `The operator has not set ${spec.platform}_client_id and ${spec.platform}_client_secret (instance settings).`,
+    });
+  const connectable = built && configured;
   return {
-    state: "ready",
-    advertisable: true,
-    analytics_ready: spec.analytics_ready,
-    connectable: true,
+    state: !built ? "not_implemented" : !configured ? "not_configured" : "ready",
+    advertisable: built,
+    analytics_ready: built && spec.analytics_ready,
+    connectable,
     discoverable: true,
-    executable: true,
-    observable: spec.messaging_supported,
-    publishable: true,
-    blockers: spec.blockers,
+    executable: connectable,
+    observable: built && spec.messaging_supported,
+    publishable: connectable,
+    blockers,
     contract_digest: `sha256:${await sha256Hex(canonicalJson(contract))}`,
     facts: spec.facts,
   };

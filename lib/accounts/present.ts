@@ -29,6 +29,7 @@ export function presentAccount(row: AccountRow) {
     fediverse_software: row.fediverseSoftware,
     provider_installation_id: null,
     is_active: row.isActive && row.disconnectedAt === null,
+    status: row.status,
     messages_enabled: row.messagesEnabled,
     messaging_supported: spec.messaging_supported,
     thread_replies_supported: spec.thread_replies_supported,

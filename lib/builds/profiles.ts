@@ -1,6 +1,7 @@
 import { PLATFORMS, type Platform } from "../../db/schema/accounts";
 import { BLUESKY_MAX_IMAGES } from "../providers/bluesky-media";
 import { MASTODON_MAX_MEDIA } from "../providers/mastodon-media";
+import { PLATFORM_LIMITS } from "../providers/platform-limits";
 import { segmentLimit } from "../publishing/limits";
 import type { Measure } from "../publishing/segment";
 import type { OutputProfile } from "./plan-types";
@@ -53,7 +54,19 @@ export function outputProfiles(platform: Platform, announcedLimit: number | null
           text_limit: limit,
         },
       ];
+    default:
+      return genericProfiles(platform, limit);
   }
+}
+
+const MIMES_OF = { image: IMAGES, video: VIDEO, audio: AUDIO };
+
+/** A platform without profiles of its own yet: one post, and a thread where it has threads, from its documented limits. */
+function genericProfiles(platform: Platform, limit: number): OutputProfile[] {
+  const facts = PLATFORM_LIMITS[platform];
+  const allowed_mimes = facts.media_kinds.flatMap((kind) => MIMES_OF[kind]);
+  const post = { key: `${platform}.post`, allowed_mimes, max_segments: 1, media_max_count: facts.media_max_count, text_limit: limit };
+  return facts.threads ? [post, { ...post, key: `${platform}.thread`, max_segments: MAX_THREAD }] : [post];
 }
 
 /**

@@ -13,6 +13,7 @@ export const PROBLEMS = {
   "not-editable": { status: 409, title: "Not editable" },
   "idempotency-key-in-use": { status: 409, title: "Idempotency key in use" },
   "payment-provider-not-configured": { status: 409, title: "Payment provider not configured" },
+  "provider-not-configured": { status: 409, title: "Provider not configured" },
   "payload-too-large": { status: 413, title: "Payload too large" },
   "unsupported-media-type": { status: 415, title: "Unsupported media type" },
   "validation-error": { status: 422, title: "Validation error" },

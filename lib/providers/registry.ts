@@ -1,18 +1,26 @@
 import type { Platform } from "../../db/schema/accounts";
+import { DomainError } from "../errors";
 import { blueskyAdapter } from "./bluesky";
 import { mastodonAdapter } from "./mastodon";
 import type { ProviderAdapter } from "./types";
 import { webhookAdapter } from "./webhook";
 
-const ADAPTERS: Record<Platform, ProviderAdapter> = {
+/**
+ * The adapters built so far. Partial: a platform is listed (PLATFORMS, GET /accounts/providers) before its
+ * adapter exists, and connecting or publishing to it answers 501 until it does (issue 29: facebook,
+ * instagram, tiktok, youtube).
+ */
+const ADAPTERS: Partial<Record<Platform, ProviderAdapter>> = {
   webhook: webhookAdapter,
   bluesky: blueskyAdapter,
   mastodon: mastodonAdapter,
 };
 
-/** The adapter of a platform. */
+export const hasAdapter = (platform: Platform): boolean => ADAPTERS[platform] !== undefined;
+
+/** The adapter of a platform; `not-implemented` (501) for a platform whose adapter is not built yet. */
 export function adapterFor(platform: Platform): ProviderAdapter {
   const adapter = ADAPTERS[platform];
-  if (!adapter) throw new Error(`no adapter for platform ${platform}`);
+  if (!adapter) throw new DomainError("not-implemented", `Publishing to ${platform} is not built yet; nothing was changed.`);
   return adapter;
 }

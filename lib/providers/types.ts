@@ -6,11 +6,23 @@ import type { Platform } from "../../db/schema/accounts";
  * what they report.
  */
 
-/** What an adapter needs of a connected account: public fields plus decrypted credentials. */
+/**
+ * What an adapter needs of a connected account: public fields plus decrypted credentials.
+ *
+ * OAuth platforms (x, linkedin, threads, facebook, instagram, tiktok, youtube), the contract adapters rely on:
+ * - `credentials.access_token` is already fresh: lib/providers/oauth/fresh-credentials.ts refreshes it (once,
+ *   under a row lock) before any adapter is called; adapters never refresh tokens themselves.
+ * - `instanceUrl` is the platform's API base URL, read per use from the `<platform>_api_base` instance
+ *   setting (the platform's own by default, a stand-in in tests), without a trailing slash.
+ * - An adapter throws ProviderError{kind: "authentication", httpStatus: 401} on a 401 (the delivery then ends
+ *   with recovery_action "reconnect_account") and ProviderError{kind: "rate_limited", retryAt} on a 429, with
+ *   retryAt the platform's reset time (the delivery is then `retrying` with error_retry_at).
+ */
 export interface AccountContext {
   id: string;
   platform: Platform;
   username: string | null;
+  /** Mastodon server or Bluesky PDS; for OAuth platforms the API base URL (see above). */
   instanceUrl: string | null;
   url: string | null;
   externalAccountId: string | null;

@@ -1,6 +1,7 @@
 import type { Platform } from "../../db/schema/accounts";
 import { BLUESKY_MAX_IMAGE_BYTES, BLUESKY_MAX_IMAGES } from "../providers/bluesky-media";
 import { MASTODON_MAX_MEDIA } from "../providers/mastodon-media";
+import { PLATFORM_LIMITS } from "../providers/platform-limits";
 
 /**
  * What each platform can carry on one post, as Herald's adapters deliver it (lib/providers/*-media.ts):
@@ -60,7 +61,22 @@ export function mediaProblemsFor(platform: Platform, media: MediaFacts[]): Media
       return mastodonProblems(media);
     case "webhook":
       return [];
+    default:
+      return documentedProblems(platform, media);
   }
+}
+
+/** A platform without rules of its own yet: the media kinds and count its documentation gives (lib/providers/platform-limits.ts). */
+function documentedProblems(platform: Platform, media: MediaFacts[]): MediaProblem[] {
+  const facts = PLATFORM_LIMITS[platform];
+  const problems: MediaProblem[] = [];
+  media.forEach((m, index) => {
+    if (!facts.media_kinds.includes(m.mediaType))
+      problems.push({ index, message: `${platform} posts carry ${facts.media_kinds.join(" or ")} only; this item is ${m.mediaType} (${m.mimeType})` });
+  });
+  if (media.length > facts.media_max_count)
+    problems.push({ index: null, message: `A ${platform} post carries at most ${facts.media_max_count} attachments; ${media.length} are attached` });
+  return problems;
 }
 
 /**

@@ -1,0 +1,95 @@
+import type { Platform } from "../../db/schema/accounts";
+
+/**
+ * What one post of each platform can carry, as the platform documents it (CONTRACT §9: GET /accounts/providers
+ * lists these). Pure data. An adapter's own textLimit/measure decides at publication time; these figures are
+ * the platform's published defaults and must agree with the adapter once one exists. A platform whose adapter
+ * is not built yet is still described here, so the provider list can say what connecting it will give.
+ */
+export interface PlatformLimits {
+  /** Characters (or graphemes, see text_unit) of one post's text. */
+  text_limit: number;
+  text_unit: "characters" | "graphemes" | "weighted_characters";
+  /** Attachments one post carries. */
+  media_max_count: number;
+  media_kinds: ("image" | "video" | "audio")[];
+  /** Whether a publication's segments become a reply chain (a thread) on the platform. */
+  threads: boolean;
+  /** Whether the platform's API lets Herald repost (retweet, reblog, reshare). */
+  reposts: boolean;
+  /** Whether the platform's API gives per-post metrics Herald can collect. */
+  analytics: boolean;
+}
+
+export const PLATFORM_LIMITS: Record<Platform, PlatformLimits> = {
+  // lib/providers/webhook.ts WEBHOOK_TEXT_LIMIT; the receiver decides what it does with media URLs.
+  webhook: {
+    text_limit: 10_000,
+    text_unit: "characters",
+    media_max_count: 10,
+    media_kinds: ["image", "video", "audio"],
+    threads: false,
+    reposts: false,
+    analytics: false,
+  },
+  // app.bsky.feed.post: 300 graphemes, app.bsky.embed.images: 4 images.
+  bluesky: { text_limit: 300, text_unit: "graphemes", media_max_count: 4, media_kinds: ["image"], threads: true, reposts: true, analytics: true },
+  // Mastodon default max_characters 500 (a server may announce more), 4 attachments.
+  mastodon: {
+    text_limit: 500,
+    text_unit: "characters",
+    media_max_count: 4,
+    media_kinds: ["image", "video", "audio"],
+    threads: true,
+    reposts: true,
+    analytics: true,
+  },
+  // X API v2 POST /2/tweets: 280 weighted characters (URLs count 23), 4 images or 1 video.
+  x: { text_limit: 280, text_unit: "weighted_characters", media_max_count: 4, media_kinds: ["image", "video"], threads: true, reposts: true, analytics: true },
+  // LinkedIn Posts API: commentary up to 3,000 characters; a multi-image post carries up to 20 images.
+  linkedin: {
+    text_limit: 3_000,
+    text_unit: "characters",
+    media_max_count: 20,
+    media_kinds: ["image", "video"],
+    threads: false,
+    reposts: true,
+    analytics: false,
+  },
+  // Threads API: 500 characters per post, carousels up to 20 items, replies via reply_to_id, reposts.
+  threads: { text_limit: 500, text_unit: "characters", media_max_count: 20, media_kinds: ["image", "video"], threads: true, reposts: true, analytics: true },
+  // Graph API page posts: 63,206 characters; photos attached to one feed post.
+  facebook: {
+    text_limit: 63_206,
+    text_unit: "characters",
+    media_max_count: 10,
+    media_kinds: ["image", "video"],
+    threads: false,
+    reposts: false,
+    analytics: true,
+  },
+  // Instagram content publishing: caption 2,200 characters, carousels of up to 10 items, media required.
+  instagram: {
+    text_limit: 2_200,
+    text_unit: "characters",
+    media_max_count: 10,
+    media_kinds: ["image", "video"],
+    threads: false,
+    reposts: false,
+    analytics: true,
+  },
+  // TikTok Content Posting API: caption 2,200 characters, one video (photo posts up to 35 images).
+  tiktok: { text_limit: 2_200, text_unit: "characters", media_max_count: 1, media_kinds: ["video"], threads: false, reposts: false, analytics: true },
+  // YouTube Data API videos.insert: description 5,000 characters (title 100), one video.
+  youtube: { text_limit: 5_000, text_unit: "characters", media_max_count: 1, media_kinds: ["video"], threads: false, reposts: false, analytics: true },
+  // Discord execute webhook: content 2,000 characters, 10 attachments; each segment is its own message.
+  discord: {
+    text_limit: 2_000,
+    text_unit: "characters",
+    media_max_count: 10,
+    media_kinds: ["image", "video", "audio"],
+    threads: false,
+    reposts: false,
+    analytics: false,
+  },
+};
