@@ -1,0 +1,66 @@
+import { errorFromResponse, providerFetch, readJson } from "./http";
+import { ProviderError, type AccountContext } from "./types";
+
+/**
+ * Calls to the X API v2 with the account's OAuth 2.0 user access token (refreshed before the adapter is
+ * called). Rate limits: X answers 429 with `x-rate-limit-reset`, the epoch second the window reopens.
+ */
+
+export const X_API_BASE = "https://api.x.com";
+
+/** The API base for this account: the instance's `x_api_base` setting (a stand-in in tests), else X's own. */
+export const xBase = (account: Pick<AccountContext, "instanceUrl">) => (account.instanceUrl ?? X_API_BASE).replace(/\/+$/, "");
+
+export type XInit = { method?: string; body?: unknown; form?: FormData; mutating?: boolean; timeoutMs?: number };
+
+/** X's problem answers: `{title, detail, type, status}`, or `{errors: [{message}]}` on older paths. */
+interface XProblem {
+  title?: unknown;
+  detail?: unknown;
+  errors?: { message?: unknown; detail?: unknown }[];
+}
+
+export function problemText(body: XProblem | null): string | undefined {
+  if (!body) return undefined;
+  if (typeof body.detail === "string") return body.detail;
+  const first = body.errors?.[0];
+  if (typeof first?.message === "string") return first.message;
+  if (typeof first?.detail === "string") return first.detail;
+  return typeof body.title === "string" ? body.title : undefined;
+}
+
+/** When X says the rate-limit window reopens (epoch seconds in `x-rate-limit-reset`). */
+export function xResetAt(headers: Headers): Date | undefined {
+  const reset = headers.get("x-rate-limit-reset")?.trim();
+  return reset && /^\d+$/.test(reset) ? new Date(Number(reset) * 1000) : undefined;
+}
+
+/** One authenticated call; a non-2xx answer becomes a ProviderError (401 authentication, 429 with X's reset time). */
+export async function xApi<T>(account: AccountContext, path: string, init: XInit = {}): Promise<T> {
+  const token = account.credentials.access_token;
+  if (!token) throw new ProviderError("The X account has no access token.", { kind: "configuration", code: "missing_credentials", retryable: false });
+  const res = await providerFetch(`${xBase(account)}${path}`, {
+    method: init.method ?? "GET",
+    headers: {
+      accept: "application/json",
+      authorization: `Bearer ${token}`,
+      "user-agent": "Herald/1",
+      ...(init.body !== undefined ? { "content-type": "application/json" } : {}),
+    },
+    body: init.form ?? (init.body !== undefined ? JSON.stringify(init.body) : undefined),
+    allowPrivateUrls: account.allowPrivateUrls,
+    mutating: init.mutating,
+    timeoutMs: init.timeoutMs,
+  });
+  if (!res.ok) {
+    const message = problemText(await readJson<XProblem>(res));
+    const err = errorFromResponse(res, { providerName: "X", message, mutating: init.mutating });
+    if (res.status === 429) err.info.retryAt = xResetAt(res.headers) ?? err.info.retryAt;
+    if (res.status === 403 && message && /duplicate content/i.test(message)) {
+      // Not a credentials problem: X refuses a post identical to a recent one (the caller looks for it).
+      throw new ProviderError(`X answered 403: ${message.slice(0, 300)}`, { kind: "validation", code: "duplicate_content", httpStatus: 403, retryable: false });
+    }
+    throw err;
+  }
+  return (await readJson<T>(res)) as T;
+}
