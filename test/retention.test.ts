@@ -1,11 +1,11 @@
 import { inArray, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { auditEvents, idempotencyKeys, jobReceipts, outboxJobs } from "../db/schema";
+import { auditEvents, idempotencyKeys, invitations, jobReceipts, outboxJobs } from "../db/schema";
 import { newId } from "../lib/ids";
 import { RETENTION } from "../lib/retention/periods";
 import { runRetention } from "../lib/retention/run";
 import outboxRelay from "../queues/outbox-relay";
-import { env, withDb } from "./helpers/harness";
+import { env, newUser, newWorkspace, withDb } from "./helpers/harness";
 
 const hoursAgo = (h: number) => new Date(Date.now() - h * 3600_000);
 const daysAgo = (d: number) => hoursAgo(d * 24);
@@ -22,8 +22,29 @@ async function plant() {
     queuedOld: newId("job"),
     receiptOld: newId("job"),
     receiptNew: newId("job"),
+    invitationOld: newId("inv"),
+    invitationAccepted: newId("inv"),
+    invitationRecent: newId("inv"),
   };
+  const owner = await newUser();
+  const workspace = await newWorkspace(owner);
   await withDb(async (db) => {
+    const invitation = (id: string, expiresAt: Date, acceptedAt: Date | null = null) => ({
+      id,
+      workspaceId: workspace,
+      email: `${id}@example.com`,
+      role: "editor" as const,
+      tokenHash: id,
+      createdAt: new Date(expiresAt.getTime() - 7 * 24 * 3600_000),
+      expiresAt,
+      acceptedAt,
+    });
+    await db.insert(invitations).values([
+      invitation(ids.invitationOld, daysAgo(RETENTION.invitationsDays + 1)),
+      invitation(ids.invitationAccepted, daysAgo(RETENTION.invitationsDays + 1), daysAgo(RETENTION.invitationsDays + 5)),
+      // Expired, but not yet a month ago: still listed, so an admin can see it went unused.
+      invitation(ids.invitationRecent, daysAgo(RETENTION.invitationsDays - 1)),
+    ]);
     const key = (k: string, createdAt: Date) => ({
       userId: "usr_retention",
       workspaceId: "wsp_retention",
@@ -71,7 +92,8 @@ async function survivors(ids: Record<string, string>) {
     const keys = await db.select({ id: idempotencyKeys.key }).from(idempotencyKeys).where(inArray(idempotencyKeys.key, all));
     const jobs = await db.select({ id: outboxJobs.id }).from(outboxJobs).where(inArray(outboxJobs.id, all));
     const receipts = await db.select({ id: jobReceipts.jobId }).from(jobReceipts).where(inArray(jobReceipts.jobId, all));
-    const left = new Set([...keys, ...jobs, ...receipts].map((r) => r.id));
+    const invites = await db.select({ id: invitations.id }).from(invitations).where(inArray(invitations.id, all));
+    const left = new Set([...keys, ...jobs, ...receipts, ...invites].map((r) => r.id));
     return Object.entries(ids)
       .filter(([, id]) => left.has(id))
       .map(([name]) => name)
@@ -80,11 +102,11 @@ async function survivors(ids: Record<string, string>) {
 }
 
 describe("bookkeeping retention (lib/retention/bookkeeping.ts)", () => {
-  it("remove idempotency keys after 24 h, finished outbox rows and receipts after their retention; nothing unfinished", async () => {
+  it("remove idempotency keys after 24 h, finished outbox rows, receipts and ended invitations after their retention; nothing unfinished", async () => {
     const ids = await plant();
     const result = await withDb((db) => runRetention(db));
     expect(result.idempotencyKeys).toBeGreaterThanOrEqual(1);
-    expect(await survivors(ids)).toEqual(["deadWeek", "doneNew", "keyNew", "pendingOld", "queuedOld", "receiptNew"].sort());
+    expect(await survivors(ids)).toEqual(["deadWeek", "doneNew", "invitationRecent", "keyNew", "pendingOld", "queuedOld", "receiptNew"].sort());
   });
 
   it("work in bounded batches: a backlog is worked off over several runs", async () => {
@@ -121,7 +143,7 @@ describe("bookkeeping retention (lib/retention/bookkeeping.ts)", () => {
     const ctx = { waitUntil: (p: Promise<unknown>) => void pending.push(p), passThroughOnException() {} } as unknown as ExecutionContext;
     await outboxRelay.scheduled({} as ScheduledController, env, ctx);
     await Promise.all(pending);
-    expect(await survivors(ids)).toEqual(["deadWeek", "doneNew", "keyNew", "pendingOld", "queuedOld", "receiptNew"].sort());
+    expect(await survivors(ids)).toEqual(["deadWeek", "doneNew", "invitationRecent", "keyNew", "pendingOld", "queuedOld", "receiptNew"].sort());
     const audits = await withDb((db) =>
       db
         .select({ id: auditEvents.id })

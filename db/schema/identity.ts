@@ -125,6 +125,8 @@ export const invitations = pgTable(
   (t) => [
     uniqueIndex("invitations_token_hash_key").on(t.tokenHash),
     index("invitations_workspace_idx").on(t.workspaceId, t.createdAt),
+    // The retention sweep's range (lib/retention/bookkeeping.ts).
+    index("invitations_expires_idx").on(t.expiresAt),
     check("invitations_role_check", sql`${t.role} in ('owner','admin','editor','viewer')`),
   ],
 );

@@ -16,6 +16,11 @@ export const RETENTION = {
   /** WebAuthn challenges live 5 minutes; ended browser sessions are kept a day past their end. */
   challengesHours: 1,
   endedSessionsDays: 1,
+  /**
+   * Invitations, 30 days past their expiry: one is good for 7 days, so by then it has long ended (accepted, revoked
+   * or unused) and GET /workspaces/{id}/invitations has shown how for a month.
+   */
+  invitationsDays: 30,
   /** Delivery attempts (by start): a delivery ends within hours (8 attempts at most), this keeps a quarter of history. */
   deliveryAttemptsDays: 90,
   /** Repost activity (GET /repost-automation/activity): a quarter, like delivery history. */

@@ -1,0 +1,1 @@
+CREATE INDEX "invitations_expires_idx" ON "invitations" USING btree ("expires_at");
