@@ -164,10 +164,10 @@ export const PROVIDERS: Record<Platform, ProviderSpec> = {
   },
   x: oauthProvider("x", {
     display_name: "X (Twitter)",
-    description: "Posts through the X API v2 (POST /2/tweets); threads become reply chains; 280 weighted characters per post.",
-    capabilities: ["publish", "threads", "images", "reposts", "analytics"],
+    description: "Posts through the X API v2 (POST /2/tweets); threads become reply chains; 280 weighted characters per post; up to 4 images with alt text.",
+    capabilities: ["publish", "threads", "images"],
     thread_replies_supported: true,
-    analytics_ready: true,
+    analytics_ready: false,
     facts: {
       approval: "The operator registers an app in the X developer portal (a paid API tier is needed to post at volume).",
       authorization: "OAuth 2.0 authorization code with PKCE; scopes tweet.read tweet.write users.read offline.access media.write.",
@@ -175,8 +175,14 @@ export const PROVIDERS: Record<Platform, ProviderSpec> = {
       control: "The account owner can revoke the app in X settings; Herald then marks the account reconnect_required.",
       live_certification: "Not certified against api.x.com from this deployment.",
       local_test: "Tested against a local stand-in written from the X API v2 reference (x_api_base / x_auth_base point at it).",
-      policy: "Access tokens last two hours and are refreshed before they expire; a refused refresh asks for a reconnection.",
+      policy:
+        "X has no idempotency key: after an unknown outcome Herald reads the account's newest 100 posts (GET /2/users/:id/tweets) and takes the segments found there by text and reply chain, and a post X refuses as a duplicate is looked up the same way, so a retry never posts twice. Access tokens last two hours and are refreshed before they expire; a refused refresh asks for a reconnection.",
     },
+    extraBlockers: [
+      { code: "analytics_not_collected", detail: "X metrics (public_metrics) are not collected yet: no X collector is wired into Herald's analytics." },
+      { code: "reposts_not_available", detail: "Repost automation does not retweet yet: no X repost step is wired into Herald's repost worker." },
+      { code: "video_not_supported", detail: "Herald uploads still images only; video and GIF need X's chunked upload, which Herald does not do." },
+    ],
   }),
   linkedin: oauthProvider("linkedin", {
     display_name: "LinkedIn",

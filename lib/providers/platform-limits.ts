@@ -44,8 +44,9 @@ export const PLATFORM_LIMITS: Record<Platform, PlatformLimits> = {
     reposts: true,
     analytics: true,
   },
-  // X API v2 POST /2/tweets: 280 weighted characters (URLs count 23), 4 images or 1 video.
-  x: { text_limit: 280, text_unit: "weighted_characters", media_max_count: 4, media_kinds: ["image", "video"], threads: true, reposts: true, analytics: true },
+  // X API v2 POST /2/tweets: 280 weighted characters (URLs count 23), 4 images (lib/providers/x-media.ts: Herald
+  // uploads still images only; video needs X's chunked upload). Reposts and metrics are not wired yet.
+  x: { text_limit: 280, text_unit: "weighted_characters", media_max_count: 4, media_kinds: ["image"], threads: true, reposts: false, analytics: false },
   // LinkedIn Posts API: commentary up to 3,000 characters; a multi-image post carries up to 20 images.
   linkedin: {
     text_limit: 3_000,

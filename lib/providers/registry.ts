@@ -4,6 +4,7 @@ import { blueskyAdapter } from "./bluesky";
 import { mastodonAdapter } from "./mastodon";
 import type { ProviderAdapter } from "./types";
 import { webhookAdapter } from "./webhook";
+import { xAdapter } from "./x";
 
 /**
  * The adapters built so far. Partial: a platform is listed (PLATFORMS, GET /accounts/providers) before its
@@ -14,6 +15,7 @@ const ADAPTERS: Partial<Record<Platform, ProviderAdapter>> = {
   webhook: webhookAdapter,
   bluesky: blueskyAdapter,
   mastodon: mastodonAdapter,
+  x: xAdapter,
 };
 
 export const hasAdapter = (platform: Platform): boolean => ADAPTERS[platform] !== undefined;
