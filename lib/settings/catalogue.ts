@@ -9,7 +9,7 @@ export interface SettingDefinition {
   key: string;
   label: string;
   description: string;
-  group: "general" | "media" | "ai" | "billing";
+  group: "general" | "media" | "ai" | "billing" | "networks";
   type: SettingType;
   secret: boolean;
   /** Allowed values for enumerated settings (booleans: `true` / `false`). */
@@ -56,6 +56,82 @@ function httpUrl(value: string, opts: { pathAllowed: boolean }): string | null {
 function stripeOrigin(value: string, ctx: CheckContext): string | null {
   if (ctx.allowPrivateUrls) return null;
   return new URL(value).origin === STRIPE_API_ORIGIN ? null : `Must be ${STRIPE_API_ORIGIN} (another origin only with ALLOW_PRIVATE_URLS=true)`;
+}
+
+/**
+ * The OAuth networks (CONTRACT §9) and the origins each platform's own API and OAuth endpoints live on: a
+ * `<platform>_api_base` / `<platform>_auth_base` setting must be one of them (the client secret and the
+ * account's tokens go there), or anything when ALLOW_PRIVATE_URLS=true (a stand-in in tests and `npm start`).
+ * The endpoints themselves are in lib/providers/oauth/platforms.ts.
+ */
+export const NETWORK_ORIGINS = {
+  x: { name: "X", api: "https://api.x.com", auth: ["https://x.com", "https://api.x.com", "https://twitter.com", "https://api.twitter.com"] },
+  linkedin: { name: "LinkedIn", api: "https://api.linkedin.com", auth: ["https://www.linkedin.com"] },
+  threads: {
+    name: "Threads",
+    api: "https://graph.threads.net",
+    auth: ["https://threads.com", "https://www.threads.com", "https://threads.net", "https://www.threads.net", "https://graph.threads.net"],
+  },
+  facebook: { name: "Facebook", api: "https://graph.facebook.com", auth: ["https://www.facebook.com", "https://graph.facebook.com"] },
+  instagram: {
+    name: "Instagram",
+    api: "https://graph.instagram.com",
+    auth: ["https://www.instagram.com", "https://api.instagram.com", "https://www.facebook.com", "https://graph.facebook.com"],
+  },
+  tiktok: { name: "TikTok", api: "https://open.tiktokapis.com", auth: ["https://www.tiktok.com", "https://open.tiktokapis.com"] },
+  youtube: { name: "YouTube", api: "https://www.googleapis.com", auth: ["https://accounts.google.com", "https://oauth2.googleapis.com"] },
+} as const;
+
+export type OAuthNetwork = keyof typeof NETWORK_ORIGINS;
+
+/** An http(s) base URL (a path allowed, for a stand-in mounted under a prefix) on one of the platform's own origins. */
+const networkBase = (origins: readonly string[], what: string) => (value: string, ctx: CheckContext) => {
+  const shape = httpUrl(value, { pathAllowed: true });
+  if (shape || ctx.allowPrivateUrls) return shape;
+  return origins.includes(new URL(value).origin) ? null : `Must be ${what}'s own (${origins.join(", ")}); another origin only with ALLOW_PRIVATE_URLS=true`;
+};
+
+function networkSettings(platform: OAuthNetwork): SettingDefinition[] {
+  const { name, api, auth } = NETWORK_ORIGINS[platform];
+  const common = { group: "networks" as const, live: true as const, options: [] };
+  return [
+    {
+      ...common,
+      key: `${platform}_client_id`,
+      label: `${name} client id`,
+      description: `The client id of the app the operator registered with ${name}${platform === "tiktok" ? " (TikTok's client key)" : ""}. With the secret, ${name} can be connected. Applies at once.`,
+      type: "string",
+      secret: false,
+      check: (v) => (/^[\x21-\x7e]{1,500}$/.test(v) ? null : "Must be printable ASCII without spaces"),
+    },
+    {
+      ...common,
+      key: `${platform}_client_secret`,
+      label: `${name} client secret`,
+      description: `The client secret of the ${name} app. Stored encrypted; never shown again. Applies at once.`,
+      type: "secret",
+      secret: true,
+      check: (v) => (/^[\x21-\x7e]{1,2000}$/.test(v) ? null : "Must be printable ASCII without spaces"),
+    },
+    {
+      ...common,
+      key: `${platform}_api_base`,
+      label: `${name} API base URL`,
+      description: `Where ${name}'s API is reached (default ${api}); another origin only with ALLOW_PRIVATE_URLS=true (a stand-in). Applies at once.`,
+      type: "url",
+      secret: false,
+      check: networkBase([api], name),
+    },
+    {
+      ...common,
+      key: `${platform}_auth_base`,
+      label: `${name} OAuth base URL`,
+      description: `Replaces the origin of ${name}'s OAuth endpoints (authorize, token, refresh; default ${name}'s own: ${auth.join(", ")}); another origin only with ALLOW_PRIVATE_URLS=true (a stand-in). Applies at once.`,
+      type: "url",
+      secret: false,
+      check: networkBase(auth, name),
+    },
+  ];
 }
 
 const integer = (min: number, max: number) => (value: string) =>
@@ -160,6 +236,7 @@ export const SETTINGS: readonly SettingDefinition[] = [
     options: [],
     check: (v, ctx) => httpUrl(v, { pathAllowed: false }) ?? stripeOrigin(v, ctx),
   },
+  ...(Object.keys(NETWORK_ORIGINS) as OAuthNetwork[]).flatMap(networkSettings),
 ];
 
 export type SettingKey = (typeof SETTINGS)[number]["key"];
