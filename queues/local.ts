@@ -21,6 +21,7 @@ export const CONSUMERS: Record<string, Load | { load: Load; everySeconds: number
   "build-generate": () => import("./build-generate"),
   "publication-scheduler": () => import("./publication-scheduler"),
   repost: () => import("./repost"),
+  "event-deliver": () => import("./event-deliver"),
   "repost-evaluator": { load: () => import("./repost-evaluator"), everySeconds: 60 },
   "analytics-scheduler": { load: () => import("./analytics-scheduler"), everySeconds: 60 },
   "media-purge": { load: () => import("./media-purge"), everySeconds: 60 },

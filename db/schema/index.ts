@@ -13,3 +13,4 @@ export * from "./builds";
 export * from "./provider-costs";
 export * from "./repost";
 export * from "./billing";
+export * from "./events";

@@ -1,7 +1,9 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { media, publicationBuilds, socialAccounts } from "../../db/schema";
 import { aiBudgetBreach } from "../billing/ai-budget";
+import { inOneTransaction } from "../db/batch";
 import type { Database } from "../db/client";
+import { buildFinishedStatements } from "../events/subjects";
 import type { Env } from "../env";
 import { allowPrivateUrls } from "../providers/account-context";
 import { fetchSource } from "./fetch-source";
@@ -99,11 +101,15 @@ export async function runBuild(db: Database, env: Env, buildId: string, opts: Ru
   await setPhase(db, buildId, "planning");
   const outcome = planBuild(input, context, draft);
   outcome.result.review_flags.unshift(...extraFlags);
-  const finish = (values: Partial<typeof publicationBuilds.$inferInsert>) =>
-    db
-      .update(publicationBuilds)
-      .set({ ...values, input, revision: sql`${publicationBuilds.revision} + 1`, updatedAt: sql`now()` })
-      .where(and(eq(publicationBuilds.id, buildId), eq(publicationBuilds.state, "running")));
+  const finish = (values: Partial<typeof publicationBuilds.$inferInsert> & { state: "completed" | "failed" }) =>
+    inOneTransaction(db, (q) => [
+      q
+        .update(publicationBuilds)
+        .set({ ...values, input, revision: sql`${publicationBuilds.revision} + 1`, updatedAt: sql`now()` })
+        .where(and(eq(publicationBuilds.id, buildId), eq(publicationBuilds.state, "running"))),
+      // Its outbound event (lib/events), written only if the update applied.
+      ...buildFinishedStatements(row.workspaceId, buildId, values.state),
+    ]);
   if (outcome.empty) {
     const allUnreadable = input.sources.length > 0 && input.sources.every((s) => context.unreadable[s.id]) && !input.idea;
     await finish({
@@ -138,14 +144,19 @@ async function setPhase(db: Database, buildId: string, phase: BuildPhase): Promi
 /** The last attempt failed unexpectedly: the build fails where it stopped, with a code (never content) and a message. */
 export async function failBuild(db: Database, buildId: string, error: unknown): Promise<void> {
   const message = error instanceof Error ? error.message : String(error);
-  await db
-    .update(publicationBuilds)
-    .set({
-      state: "failed",
-      errorCode: "build_error",
-      errorMessage: `The build could not be generated: ${message.slice(0, 500)}`,
-      revision: sql`${publicationBuilds.revision} + 1`,
-      updatedAt: sql`now()`,
-    })
-    .where(and(eq(publicationBuilds.id, buildId), inArray(publicationBuilds.state, ["queued", "running"])));
+  const workspaceId = sql`select ${publicationBuilds.workspaceId} from ${publicationBuilds} where ${publicationBuilds.id} = ${buildId}`;
+  await inOneTransaction(db, (q) => [
+    q
+      .update(publicationBuilds)
+      .set({
+        state: "failed",
+        errorCode: "build_error",
+        errorMessage: `The build could not be generated: ${message.slice(0, 500)}`,
+        revision: sql`${publicationBuilds.revision} + 1`,
+        updatedAt: sql`now()`,
+      })
+      .where(and(eq(publicationBuilds.id, buildId), inArray(publicationBuilds.state, ["queued", "running"]))),
+    // Its outbound event (lib/events), written only if the update applied.
+    ...buildFinishedStatements(workspaceId, buildId, "failed"),
+  ]);
 }

@@ -51,7 +51,7 @@ export async function settleAfterJob(db: Database, publicationId: string, read?:
     await settleLocked(db, publicationId);
     return undefined;
   }
-  return { statements: (q) => [converge.update(q)], receiptIf: converge.settled, otherwise: () => settleLocked(db, publicationId) };
+  return { statements: (q) => [converge.update(q), ...converge.events], receiptIf: converge.settled, otherwise: () => settleLocked(db, publicationId) };
 }
 
 /**

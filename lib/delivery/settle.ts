@@ -3,6 +3,8 @@ import { outboxJobs, publications, renditions } from "../../db/schema";
 import type { RenditionStatus } from "../../db/schema/publications";
 import type { BatchItem, NamedResults } from "../db/batch";
 import type { Database, Queryable } from "../db/client";
+import { runInOrder } from "../events/emit";
+import { publicationConvergedStatements } from "../events/subjects";
 import { outboxRow } from "../jobs/outbox";
 import { convergedStatus } from "../publishing/status";
 import { CLAIMABLE } from "./rules";
@@ -14,7 +16,10 @@ import { CLAIMABLE } from "./rules";
 
 /** What settling reads, as statements a caller may send with its last writes. */
 export const settleReads = (db: Queryable, publicationId: string) => ({
-  publication: db.select({ status: publications.status, updatedAt: publications.updatedAt }).from(publications).where(eq(publications.id, publicationId)),
+  publication: db
+    .select({ status: publications.status, updatedAt: publications.updatedAt, workspaceId: publications.workspaceId })
+    .from(publications)
+    .where(eq(publications.id, publicationId)),
   renditions: db
     .select({ id: renditions.id, status: renditions.status, terminalReason: renditions.terminalReason })
     .from(renditions)
@@ -34,7 +39,7 @@ export type SettleRead = NamedResults<ReturnType<typeof settleReads>>;
 export function convergeIfUnchanged(
   publicationId: string,
   { publication: [publication], renditions: rows }: SettleRead,
-): { update: (db: Queryable) => BatchItem; settled: SQL } | null {
+): { update: (db: Queryable) => BatchItem; events: SQL[]; settled: SQL } | null {
   if (publication?.status !== "publishing") return null;
   const status = convergedStatus(rows.map((r) => r.status));
   if (status === "publishing" || rows.some(gaveUp)) return null;
@@ -52,6 +57,8 @@ export function convergeIfUnchanged(
             sql`(select coalesce(array_agg(${renditions.status}::text order by ${renditions.id}), '{}') from ${renditions} where ${renditions.publicationId} = ${publicationId}) = array[${sql.join(observed, sql`, `)}]::text[]`,
           ),
         ),
+    // Its outbound event (lib/events), sent after the update in the same batch: written only if the update applied.
+    events: publicationConvergedStatements(publication.workspaceId, publicationId, status, true),
     settled: sql`not exists (select 1 from ${publications} where ${publications.id} = ${publicationId} and ${publications.status} = 'publishing')`,
   };
 }
@@ -75,6 +82,8 @@ export async function settleLocked(db: Database, publicationId: string): Promise
         .update(publications)
         .set({ status, revision: status === "draft" ? sql`${publications.revision} + 1` : publications.revision, updatedAt: sql`now()` })
         .where(eq(publications.id, publicationId));
+      // Its outbound event (lib/events), in this transaction.
+      await runInOrder(tx, publicationConvergedStatements(publication.workspaceId, publicationId, status, false));
       const dead = rows
         .filter(gaveUp)
         .map((r) =>

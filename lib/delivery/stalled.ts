@@ -1,7 +1,9 @@
 import { and, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import { outboxJobs, publications, renditions } from "../../db/schema";
 import type { RenditionStatus } from "../../db/schema/publications";
+import { inOneTransaction } from "../db/batch";
 import type { Database } from "../db/client";
+import { renditionFailedStatements } from "../events/subjects";
 import { outboxRow } from "../jobs/outbox";
 import { CLAIMABLE, decideStalled, RESWEEP_AFTER_SECONDS, STALLED_AFTER_SECONDS, type FailureDecision } from "./rules";
 import { settleLocked } from "./settle";
@@ -94,10 +96,14 @@ const unchangedSince = (r: { id: string; attemptId: string | null; status: Rendi
   );
 
 async function endStalled(db: Database, r: { id: string; attemptId: string | null; status: RenditionStatus }, decision: FailureDecision): Promise<void> {
-  await db
-    .update(renditions)
-    .set(endedByHerald(decision, "Herald's delivery of this rendition stopped and was not taken up again."))
-    .where(and(unchangedSince(r), stalledFor(END_STALLED_AFTER_SECONDS)));
+  await inOneTransaction(db, (q) => [
+    q
+      .update(renditions)
+      .set(endedByHerald(decision, "Herald's delivery of this rendition stopped and was not taken up again."))
+      .where(and(unchangedSince(r), stalledFor(END_STALLED_AFTER_SECONDS))),
+    // Its outbound event (lib/events), written only if the update applied.
+    ...(decision.status === "failed" ? renditionFailedStatements(r.id) : []),
+  ]);
 }
 
 /** Renditions of a publication whose job was given up (dead-lettered): each not held by a live lease ends now. */
@@ -108,10 +114,15 @@ export async function endUnheldRenditions(db: Database, publicationId: string): 
     .from(renditions)
     .where(and(eq(renditions.publicationId, publicationId), inArray(renditions.status, CLAIMABLE), notHeld));
   for (const r of rows) {
-    await db
-      .update(renditions)
-      .set(endedByHerald(decideStalled(r), "Herald gave up on this publication's delivery job."))
-      .where(and(unchangedSince(r), notHeld));
+    const decision = decideStalled(r);
+    await inOneTransaction(db, (q) => [
+      q
+        .update(renditions)
+        .set(endedByHerald(decision, "Herald gave up on this publication's delivery job."))
+        .where(and(unchangedSince(r), notHeld)),
+      // Its outbound event (lib/events), written only if the update applied.
+      ...(decision.status === "failed" ? renditionFailedStatements(r.id) : []),
+    ]);
   }
   await settleLocked(db, publicationId);
 }

@@ -4,6 +4,8 @@ import { inOneTransactionNamed } from "../db/batch";
 import { BoundStatement, compileSql, compileStatement, placeholder, statementBuilder as q, type NoRow } from "../db/compiled";
 import type { Database, Queryable } from "../db/client";
 import { insertWhere } from "../db/insert-where";
+import { byName } from "../events/emit";
+import { renditionFailedStatements } from "../events/subjects";
 import { newId } from "../ids";
 import { RENDITION_ERROR_CLEARED } from "../publishing/status";
 import { CLAIMABLE, LEASE_SECONDS, type FailureDecision, type FailureInfo } from "./rules";
@@ -359,6 +361,8 @@ export async function recordFailure(db: Database, ids: AttemptIds, f: FailureRec
         .set({ outcome: f.info.outcomeUnknown ? "unknown" : "failed", errorCode: decision.errorCode, finishedAt: sql`now()` })
         .where(and(eq(deliveryAttempts.id, ids.attemptId), isNull(deliveryAttempts.finishedAt))),
       after: tx.select({ status: renditions.status }).from(renditions).where(here),
+      // Its outbound event when this ends the rendition (lib/events): written only if the update above applied.
+      ...(decision.status === "failed" ? byName("rendition_failed", renditionFailedStatements(ids.id)) : {}),
     },
   ]);
   if (recorded.length > 0) return "recorded";

@@ -11,6 +11,7 @@ import {
   socialAccounts,
   videoProjects,
   voiceProfiles,
+  webhookEndpoints,
   workspaceMembers,
   type Role,
 } from "../../db/schema";
@@ -43,6 +44,7 @@ const RESOURCES = {
     workspaces: [repostGrants.targetWorkspaceId, repostGrants.sourceWorkspaceId],
     what: "grant",
   },
+  "webhook-endpoint": { table: webhookEndpoints, id: webhookEndpoints.id, workspaces: [webhookEndpoints.workspaceId], what: "webhook endpoint" },
 } as const;
 
 type Resources = typeof RESOURCES;

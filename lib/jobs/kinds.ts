@@ -8,6 +8,7 @@ export const JOB_KINDS = {
   "publication.publish": { queueKey: "PUBLISH", queueName: "herald-publish" },
   "build.generate": { queueKey: "BUILDS", queueName: "herald-builds" },
   "repost.execute": { queueKey: "REPOSTS", queueName: "herald-reposts" },
+  "event.deliver": { queueKey: "EVENTS", queueName: "herald-events" },
 } as const;
 
 export type JobKind = keyof typeof JOB_KINDS;
@@ -38,6 +39,12 @@ export interface RepostJobPayload {
   attempt_id: string;
 }
 
+/** `event.deliver`: send an outbound event to its endpoints (lib/events/deliver.ts): every due delivery of it, or one. */
+export interface EventDeliverPayload {
+  event_id: string;
+  delivery_id?: string;
+}
+
 /** Each kind's payload: what `enqueueJob` takes and its consumer's `job.payload` is. */
 export interface JobPayloads {
   "analytics.refresh": AnalyticsRefreshPayload;
@@ -45,6 +52,7 @@ export interface JobPayloads {
   "publication.publish": PublishJobPayload;
   "build.generate": BuildGeneratePayload;
   "repost.execute": RepostJobPayload;
+  "event.deliver": EventDeliverPayload;
 }
 
 /** The payload of a job of kind K (an error here means a kind above has no payload in JobPayloads). */

@@ -16,6 +16,7 @@ export const CONSUMER_OF: Partial<Record<JobKind, string>> = {
   "messages.refresh": "messages-refresh",
   "build.generate": "build-generate",
   "repost.execute": "repost",
+  "event.deliver": "event-deliver",
 };
 
 /** The service binding name for a kind's consumer: NUDGE_PUBLISH, NUDGE_ANALYTICS, … */

@@ -1,6 +1,7 @@
 import { errorFromResponse, providerFetch, readJson } from "./http";
 import { graphemeLength } from "./text";
 import { readTextCapped } from "../net/read-capped";
+import { standardWebhookHeaders } from "../standard-webhooks";
 import { ProviderError, type AccountContext, type PostRef, type ProviderAdapter, type RenditionToPublish } from "./types";
 
 /**
@@ -8,30 +9,11 @@ import { ProviderError, type AccountContext, type PostRef, type ProviderAdapter,
  * Standard Webhooks form (https://www.standardwebhooks.com/).
  */
 
-const encoder = new TextEncoder();
-
 /** A segment's text limit for webhooks: they have no platform limit; this bounds one segment's size. */
 export const WEBHOOK_TEXT_LIMIT = 10_000;
 
-/** `whsec_<base64>` secrets are keyed by their decoded bytes, any other secret by its UTF-8 bytes. */
-export function secretBytes(secret: string): Uint8Array<ArrayBuffer> {
-  if (secret.startsWith("whsec_")) {
-    try {
-      const raw = atob(secret.slice("whsec_".length));
-      return Uint8Array.from(raw, (ch) => ch.charCodeAt(0));
-    } catch {
-      // Not valid base64 after all: fall back to the text itself.
-    }
-  }
-  return encoder.encode(secret);
-}
-
-/** `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`. */
-export async function sign(secret: string, id: string, timestamp: number, body: string): Promise<string> {
-  const key = await crypto.subtle.importKey("raw", secretBytes(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-  const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, encoder.encode(`${id}.${timestamp}.${body}`)));
-  return `v1,${btoa(String.fromCharCode(...mac))}`;
-}
+/** The signing lives in lib/standard-webhooks.ts (outbound events sign the same way); kept importable from here. */
+export { secretBytes, sign } from "../standard-webhooks";
 
 export function webhookPayload(rendition: RenditionToPublish) {
   return {
@@ -67,15 +49,7 @@ export const webhookAdapter: ProviderAdapter = {
     const body = JSON.stringify(webhookPayload(rendition));
     // The id is the same on every retry so receivers can drop duplicates; the timestamp is this attempt's.
     const id = rendition.deliveryKey;
-    const timestamp = Math.floor(Date.now() / 1000);
-    const headers: Record<string, string> = {
-      "content-type": "application/json",
-      "user-agent": "Herald-Webhooks/1",
-      "webhook-id": id,
-      "webhook-timestamp": String(timestamp),
-    };
-    const secret = account.credentials.secret;
-    if (secret) headers["webhook-signature"] = await sign(secret, id, timestamp, body);
+    const headers = await standardWebhookHeaders(id, body, account.credentials.secret);
 
     const res = await providerFetch(account.url, { method: "POST", headers, body, allowPrivateUrls: account.allowPrivateUrls, mutating: true });
     if (!res.ok) {

@@ -2,6 +2,8 @@ import { and, eq, exists, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import { publications, renditions, renditionSegments } from "../../db/schema";
 import type { Tx } from "../db/client";
 import { DomainError } from "../errors";
+import { runInOrder } from "../events/emit";
+import { publicationConvergedStatements } from "../events/subjects";
 import type { PublicationRow } from "./load";
 import { convergedStatus, RENDITION_ERROR_CLEARED } from "./status";
 
@@ -41,7 +43,11 @@ export async function cancelPublication(tx: Tx, row: PublicationRow): Promise<Pu
       ),
     );
   const rows = await tx.select({ status: renditions.status }).from(renditions).where(eq(renditions.publicationId, row.id));
-  return bump(tx, row, { status: convergedStatus(rows.map((r) => r.status)) });
+  const status = convergedStatus(rows.map((r) => r.status));
+  const updated = await bump(tx, row, { status });
+  // Converged here (what was sent had ended): its outbound event (lib/events), in this transaction.
+  await runInOrder(tx, publicationConvergedStatements(row.workspaceId, row.id, status, false));
+  return updated;
 }
 
 async function bump(tx: Tx, row: PublicationRow, change: Partial<PublicationRow>): Promise<PublicationRow> {

@@ -3,6 +3,8 @@ import { publications } from "../../db/schema";
 import type { PublicationStatus } from "../../db/schema/publications";
 import type { Database, Queryable } from "../db/client";
 import { DomainError } from "../errors";
+import { runInOrder } from "../events/emit";
+import { publicationConvergedStatements } from "../events/subjects";
 import { audit } from "../audit";
 import type { PublicationRow } from "./load";
 import { startPublishing } from "./start";
@@ -104,6 +106,7 @@ export async function startDuePublications(db: Database, limit = 100): Promise<s
         if (!(err instanceof DomainError)) throw err;
         // Nothing to publish to (every destination removed): it cannot run, so it fails visibly.
         await tx.update(publications).set({ status: "failed", updatedAt: sql`now()` }).where(eq(publications.id, row.id));
+        await runInOrder(tx, publicationConvergedStatements(row.workspaceId, row.id, "failed", false)); // its outbound event (lib/events)
       }
     }
     return jobIds;

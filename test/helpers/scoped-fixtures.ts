@@ -9,6 +9,7 @@ import {
   socialAccounts,
   videoProjects,
   voiceProfiles,
+  webhookEndpoints,
 } from "../../db/schema";
 import type { RepostRuleData } from "../../db/schema/repost-rule";
 import type { VoiceDefinitionValue } from "../../db/schema/voice";
@@ -67,6 +68,7 @@ export async function scopedFixtures(workspaceId: string, ownerId: string): Prom
       account: newId("acc"),
       "repost-policy": newId("rpp"),
       "repost-grant": newId("rpg"),
+      "webhook-endpoint": newId("whe"),
     } satisfies Record<ScopedKind, string>;
     await db.insert(publications).values({ id: ids.publication, workspaceId, status: "draft", sourceText: "fixture" });
     await db.insert(publicationBuilds).values({ id: ids.build, workspaceId, input: {} });
@@ -82,6 +84,15 @@ export async function scopedFixtures(workspaceId: string, ownerId: string): Prom
     await db
       .insert(repostGrants)
       .values({ id: ids["repost-grant"], sourceWorkspaceId: workspaceId, targetWorkspaceId: workspaceId, targetAccountId: ids.account });
+    await db
+      .insert(webhookEndpoints)
+      .values({
+        id: ids["webhook-endpoint"],
+        workspaceId,
+        url: "https://hooks.example.com/herald",
+        events: ["publication.published"],
+        secretCiphertext: "fixture",
+      });
     return ids;
   });
 }

@@ -42,6 +42,7 @@ export const FIXTURES: Record<ScopedKind, string> = {
   account: "",
   "repost-policy": "",
   "repost-grant": "",
+  "webhook-endpoint": "",
 };
 
 export const BIG = "x".repeat(100_000);
