@@ -12,6 +12,7 @@ import { newId } from "../../lib/ids";
 import { checkOutboundUrl, normaliseInstanceUrl } from "../../lib/net/outbound-url";
 import { allowPrivateUrls } from "../../lib/providers/account-context";
 import { DEFAULT_PDS } from "../../lib/providers/bluesky-xrpc";
+import { parseDiscordWebhookUrl } from "../../lib/providers/discord-url";
 import { adapterFor } from "../../lib/providers/registry";
 import type { AccountContext } from "../../lib/providers/types";
 import { encryptJson } from "../../lib/secrets";
@@ -44,6 +45,14 @@ function outboundUrl(field: "url" | "instance_url", raw: string, allowPrivate: b
   return field === "instance_url" ? verdict.url!.origin : verdict.url!.toString();
 }
 
+/** A Discord channel webhook URL (lib/providers/discord-url.ts); 422 names the field, never echoing the URL's token. */
+function discordWebhookUrl(raw: string, allowPrivate: boolean): string {
+  const parsed = parseDiscordWebhookUrl(raw, allowPrivate);
+  if (!parsed.ok)
+    throw new ApiError("validation-error", { detail: `body.url ${parsed.reason}.`, errors: [{ location: "body.url", message: `The URL ${parsed.reason}` }] });
+  return parsed.url;
+}
+
 export const access = workspaceRole("admin", inBody());
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
@@ -65,6 +74,9 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   } else if (body.platform === "mastodon") {
     instanceUrl = outboundUrl("instance_url", body.instance_url!, allowPrivate);
     credentials.access_token = body.access_token!;
+  } else if (body.platform === "discord") {
+    // The URL carries the webhook's token, so it is the credential: sealed with the others, in no column, never shown.
+    credentials.webhook_url = discordWebhookUrl(body.url!, allowPrivate);
   }
 
   // Verify before storing: a connection whose credentials the provider refuses is never saved.
@@ -78,7 +90,8 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     credentials,
     allowPrivateUrls: allowPrivate,
   };
-  const credentialField = body.platform === "bluesky" ? "app_password" : body.platform === "mastodon" ? "access_token" : undefined;
+  const credentialField =
+    body.platform === "bluesky" ? "app_password" : body.platform === "mastodon" ? "access_token" : body.platform === "discord" ? "url" : undefined;
   const profile = await adapterFor(body.platform)
     .readProfile(context)
     .catch((err) => providerProblem(err, body.platform, credentialField));
@@ -92,7 +105,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
         id: newId("acc"),
         workspaceId: body.workspace_id,
         platform: body.platform,
-        username: body.platform === "webhook" ? (body.username ?? profile.username) : profile.username,
+        username: body.platform === "webhook" || body.platform === "discord" ? (body.username ?? profile.username) : profile.username,
         avatarUrl: profile.avatar_url,
         instanceUrl: profile.instance_url ?? instanceUrl,
         url,

@@ -9,7 +9,8 @@ import { ProviderError } from "../../lib/providers/types";
 export function providerProblem(err: unknown, platform: string, credentialField?: string): never {
   if (!(err instanceof ProviderError)) throw err;
   const { kind, httpStatus, retryAt } = err.info;
-  const name = platform === "bluesky" ? "Bluesky" : platform === "mastodon" ? "The Mastodon server" : "The webhook receiver";
+  const name =
+    platform === "bluesky" ? "Bluesky" : platform === "mastodon" ? "The Mastodon server" : platform === "discord" ? "Discord" : "The webhook receiver";
   const retryAfter = retryAt ? { "retry-after": String(Math.max(1, Math.ceil((retryAt.getTime() - Date.now()) / 1000))) } : undefined;
   switch (kind) {
     case "authentication":

@@ -1,6 +1,7 @@
 import type { Platform } from "../../db/schema/accounts";
 import { DomainError } from "../errors";
 import { blueskyAdapter } from "./bluesky";
+import { discordAdapter } from "./discord";
 import { mastodonAdapter } from "./mastodon";
 import type { ProviderAdapter } from "./types";
 import { webhookAdapter } from "./webhook";
@@ -15,6 +16,7 @@ const ADAPTERS: Partial<Record<Platform, ProviderAdapter>> = {
   webhook: webhookAdapter,
   bluesky: blueskyAdapter,
   mastodon: mastodonAdapter,
+  discord: discordAdapter,
   x: xAdapter,
 };
 

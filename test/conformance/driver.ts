@@ -53,6 +53,8 @@ export interface ConnectedAccount {
   id: string;
   /** Whatever the driver needs to find this account on the platform (a DID, an account id, a channel id…). */
   platformRef: string;
+  /** Credentials given to Herald (a token, an app password, a webhook URL's token): never in any answer of Herald's. */
+  secrets: string[];
 }
 
 /** One post (message, status, delivery) as the PLATFORM holds it, read from the platform, not from Herald. */
@@ -139,5 +141,10 @@ export interface ProviderDriver {
     rateLimitNext(account: ConnectedAccount, resetAt: Date): Promise<void>;
     /** The next post is accepted (stored by the platform) and its answer never comes. */
     hangAfterAcceptingNext(account: ConnectedAccount): Promise<void>;
+    /**
+     * How many of this account's posts the platform took without answering so far: proof that the hang
+     * really happened (a driver without it gets "fault not confirmed" in the table).
+     */
+    unanswered?(account: ConnectedAccount): number;
   };
 }
