@@ -4,6 +4,7 @@
  * `npx tsx local/sync-workers.ts` writes every `[env.*]` section from it (local/workers.ts reports a file that is
  * not what it would write). The top level (the gateway) stays hand-written, but for its GROUP_* bindings.
  */
+import { groupBinding } from "../lib/http/router";
 import { cronBindingName } from "../lib/jobs/minute";
 import { CONSUMER_OF, nudgeBindingName } from "../lib/jobs/nudge";
 import type { JobKind } from "../lib/jobs/kinds";
@@ -66,8 +67,27 @@ export function clockServices(consumers: string[], workerName = "herald"): strin
   return `services = ${inline([...nudgeServices(workerName), ...cron])}`;
 }
 
+/**
+ * Groups whose operations call other groups' operations (the MCP tools, functions/mcp/call-operation.ts): their
+ * Worker also has a GROUP_* service binding to every other group's Worker, as the gateway does.
+ */
+export const CALLING_GROUPS: readonly string[] = ["mcp"];
+
+/** The GROUP_* bindings of a calling group: every other group's Worker (lib/http/router.ts names them). */
+export function groupServices(name: string, groups: string[], workerName = "herald"): ServiceBinding[] {
+  if (!CALLING_GROUPS.includes(name)) return [];
+  return groups.filter((g) => g !== name).map((g) => ({ binding: groupBinding(g), service: `${workerName}-${g}` }));
+}
+
 /** An [env.<name>] section: a group, a consumer, or the clock (a consumer with the cron trigger). */
-export function envSection(name: string, main: string, kind: "group" | "consumer", consumers: string[] = [], workerName = "herald"): string {
+export function envSection(
+  name: string,
+  main: string,
+  kind: "group" | "consumer",
+  consumers: string[] = [],
+  workerName = "herald",
+  groups: string[] = [],
+): string {
   const clock = kind === "consumer" && name === CLOCK_WORKER;
   return [
     `[env.${name}]`,
@@ -76,7 +96,7 @@ export function envSection(name: string, main: string, kind: "group" | "consumer
     ...(kind === "consumer" ? NOT_PUBLIC : []),
     `r2_buckets = ${inline(R2_BUCKETS)}`,
     ...(kind === "group" ? [rateLimitsLine()] : []),
-    clock ? clockServices(consumers, workerName) : `services = ${inline(nudgeServices(workerName))}`,
+    clock ? clockServices(consumers, workerName) : `services = ${inline([...nudgeServices(workerName), ...groupServices(name, groups, workerName)])}`,
     `[env.${name}.vars]`,
     ...Object.entries(WORKER_VARS).map(([k, v]) => `${k} = ${JSON.stringify(v)}`),
     "",
@@ -92,8 +112,18 @@ export function workerSections(groups: [name: string, entry: string][], consumer
     "# NUDGE_*, service bindings to the consumers, nudged right after a commit queues work (lib/jobs/nudge.ts), so a",
     "# publish-now does not wait for the next cron minute. Under `npm start` they are not connected (CONSUMERS_URL is used).",
     "# Groups also have RATE_LIMITER and RATE_LIMITER_ADDRESS, the Workers Rate Limiting bindings (lib/http/rate-limit.ts).",
+    `# ${CALLING_GROUPS.join(", ")} also: GROUP_*, a service binding to every other group's Worker (its MCP tools call their operations).`,
     "",
-    ...groups.map(([name, entry]) => envSection(name, entry, "group", consumers, workerName)),
+    ...groups.map(([name, entry]) =>
+      envSection(
+        name,
+        entry,
+        "group",
+        consumers,
+        workerName,
+        groups.map(([g]) => g),
+      ),
+    ),
     CONSUMERS_MARKER,
     "",
     ...consumers.map((name) => envSection(name, `queues/${name}.ts`, "consumer", consumers, workerName)),

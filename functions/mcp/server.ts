@@ -1,0 +1,42 @@
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
+import type { Context } from "hono";
+import type { AppEnv } from "../../lib/http/context";
+import { callOperation } from "./call-operation";
+import { inputJsonSchema, operationCall, toolInput, type ToolInput } from "./tool-input";
+import { toolResult } from "./tool-result";
+import { TOOLS, type Tool } from "./tools";
+
+// Pure data from the routes' schemas: made once per isolate.
+let described: { tool: Tool; input: ToolInput; listed: McpTool }[] | undefined;
+function tools() {
+  described ??= TOOLS.map((tool) => {
+    const input = toolInput(tool.route);
+    const description = [tool.route.summary, tool.route.description].filter(Boolean).join(". ");
+    const listed: McpTool = {
+      name: tool.name,
+      title: tool.route.summary,
+      description: `${description} (${tool.route.method.toUpperCase()} ${tool.route.path})`,
+      inputSchema: inputJsonSchema(input),
+      annotations: { readOnlyHint: tool.route.method === "get" },
+    };
+    return { tool, input, listed };
+  });
+  return described;
+}
+
+/**
+ * The MCP server of one request (stateless: nothing outlives it). Listing tools answers from the routes; calling one
+ * calls its operation with this request's credential, so every answer is the operation's own.
+ */
+export function mcpServer(c: Context<AppEnv>): Server {
+  const server = new Server({ name: "herald", version: "1.0.0" }, { capabilities: { tools: {} } });
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools().map((t) => t.listed) }));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const found = tools().find((t) => t.tool.name === request.params.name);
+    if (!found) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
+    const call = operationCall(found.tool.route, found.input, request.params.arguments ?? {});
+    return toolResult(await callOperation(c, call));
+  });
+  return server;
+}
