@@ -206,20 +206,27 @@ export const PROVIDERS: Record<Platform, ProviderSpec> = {
   }),
   threads: oauthProvider("threads", {
     display_name: "Threads",
-    description: "Posts through the Threads API (a container, then publish); threads become replies (reply_to_id); 500 characters per post.",
-    capabilities: ["publish", "threads", "images", "reposts", "analytics"],
+    description:
+      "Posts through the Threads API (a container, then publish); threads become replies (reply_to_id); 500 characters per post (an emoji counts as its UTF-8 bytes); one image, or a carousel of up to 20, with alt text.",
+    capabilities: ["publish", "threads", "images"],
     thread_replies_supported: true,
-    analytics_ready: true,
+    analytics_ready: false,
     facts: {
       approval: "The operator creates a Meta app with the Threads use case (threads_basic, threads_content_publish).",
       authorization: "OAuth 2.0 authorization code; the short-lived token is exchanged for a 60-day one and refreshed with th_refresh_token.",
       configuration:
-        "threads_client_id and threads_client_secret instance settings; the app's redirect URI is <PUBLIC_BASE_URL>/accounts/connect/threads/callback.",
+        "threads_client_id and threads_client_secret instance settings; the app's redirect URI is <PUBLIC_BASE_URL>/accounts/connect/threads/callback. Threads fetches images from Herald's signed media URLs, so PUBLIC_BASE_URL must be reachable from the internet.",
       control: "The account owner can remove the app in Threads settings; Herald then marks the account reconnect_required.",
       live_certification: "Not certified against graph.threads.net from this deployment.",
       local_test: "Tested against a local stand-in written from the Threads API reference.",
-      policy: "Long-lived tokens are refreshed before they expire; a refused refresh asks for a reconnection.",
+      policy:
+        "Threads has no idempotency key: after an unknown outcome Herald reads the account's newest 50 posts and 50 replies and takes the segments found there by text and reply chain, so a retry never posts twice. Long-lived tokens are refreshed before they expire; a refused refresh asks for a reconnection.",
     },
+    extraBlockers: [
+      { code: "analytics_not_collected", detail: "Threads insights are not collected yet: no Threads collector is wired into Herald's analytics." },
+      { code: "reposts_not_available", detail: "Repost automation does not repost on Threads yet: no Threads step is wired into Herald's repost worker." },
+      { code: "video_not_supported", detail: "Herald sends images only to Threads." },
+    ],
   }),
   facebook: oauthProvider("facebook", {
     display_name: "Facebook Pages",

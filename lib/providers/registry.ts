@@ -3,6 +3,7 @@ import { DomainError } from "../errors";
 import { blueskyAdapter } from "./bluesky";
 import { discordAdapter } from "./discord";
 import { mastodonAdapter } from "./mastodon";
+import { threadsAdapter } from "./threads";
 import type { ProviderAdapter } from "./types";
 import { webhookAdapter } from "./webhook";
 import { xAdapter } from "./x";
@@ -18,6 +19,7 @@ const ADAPTERS: Partial<Record<Platform, ProviderAdapter>> = {
   mastodon: mastodonAdapter,
   discord: discordAdapter,
   x: xAdapter,
+  threads: threadsAdapter,
 };
 
 export const hasAdapter = (platform: Platform): boolean => ADAPTERS[platform] !== undefined;

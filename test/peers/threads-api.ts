@@ -1,0 +1,208 @@
+import { threadsLength } from "../../lib/providers/threads-text";
+import { faultQueue, formOf, newToken, startServer, tokenRegistry } from "./stand-in-kit";
+
+/**
+ * A TEST DOUBLE of the Threads API (graph.threads.net, v1.0), written from Meta's public Threads API
+ * reference (developers.facebook.com/docs/threads: "Posts" (single thread posts, carousel posts, media
+ * specifications), "Reference: Publishing" POST /{threads-user-id}/threads and /threads_publish, "Media
+ * container status", "Retrieve and manage replies" (reply_to_id, GET /{threads-user-id}/replies), "Reference:
+ * Media retrieval" GET /{threads-user-id}/threads, "Reference: User" GET /me, "Reposts" POST /{media-id}/repost,
+ * and the Graph API error and rate-limit pages). Threads cannot run here; this answers what Herald calls:
+ *
+ * - POST /v1.0/{user-id}/threads (form): `media_type` TEXT | IMAGE | CAROUSEL, `text` (at most 500 characters,
+ *   emoji as their UTF-8 bytes), `image_url` (fetched at once, as Threads fetches it: unreachable → 400),
+ *   `alt_text`, `is_carousel_item`, `children`, `reply_to_id` (a published post) → `{id}` of a container.
+ * - GET /v1.0/{container-id}?fields=status → `{id, status: "FINISHED"}`; POST /v1.0/{user-id}/threads_publish
+ *   `creation_id` → `{id}` of the post (a container publishes once).
+ * - GET /v1.0/{user-id}/threads (top-level posts) and /replies (with `replied_to`), newest first, `limit`;
+ *   GET /v1.0/{media-id}?fields=permalink; GET /v1.0/me; POST /v1.0/{media-id}/repost → `{id}`.
+ * - 401 `{error: {type: "OAuthException", code: 190}}` for an unknown or expired token (Authorization: Bearer).
+ *
+ * Faults (test/peers/stand-in-kit.ts) apply to threads_publish. A rate limit as Graph sends it: 429 with
+ * `{error: {code: 4}}` and `x-business-use-case-usage` carrying `estimated_time_to_regain_access` in minutes
+ * (`rateLimitNext`).
+ */
+
+export interface ThreadsUser {
+  id: string;
+  username: string;
+}
+
+interface Container {
+  id: string;
+  ownerId: string;
+  mediaType: string;
+  text: string | null;
+  replyTo: string | null;
+  image: { url: string; bytes: Uint8Array; alt: string | null } | null;
+  children: string[];
+  carouselItem: boolean;
+  published: string | null;
+}
+
+export interface ThreadsStoredPost {
+  id: string;
+  ownerId: string;
+  text: string | null;
+  replyTo: string | null;
+  images: { url: string; bytes: Uint8Array; alt: string | null }[];
+  permalink: string;
+  timestamp: string;
+}
+
+export async function startThreadsApi() {
+  const users: ThreadsUser[] = [];
+  const containers = new Map<string, Container>();
+  const posts: ThreadsStoredPost[] = [];
+  const reposts: { userId: string; mediaId: string; id: string }[] = [];
+  const tokens = tokenRegistry<ThreadsUser>();
+  const faults = faultQueue();
+  let seq = 17_840_000_000_000_000n;
+  const nextId = () => String(seq++);
+
+  const server = await startServer(async (req, send) => {
+    const fail = (status: number, message: string, code = 100, headers: Record<string, string> = {}) =>
+      send(status, { error: { message, type: code === 190 ? "OAuthException" : "THApiException", code, fbtrace_id: "stand-in" } }, headers);
+    const me = tokens.accountOf(req.headers);
+    if (!me) return fail(401, "Error validating access token: the session is invalid or has expired.", 190);
+    const path = req.path.replace(/^\/v1\.0/, "");
+    if (path === req.path) return fail(400, "Unknown API version", 2635);
+    const params =
+      req.method === "POST"
+        ? new URLSearchParams(Object.fromEntries(((await formOf(req)) ?? new FormData()).entries() as Iterable<[string, string]>))
+        : req.query;
+    const ofUser = (id: string) => (id === "me" ? me.id : id);
+
+    if (req.method === "GET" && path === "/me")
+      return send(200, { id: me.id, username: me.username, threads_profile_picture_url: `https://scontent.example/${me.id}.jpg` });
+
+    const edge = /^\/([^/]+)\/(threads|threads_publish|replies|repost)$/.exec(path);
+    if (edge && edge[2] !== "repost" && ofUser(edge[1]) !== me.id) return fail(403, "Permission denied for this user", 10);
+
+    if (req.method === "POST" && edge?.[2] === "threads") {
+      const mediaType = params.get("media_type") ?? "";
+      const text = params.get("text");
+      if (!["TEXT", "IMAGE", "CAROUSEL"].includes(mediaType)) return fail(400, "Param media_type must be one of {TEXT, IMAGE, VIDEO, CAROUSEL}");
+      if (mediaType === "TEXT" && !text) return fail(400, "Param text is required for TEXT posts");
+      if (text && threadsLength(text) > 500) return fail(400, "Param text must be at most 500 characters long.");
+      const replyTo = params.get("reply_to_id");
+      if (replyTo && !posts.some((p) => p.id === replyTo)) return fail(400, "The reply_to_id post does not exist", 100);
+      let image: Container["image"] = null;
+      if (mediaType === "IMAGE") {
+        const url = params.get("image_url");
+        if (!url) return fail(400, "Param image_url is required for IMAGE posts");
+        const got = await fetch(url).catch(() => null);
+        if (!got?.ok) return fail(400, "The media could not be fetched from this URI", 2207052);
+        image = { url, bytes: new Uint8Array(await got.arrayBuffer()), alt: params.get("alt_text") };
+      }
+      const children = (params.get("children") ?? "").split(",").filter(Boolean);
+      if (mediaType === "CAROUSEL" && (children.length < 2 || children.some((c) => !containers.get(c)?.carouselItem)))
+        return fail(400, "A carousel needs 2 to 20 carousel item containers as children");
+      const id = nextId();
+      containers.set(id, {
+        id,
+        ownerId: me.id,
+        mediaType,
+        text,
+        replyTo,
+        image,
+        children,
+        carouselItem: params.get("is_carousel_item") === "true",
+        published: null,
+      });
+      return send(200, { id });
+    }
+    if (req.method === "POST" && edge?.[2] === "threads_publish") {
+      const container = containers.get(params.get("creation_id") ?? "");
+      if (!container || container.ownerId !== me.id || container.carouselItem) return fail(400, "Invalid creation_id", 24);
+      const fault = faults.take();
+      if (fault && !fault.hang)
+        return fail(
+          fault.status,
+          fault.status === 429 ? "Application request limit reached" : "An unexpected error has occurred.",
+          fault.status === 429 ? 4 : 2,
+          fault.headers,
+        );
+      if (container.published) return fail(400, "The media container has already been published", 24);
+      if (fault?.hang && fault.afterStoring === false) return;
+      const id = nextId();
+      container.published = id;
+      const images = container.image ? [container.image] : container.children.map((c) => containers.get(c)!.image!).filter(Boolean);
+      posts.push({
+        id,
+        ownerId: me.id,
+        text: container.text,
+        replyTo: container.replyTo,
+        images,
+        permalink: `https://www.threads.net/@${me.username}/post/${id}`,
+        timestamp: new Date().toISOString(),
+      });
+      if (fault?.hang) return;
+      return send(200, { id });
+    }
+    if (req.method === "GET" && (edge?.[2] === "threads" || edge?.[2] === "replies")) {
+      const limit = Math.min(100, Number(params.get("limit") ?? 25));
+      const list = posts
+        .filter((p) => p.ownerId === me.id && (edge[2] === "replies") === (p.replyTo !== null))
+        .reverse()
+        .slice(0, limit);
+      return send(200, {
+        data: list.map((p) => ({
+          id: p.id,
+          text: p.text ?? undefined,
+          permalink: p.permalink,
+          timestamp: p.timestamp,
+          ...(p.replyTo ? { replied_to: { id: p.replyTo } } : {}),
+        })),
+        paging: {},
+      });
+    }
+    if (req.method === "POST" && edge?.[2] === "repost") {
+      if (!posts.some((p) => p.id === edge[1])) return fail(400, "Media does not exist", 100);
+      const existing = reposts.find((r) => r.userId === me.id && r.mediaId === edge[1]);
+      const id = existing?.id ?? nextId();
+      if (!existing) reposts.push({ userId: me.id, mediaId: edge[1], id });
+      return send(200, { id });
+    }
+    const node = /^\/([^/]+)$/.exec(path);
+    if (req.method === "GET" && node) {
+      const container = containers.get(node[1]);
+      if (container) return send(200, { id: container.id, status: container.published ? "PUBLISHED" : "FINISHED" });
+      const post = posts.find((p) => p.id === node[1]);
+      if (post) return send(200, { id: post.id, permalink: post.permalink, text: post.text ?? undefined });
+    }
+    return fail(400, `Unsupported ${req.method} request to ${req.path}`, 100);
+  });
+
+  return {
+    url: server.url,
+    stop: server.stop,
+    posts,
+    reposts,
+    addAccount(username = `threadsuser${users.length + 1}`) {
+      const user = { id: nextId(), username };
+      users.push(user);
+      const token = newToken("thtok");
+      tokens.issue(token, user);
+      return { id: user.id, username, token };
+    },
+    issueToken(userId: string, token = newToken("thtok")) {
+      tokens.issue(token, users.find((u) => u.id === userId)!);
+      return token;
+    },
+    expireToken: tokens.expire,
+    failNext: faults.failNext,
+    hangNext: faults.hangNext,
+    /** The next n publishes answer as Graph does at a rate limit, access coming back at `resetAt` (whole minutes). */
+    rateLimitNext(n: number, resetAt: Date) {
+      const minutes = Math.max(1, Math.ceil((resetAt.getTime() - Date.now()) / 60_000));
+      const usage = {
+        [String(users[0]?.id ?? "0")]: [{ type: "threads", call_count: 100, total_cputime: 1, total_time: 1, estimated_time_to_regain_access: minutes }],
+      };
+      faults.failNext(n, 429, { "x-business-use-case-usage": JSON.stringify(usage) });
+    },
+    postsOf: (userId: string) => posts.filter((p) => p.ownerId === userId),
+  };
+}
+
+export type ThreadsApiPeer = Awaited<ReturnType<typeof startThreadsApi>>;
