@@ -284,7 +284,7 @@ export const PROVIDERS: Record<Platform, ProviderSpec> = {
     auth_mode: "webhook_url",
     connection_modes: ["url"],
     instance_url: null,
-    capabilities: ["publish", "segments", "attachments"],
+    capabilities: ["publish", "segments", "attachments", "alt_text"],
     messaging_supported: false,
     thread_replies_supported: false,
     analytics_ready: false,
@@ -296,11 +296,17 @@ export const PROVIDERS: Record<Platform, ProviderSpec> = {
       configuration: "None by the operator.",
       control: "Delete the webhook in Discord, or the account here, to stop deliveries.",
       live_certification: "Not certified against discord.com from this deployment.",
-      local_test: "Tested against a local stand-in written from Discord's Execute Webhook reference.",
-      policy: "Messages are sent with ?wait=true so each message id is recorded.",
+      local_test:
+        "Tested against a local test double written from Discord's developer documentation (Get Webhook, Execute Webhook, Get Webhook Message, rate limits), directly and through the provider conformance suite.",
+      policy:
+        "Each segment is one message sent with ?wait=true, its id recorded as it is confirmed; a thread goes out as consecutive messages. Discord takes no idempotency key and a webhook cannot list its messages, so a message whose answer was lost is never sent again: the rendition ends failed with verify_on_platform. 401 or 404 (a deleted webhook) asks to reconnect with a new webhook URL; a 429 waits for Discord's X-RateLimit-Reset-After.",
     },
     blockers: [
-      { code: "analytics_not_available", detail: "Discord webhooks give no reach or engagement metrics." },
+      {
+        code: "analytics_not_available",
+        detail: "A channel webhook cannot read messages back: no reactions, views or reach, so analytics are unavailable, never zero.",
+      },
+      { code: "reposts_not_available", detail: "A channel webhook can only post new messages; Discord has nothing to repost them with." },
       { code: "messages_not_applicable", detail: "A channel webhook cannot read the channel." },
     ],
   },
