@@ -5,7 +5,8 @@
  *                                    ←  SQL-over-HTTP endpoint (its single statements, on warm connections)
  *   local SQS (in memory) with each job kind's queue and dead-letter queue
  *   migrations, the bootstrap administrator
- *   wrangler dev functions/gateway.ts   on 127.0.0.1:PORT            (the API: the gateway, and behind its
+ *   a relay on 127.0.0.1:PORT that sets cf-connecting-ip to the socket's address, as Cloudflare's edge does
+ *   wrangler dev functions/gateway.ts   on 127.0.0.1:API_WORKER_PORT (the API: the gateway, and behind its
  *     + functions/all-groups.ts                                      GROUP_* bindings, in the same workerd,
  *       (or each group's worker.ts)                                  every group in one Worker, or with
  *                                                                    HERALD_GROUP_WORKERS=each one Worker
@@ -19,7 +20,7 @@
  * SQS_QUEUE_URL_*, SQS_REGION, SQS_ACCESS_KEY_ID, SQS_SECRET_ACCESS_KEY, PUBLIC_BASE_URL,
  * BOOTSTRAP_ADMIN_EMAIL, BOOTSTRAP_ADMIN_TOKEN, INSTANCE_SECRET_KEY, ALLOW_PRIVATE_URLS (default true),
  * MAX_BODY_BYTES, MEDIA_MAX_BYTES, HERALD_GROUP_WORKERS (one, or each); and the ports of the parts behind the API, each a free port when not
- * given: CONSUMERS_PORT (the consumers Worker), PG_PORT (embedded Postgres), WS_RELAY_PORT (the relay),
+ * given: API_WORKER_PORT (the API's wrangler dev, behind the relay on PORT), CONSUMERS_PORT (the consumers Worker), PG_PORT (embedded Postgres), WS_RELAY_PORT (the relay),
  * SQL_HTTP_PORT (the SQL-over-HTTP endpoint), SQS_PORT (embedded SQS).
  *
  * Ctrl-C (SIGINT), SIGTERM or SIGHUP stops everything it started.
@@ -53,6 +54,7 @@ import { ensureQueues, startLocalSqs } from "./services/sqs";
 import { quietInspector } from "./services/quiet-inspector";
 import { dotenvLine, forwardOutput, spawnWrangler, WRANGLER_CONFIG } from "./services/wrangler";
 import { startWsRelay } from "./services/ws-relay";
+import { startClientAddressRelay } from "./services/client-address-relay";
 import { startSqlOverHttp } from "./sql-over-http";
 
 // The AWS SDK's notice about future Node versions is not for people running Herald locally.
@@ -123,6 +125,8 @@ function shutdown(reason: string, code: number): Promise<void> {
         running
           .filter((p) => p.order === order)
           .map(async (part) => {
+            // Logged before as well as after, so a stop that hangs names the part it waits for.
+            phase(`stopping ${part.name}`);
             await part.stop().catch((error) => warn(`  could not stop ${part.name} cleanly: ${error}`));
             phase(`stopped ${part.name}`);
           }),
@@ -255,6 +259,8 @@ interface WorkerSetup {
   wranglerDir: string;
   stateDir: string;
   varsFile: string;
+  /** Where the API's wrangler dev listens; PORT is the client-address relay in front of it. */
+  apiWorkerPort: number;
   consumersPort: number;
   configs: ReturnType<typeof writeLocalConfigs>;
   apiInspector: number;
@@ -393,6 +399,7 @@ async function writeWorkerConfigs(vars: Record<string, string>, dataDir: string)
   const wranglerDir = path.join(dataDir, "wrangler");
   fs.mkdirSync(wranglerDir, { recursive: true });
   const consumersPort = await portFor("CONSUMERS_PORT");
+  const apiWorkerPort = await portFor("API_WORKER_PORT");
   // The API nudges the consumers after a commit (lib/jobs/nudge.ts); the service bindings lead nowhere locally.
   vars.CONSUMERS_URL = `http://127.0.0.1:${consumersPort}`;
   const varsFile = path.join(wranglerDir, "vars.env");
@@ -415,7 +422,7 @@ async function writeWorkerConfigs(vars: Record<string, string>, dataDir: string)
 
   const [apiInspector, consumersInspector] = [await portFor("INSPECTOR_PORT"), await freePort()];
   const stateDir = path.join(wranglerDir, "config");
-  return { wranglerDir, stateDir, varsFile, consumersPort, configs, apiInspector, consumersInspector };
+  return { wranglerDir, stateDir, varsFile, apiWorkerPort, consumersPort, configs, apiInspector, consumersInspector };
 }
 
 /** Arguments both wrangler devs take. */
@@ -452,7 +459,7 @@ async function startWorkers(launch: Launch): Promise<{ api: ChildProcess; consum
   const apiConfigs = [configs.gateway, ...configs.groups].flatMap((c) => ["--config", c]);
   const api = runWranglerDev(
     "api",
-    ["dev", ...apiConfigs, "--env=", "--port", String(launch.port), ...commonWranglerArgs(launch, launch.apiInspector)],
+    ["dev", ...apiConfigs, "--env=", "--port", String(launch.apiWorkerPort), ...commonWranglerArgs(launch, launch.apiInspector)],
     path.join(logsDir, "api.log"),
     stateDir,
   );
@@ -565,6 +572,13 @@ async function main(): Promise<void> {
   await track("pump", STOP.pump, { stop: () => pump.current?.stop() ?? Promise.resolve() }, (p) => p.stop());
   const launch: Launch = { ...site, ...admin, ...workerSetup, vars, embeddedSqs, embeddedPg, dbEnv, pump };
 
+  // PORT is taken now (checked free by claimSite), and answers 502 until the API's Workers listen behind it.
+  await track(
+    "client-address relay",
+    STOP.workers,
+    await startClientAddressRelay({ port: site.port, target: { host: "127.0.0.1", port: workerSetup.apiWorkerPort } }),
+    (relay) => relay.close(),
+  );
   phase("queues ready; bundling the Workers, starting Postgres");
   const workers = startWorkers(launch);
   const database = startDatabase(launch);

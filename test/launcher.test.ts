@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
+import http from "node:http";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -15,6 +16,7 @@ import { descendants, listProcesses, sleep, type ProcInfo } from "../local/servi
 import { REPO_ROOT } from "../local/services/wrangler";
 import { cloneInto, removeLinkedData } from "./helpers/clone";
 import { startWsRelay } from "../local/services/ws-relay";
+import { startClientAddressRelay } from "../local/services/client-address-relay";
 
 /**
  * `npm start` as a person runs it, in a process group of its own (a terminal job), stopped with SIGINT
@@ -148,6 +150,7 @@ describe("npm start (local/start.ts)", () => {
   it("starts, stops on Ctrl-C leaving nothing behind, keeps its data, and runs jobs", { timeout: 180_000 }, async () => {
     ports = {
       PORT: await freePort(),
+      API_WORKER_PORT: await freePort(),
       CONSUMERS_PORT: await freePort(),
       PG_PORT: await freePort(),
       WS_RELAY_PORT: await freePort(),
@@ -237,6 +240,7 @@ describe("npm start (local/start.ts)", () => {
   }, async () => {
     ports = {
       PORT: await freePort(),
+      API_WORKER_PORT: await freePort(),
       CONSUMERS_PORT: await freePort(),
       PG_PORT: await freePort(),
       WS_RELAY_PORT: await freePort(),
@@ -287,9 +291,20 @@ describe("npm start (local/start.ts)", () => {
       expect((await call(`${url}/auth/tokens/${tokenId}`, "DELETE")).status).toBe(204);
       expect((await call(`${url}/auth/me`, "GET")).status).toBe(401);
       await stopAndCheckNothingIsLeft(data);
-      const again = await start({ cwd: clone, dataDir: null });
+      // A budget of 5 requests a minute per client address (and per person), counted in the isolate beside the bindings.
+      const again = await start({ cwd: clone, dataDir: null, env: { RATE_LIMIT_PER_MINUTE: "5" } });
       expect((await call(`${again.url}/auth/me`, "GET")).status).toBe(401);
       expect(launcher!.output()).toMatch(/token was revoked and stays revoked/);
+      // Each request below claims another client address; the relay on PORT replaces it with the socket's, as
+      // Cloudflare's edge does, so they all spend the one budget of 127.0.0.1 (the failed request above included).
+      const statuses: number[] = [];
+      for (let i = 1; i <= 8; i++) {
+        const res = await fetch(`${again.url}/auth/me`, { headers: { "cf-connecting-ip": `198.51.100.${i}` } });
+        await res.body?.cancel();
+        statuses.push(res.status);
+      }
+      expect(statuses.filter((s) => s === 401).length, statuses.join(" ")).toBeLessThanOrEqual(4);
+      expect(statuses.at(-1), statuses.join(" ")).toBe(429);
 
       await stopAndCheckNothingIsLeft(data);
       // Its logs hold neither the password nor the administrator's token.
@@ -303,6 +318,43 @@ describe("npm start (local/start.ts)", () => {
       killLauncher();
       removeLinkedData(path.join(data, "pg"), outer);
       fs.rmSync(outer, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+    }
+  });
+});
+
+describe("the client-address relay on PORT", () => {
+  it("replaces a client-sent cf-connecting-ip with the socket's address and passes everything else through, streaming", async () => {
+    const seen: http.IncomingHttpHeaders[] = [];
+    const target = http.createServer((req, res) => {
+      seen.push(req.headers);
+      res.writeHead(207, { "x-answer": "kept", "content-type": "text/plain" });
+      req.pipe(res);
+    });
+    await new Promise<void>((resolve) => target.listen(0, "127.0.0.1", resolve));
+    const targetPort = (target.address() as net.AddressInfo).port;
+    const relay = await startClientAddressRelay({ port: await freePort(), target: { host: "127.0.0.1", port: targetPort } });
+    try {
+      const body = "x".repeat(3_000_000);
+      const res = await fetch(`http://127.0.0.1:${relay.port}/media?a=1`, {
+        method: "POST",
+        headers: { "cf-connecting-ip": "203.0.113.9", "x-custom": "kept" },
+        body,
+      });
+      expect(res.status).toBe(207);
+      expect(res.headers.get("x-answer")).toBe("kept");
+      expect((await res.text()).length).toBe(body.length);
+      expect(seen[0]["cf-connecting-ip"]).toBe("127.0.0.1");
+      expect(seen[0]["x-custom"]).toBe("kept");
+      expect(seen[0].host).toBe(`127.0.0.1:${relay.port}`);
+      // Nothing behind it: a problem+json 502, not a hung or reset connection.
+      await new Promise<void>((resolve) => target.close(() => resolve()));
+      target.closeAllConnections();
+      const down = await fetch(`http://127.0.0.1:${relay.port}/healthz`, { headers: { connection: "close" } });
+      expect(down.status).toBe(502);
+      expect(down.headers.get("content-type")).toBe("application/problem+json");
+    } finally {
+      await relay.close();
+      target.close();
     }
   });
 });

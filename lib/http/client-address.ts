@@ -18,8 +18,8 @@ function addressKey(address: string): string {
 /**
  * The client's address, for counting requests that carry no person. On Cloudflare, `cf-connecting-ip` is set by
  * Cloudflare's edge (a value the client sent is replaced), and the gateway passes it on to the group Workers
- * untouched. Under `npm start` (wrangler dev, listening on 127.0.0.1 only) Miniflare sets it to the socket's peer
- * address, but keeps one the client sent: locally, a process on the machine can pick its address. Anything that is
+ * untouched. Under `npm start` the launcher's relay on PORT sets it to the socket's peer address the same way
+ * (local/services/client-address-relay.ts), since Miniflare alone would keep one the client sent. Anything that is
  * not an IP address counts as one unknown client.
  */
 export function clientAddress(c: Context<AppEnv>): string {

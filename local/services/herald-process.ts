@@ -18,6 +18,7 @@ export async function startHerald(env: Record<string, string> = {}) {
   const port = await freePort();
   const ports = {
     PORT: port,
+    API_WORKER_PORT: await freePort(),
     CONSUMERS_PORT: await freePort(),
     PG_PORT: await freePort(),
     WS_RELAY_PORT: await freePort(),

@@ -23,9 +23,11 @@ export function quietInspector(port: number, log: (message: string) => void): { 
   const connect = async (attempt: number): Promise<void> => {
     if (stopped) return;
     try {
-      const res = await fetch(`http://127.0.0.1:${port}/json`);
+      const res = await fetch(`http://127.0.0.1:${port}/json`, { signal: AbortSignal.timeout(5000) });
       const [target] = (await res.json()) as { webSocketDebuggerUrl?: string }[];
       if (!target?.webSocketDebuggerUrl) throw new Error("no inspector target yet");
+      // A stop that came while /json was asked: opening the socket now would hold the inspector past the stop.
+      if (stopped) return;
       const ws = new WebSocket(target.webSocketDebuggerUrl);
       socket = ws;
       ws.on("open", () => {
@@ -43,6 +45,7 @@ export function quietInspector(port: number, log: (message: string) => void): { 
         if (!stopped && code === 1013) log("A debugger holds the inspector: outbound fetches carry its network log.");
       });
     } catch {
+      if (stopped) return;
       if (attempt < 20) setTimeout(() => void connect(attempt + 1), 500).unref();
       else {
         settle(false);
