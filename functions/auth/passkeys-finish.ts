@@ -3,7 +3,7 @@ import { verifyRegistrationResponse, type RegistrationResponseJSON } from "@simp
 import { count, eq } from "drizzle-orm";
 import { passkeys, users } from "../../db/schema";
 import { audit } from "../../lib/audit";
-import { spendChallenge } from "../../lib/auth/challenges";
+import { spendRegistrationChallenge } from "../../lib/auth/challenges";
 import { relyingParty } from "../../lib/auth/relying-party";
 import { MAX_PASSKEYS_PER_USER, securityStatus } from "../../lib/auth/security-status";
 import { toBase64Url } from "../../lib/crypto";
@@ -42,7 +42,7 @@ export const access = signedIn();
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const body = c.req.valid("json");
   const userId = currentUser(c).id;
-  const challenge = await spendChallenge(db(c), body.challenge_id, "register", userId);
+  const challenge = await spendRegistrationChallenge(db(c), body.challenge_id, userId);
   if (!challenge) throw refused("body.challenge_id", "Unknown, already used or expired challenge (they last 5 minutes); start again");
   const rp = relyingParty(c.env, c.req.url);
   let verified: Awaited<ReturnType<typeof verifyRegistrationResponse>>;

@@ -1,6 +1,6 @@
 import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
 import { generateRegistrationOptions } from "@simplewebauthn/server";
-import { CHALLENGE_SECONDS, saveChallenge } from "../../lib/auth/challenges";
+import { CHALLENGE_SECONDS, saveRegistrationChallenge } from "../../lib/auth/challenges";
 import { relyingParty } from "../../lib/auth/relying-party";
 import { MAX_PASSKEYS_PER_USER, userPasskeys } from "../../lib/auth/security-status";
 import { callerRow, currentUser, db, type AppEnv } from "../../lib/http/context";
@@ -50,6 +50,6 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     authenticatorSelection: { residentKey: "required", userVerification: "preferred" },
     excludeCredentials: existing.map((k) => ({ id: k.credentialId, transports: k.transports })),
   });
-  const challengeId = await saveChallenge(db(c), { purpose: "register", challenge: options.challenge, userId, name });
+  const challengeId = await saveRegistrationChallenge(db(c), { challenge: options.challenge, userId, name });
   return c.json(withSchema(c, PasskeyChallenge, { challenge_id: challengeId, options: options as unknown as Record<string, unknown> }), 200);
 };

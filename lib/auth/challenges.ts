@@ -6,15 +6,17 @@ import { newId } from "../ids";
 /** CONTRACT §3: a WebAuthn challenge is good for one use within 5 minutes. */
 export const CHALLENGE_SECONDS = 300;
 
-export type ChallengePurpose = "register" | "sign_in";
-
-export async function saveChallenge(q: Queryable, values: { purpose: ChallengePurpose; challenge: string; userId?: string; name?: string }): Promise<string> {
+/**
+ * A passkey registration's challenge, stored when it starts. (A sign-in's is signed instead and stored only when
+ * it is spent: lib/auth/sign-in-challenge.ts.)
+ */
+export async function saveRegistrationChallenge(q: Queryable, values: { challenge: string; userId: string; name?: string }): Promise<string> {
   const id = newId("chl");
   await q.insert(webauthnChallenges).values({
     id,
-    purpose: values.purpose,
+    purpose: "register",
     challenge: values.challenge,
-    userId: values.userId ?? null,
+    userId: values.userId,
     name: values.name ?? null,
     expiresAt: sql`now() + make_interval(secs => ${CHALLENGE_SECONDS})`,
   });
@@ -22,18 +24,18 @@ export async function saveChallenge(q: Queryable, values: { purpose: ChallengePu
 }
 
 /**
- * Spend a challenge: it answers once, for its purpose (and, for a registration, its user), before it
- * expires. Spent whether or not the response then verifies, so a captured response cannot be tried again.
+ * Spend a registration's challenge: it answers once, for the user it was made for, before it expires. Spent whether
+ * or not the response then verifies, so a captured response cannot be tried again.
  */
-export async function spendChallenge(q: Queryable, id: string, purpose: ChallengePurpose, userId?: string) {
+export async function spendRegistrationChallenge(q: Queryable, id: string, userId: string) {
   const [row] = await q
     .update(webauthnChallenges)
     .set({ usedAt: sql`now()` })
     .where(
       and(
         eq(webauthnChallenges.id, id),
-        eq(webauthnChallenges.purpose, purpose),
-        userId === undefined ? isNull(webauthnChallenges.userId) : eq(webauthnChallenges.userId, userId),
+        eq(webauthnChallenges.purpose, "register"),
+        eq(webauthnChallenges.userId, userId),
         isNull(webauthnChallenges.usedAt),
         sql`${webauthnChallenges.expiresAt} > now()`,
       ),
