@@ -15,7 +15,7 @@ export const webhookDriver: ProviderDriver = {
   platform: "webhook",
   label: "webhook (local receiver)",
   textLimit: 10_000,
-  threads: { kind: "one_delivery", documented: "one signed POST carries every segment (CONTRACT §4)" },
+  threads: { kind: "one_delivery", documented: "one signed POST carries every segment, CONTRACT §4" },
   images: { supported: true },
   timeoutOutcome: "resent_same_id",
   tokenRefresh: { supported: false, reason: "no tokens: a URL and a signing secret" },
