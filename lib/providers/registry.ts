@@ -2,6 +2,7 @@ import type { Platform } from "../../db/schema/accounts";
 import { DomainError } from "../errors";
 import { blueskyAdapter } from "./bluesky";
 import { discordAdapter } from "./discord";
+import { linkedinAdapter } from "./linkedin";
 import { mastodonAdapter } from "./mastodon";
 import { threadsAdapter } from "./threads";
 import type { ProviderAdapter } from "./types";
@@ -20,6 +21,7 @@ const ADAPTERS: Partial<Record<Platform, ProviderAdapter>> = {
   discord: discordAdapter,
   x: xAdapter,
   threads: threadsAdapter,
+  linkedin: linkedinAdapter,
 };
 
 export const hasAdapter = (platform: Platform): boolean => ADAPTERS[platform] !== undefined;

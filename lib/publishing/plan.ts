@@ -59,6 +59,11 @@ export function planRenditions(
         const length = measure(segmentText({ body: segment.body, url: segment.url ?? null }));
         if (length > limit) problems.push({ index, field: `segments[${i}].body`, message: `Longer than the ${account.platform} limit (${length} > ${limit})` });
       });
+      const joined = joinedProblem(
+        account,
+        dest.segments.map((s) => segmentText({ body: s.body, url: s.url ?? null })),
+      );
+      if (joined) problems.push({ index, field: "segments", message: joined });
       plans.push({
         socialAccountId: dest.social_account_id,
         platform: account.platform,
@@ -71,6 +76,12 @@ export function planRenditions(
     }
     try {
       const parts = splitIntoSegments(body, limit, measure);
+      const joined = joinedProblem(account, parts);
+      if (joined) {
+        // Named by destination even when the text is the publication's source: only this destination refuses it.
+        problems.push({ index, field: "body", message: joined });
+        return;
+      }
       plans.push({
         socialAccountId: dest.social_account_id,
         platform: account.platform,
@@ -90,4 +101,17 @@ export function planRenditions(
     seen.add(dest.social_account_id);
   });
   return { plans, problems };
+}
+
+/**
+ * A platform without threads that joins a rendition's segments into one post (LinkedIn): the whole must fit
+ * one post, or the rendition is refused here rather than cut short at delivery. Null when it fits.
+ */
+function joinedProblem(account: { platform: Platform; limit: SegmentLimit }, texts: string[]): string | null {
+  const { joinedWith, limit, measure } = account.limit;
+  if (joinedWith === undefined || texts.length < 2) return null;
+  const length = measure(texts.filter((t) => t !== "").join(joinedWith));
+  return length > limit
+    ? `${account.platform} has no threads: the segments are joined into one post of ${length} characters, over its limit of ${limit}`
+    : null;
 }

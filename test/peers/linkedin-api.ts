@@ -1,0 +1,168 @@
+import { faultQueue, jsonOf, newToken, startServer, tokenRegistry } from "./stand-in-kit";
+
+/**
+ * A TEST DOUBLE of LinkedIn's API for a member's posts, written from LinkedIn's public API reference
+ * (learn.microsoft.com/linkedin: "Posts API" (create, the `x-restli-id` header, find by author), "Images API"
+ * (initializeUpload, then PUT the bytes to the upload URL), "Little Text Format" (reserved characters),
+ * "Sign In with LinkedIn using OpenID Connect" (GET /v2/userinfo), "API versioning" (LinkedIn-Version,
+ * X-Restli-Protocol-Version) and "Rate limits"). LinkedIn cannot run here; this answers what Herald calls:
+ *
+ * - Every /rest call needs `LinkedIn-Version: YYYYMM` (400 without) and a bearer token (401 otherwise).
+ * - GET /v2/userinfo → `{sub, name, picture, …}`.
+ * - POST /rest/images?action=initializeUpload `{initializeUploadRequest: {owner}}` → `{value: {uploadUrl, image}}`;
+ *   PUT <uploadUrl> stores the bytes (201).
+ * - POST /rest/posts: `author` must be the token's member (`urn:li:person:{sub}`, 403 otherwise); `commentary`
+ *   must escape little text's reserved characters (an unescaped one → 422, where LinkedIn would refuse or cut
+ *   the text) and show at most 3,000 characters; `content.media.id` / `content.multiImage.images[].id` must be
+ *   uploaded images → 201, empty body, the post's URN in `x-restli-id`.
+ * - GET /rest/posts?q=author&author=<urn> (newest first, `count`): needs r_member_social, which LinkedIn grants
+ *   only to approved apps; a member added with `readPosts: false` gets 403 ACCESS_DENIED, as without it.
+ *
+ * Faults (test/peers/stand-in-kit.ts) apply to POST /rest/posts. LinkedIn documents no rate-limit reset
+ * header (its daily limits reset at midnight UTC); `rateLimitNext` answers 429 with a standard Retry-After.
+ */
+
+export interface LinkedInMember {
+  sub: string;
+  name: string;
+  readPosts: boolean;
+}
+
+export interface LinkedInStoredPost {
+  urn: string;
+  author: string;
+  /** As sent (escaped little text). */
+  commentary: string;
+  /** As shown on LinkedIn. */
+  text: string;
+  images: { urn: string; bytes: Uint8Array; altText: string | null }[];
+  createdAt: number;
+}
+
+const RESERVED_UNESCAPED = /(?<!\\)(?:\\\\)*[|{}@[\]()<>#*_~]/;
+const unescapeText = (s: string) => s.replace(/\\([\\|{}@[\]()<>#*_~])/g, "$1");
+
+export async function startLinkedInApi() {
+  const members: LinkedInMember[] = [];
+  const posts: LinkedInStoredPost[] = [];
+  const images = new Map<string, { owner: string; bytes: Uint8Array | null }>();
+  const postRequests: { headers: Record<string, unknown>; body: unknown }[] = [];
+  const tokens = tokenRegistry<LinkedInMember>();
+  const faults = faultQueue();
+  let seq = 7_300_000_000_000_000_000n;
+  const nextId = () => String(seq++);
+
+  const server = await startServer(async (req, send, url) => {
+    const fail = (status: number, message: string, code?: string, headers: Record<string, string> = {}) =>
+      send(status, { status, message, ...(code ? { code } : {}), serviceErrorCode: status === 401 ? 65600 : 100 }, headers);
+    const me = tokens.accountOf(req.headers);
+    if (!me) return fail(401, "Invalid access token", "INVALID_ACCESS_TOKEN");
+    const urnOf = (m: LinkedInMember) => `urn:li:person:${m.sub}`;
+
+    if (req.method === "GET" && req.path === "/v2/userinfo")
+      return send(200, {
+        sub: me.sub,
+        name: me.name,
+        given_name: me.name,
+        family_name: "",
+        picture: `https://media.licdn.example/${me.sub}.jpg`,
+        locale: { country: "US", language: "en" },
+      });
+
+    const upload = /^\/dms-uploads\/([^/]+)$/.exec(req.path);
+    if (req.method === "PUT" && upload) {
+      const image = images.get(`urn:li:image:${upload[1]}`);
+      if (!image || image.owner !== urnOf(me)) return fail(404, "Upload URL not found");
+      image.bytes = new Uint8Array(req.raw);
+      return send(201, undefined);
+    }
+    if (req.path.startsWith("/rest/") && !/^\d{6}$/.test(String(req.headers["linkedin-version"] ?? "")))
+      return fail(400, "A version must be present. Please specify a version by adding the LinkedIn-Version header.", "VERSION_MISSING");
+
+    if (req.method === "POST" && req.path === "/rest/images" && req.query.get("action") === "initializeUpload") {
+      const owner = jsonOf(req.raw)?.initializeUploadRequest?.owner;
+      if (owner !== urnOf(me)) return fail(403, "Not enough permissions to upload for this owner", "ACCESS_DENIED");
+      const id = nextId();
+      images.set(`urn:li:image:${id}`, { owner, bytes: null });
+      return send(200, { value: { uploadUrlExpiresAt: Date.now() + 3_600_000, uploadUrl: `${url}/dms-uploads/${id}`, image: `urn:li:image:${id}` } });
+    }
+    if (req.method === "POST" && req.path === "/rest/posts") {
+      const body = jsonOf(req.raw);
+      postRequests.push({ headers: { ...req.headers }, body });
+      const fault = faults.take();
+      if (fault && !fault.hang)
+        return fail(fault.status, fault.status === 429 ? "Resource level throttle limit exceeded" : "Internal Server Error", undefined, fault.headers);
+      if (body?.author !== urnOf(me)) return fail(403, "Not enough permissions to post as this author", "ACCESS_DENIED");
+      if (req.headers["x-restli-protocol-version"] !== "2.0.0") return fail(400, "X-Restli-Protocol-Version 2.0.0 is required");
+      const commentary = typeof body?.commentary === "string" ? body.commentary : "";
+      if (RESERVED_UNESCAPED.test(commentary)) return fail(422, "commentary contains an unescaped reserved character", "UNPROCESSABLE_ENTITY");
+      const text = unescapeText(commentary);
+      if ([...new Intl.Segmenter().segment(text)].length > 3000) return fail(422, "commentary is longer than 3000 characters", "UNPROCESSABLE_ENTITY");
+      const refs: { id: string; altText?: string }[] = body?.content?.media ? [body.content.media] : (body?.content?.multiImage?.images ?? []);
+      if (refs.some((r) => !images.get(r.id)?.bytes)) return fail(422, "content refers to an image that was not uploaded", "UNPROCESSABLE_ENTITY");
+      if (fault?.hang && fault.afterStoring === false) return;
+      const urn = `urn:li:share:${nextId()}`;
+      posts.push({
+        urn,
+        author: body.author,
+        commentary,
+        text,
+        images: refs.map((r) => ({ urn: r.id, bytes: images.get(r.id)!.bytes!, altText: r.altText ?? null })),
+        createdAt: Date.now(),
+      });
+      if (fault?.hang) return;
+      return send(201, undefined, { "x-restli-id": urn, "x-linkedin-id": urn });
+    }
+    if (req.method === "GET" && req.path === "/rest/posts" && req.query.get("q") === "author") {
+      if (!me.readPosts) return fail(403, "Not enough permissions to access: partnerApiPostsExternal.FINDER-author", "ACCESS_DENIED");
+      const author = req.query.get("author");
+      if (author !== urnOf(me)) return fail(403, "Not enough permissions to read this author's posts", "ACCESS_DENIED");
+      const count = Math.min(100, Number(req.query.get("count") ?? 10));
+      const list = posts
+        .filter((p) => p.author === author)
+        .reverse()
+        .slice(0, count);
+      return send(200, {
+        elements: list.map((p) => ({
+          id: p.urn,
+          author: p.author,
+          commentary: p.commentary,
+          visibility: "PUBLIC",
+          lifecycleState: "PUBLISHED",
+          createdAt: p.createdAt,
+        })),
+        paging: { start: 0, count, links: [] },
+      });
+    }
+    return fail(404, `No resource for ${req.method} ${req.path}`);
+  });
+
+  return {
+    url: server.url,
+    stop: server.stop,
+    posts,
+    images,
+    postRequests,
+    /** A member with a fresh token; `readPosts: false` for an app without r_member_social. */
+    addAccount(name = `Member ${members.length + 1}`, o: { readPosts?: boolean } = {}) {
+      const member = { sub: `m${nextId().slice(-10)}`, name, readPosts: o.readPosts ?? true };
+      members.push(member);
+      const token = newToken("litok");
+      tokens.issue(token, member);
+      return { id: member.sub, username: name, token };
+    },
+    issueToken(sub: string, token = newToken("litok")) {
+      tokens.issue(token, members.find((m) => m.sub === sub)!);
+      return token;
+    },
+    expireToken: tokens.expire,
+    failNext: faults.failNext,
+    hangNext: faults.hangNext,
+    rateLimitNext(n: number, resetAt: Date) {
+      faults.failNext(n, 429, { "retry-after": String(Math.max(1, Math.ceil((resetAt.getTime() - Date.now()) / 1000))) });
+    },
+    postsOf: (sub: string) => posts.filter((p) => p.author === `urn:li:person:${sub}`),
+  };
+}
+
+export type LinkedInApiPeer = Awaited<ReturnType<typeof startLinkedInApi>>;
