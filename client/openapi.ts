@@ -2741,7 +2741,7 @@ export interface paths {
                     /** @description Only jobs in this state */
                     state?: "pending" | "queued" | "retrying" | "done" | "dead";
                     /** @description Only jobs of this kind */
-                    kind?: "analytics.refresh" | "messages.refresh" | "publication.publish" | "build.generate" | "repost.execute";
+                    kind?: "analytics.refresh" | "messages.refresh" | "publication.publish" | "build.generate" | "repost.execute" | "event.deliver";
                     /** @description Page size, 1 to 200 */
                     limit?: number;
                     /** @description Opaque cursor from a previous page's Link header */
@@ -9428,6 +9428,507 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhook-endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace's webhook endpoints, oldest first
+         * @description Needs the admin role. Never the secrets. A disabled endpoint shows when and why (`disabled_at`, `disabled_reason`). A bare array; when more exist the response has `Link: <…cursor=…>; rel="next"`.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description Workspace ID */
+                    workspace_id: string;
+                    /** @description Page size, 1 to 100 */
+                    limit?: number;
+                    /** @description Opaque cursor from a previous page's Link header */
+                    cursor?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The endpoints */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WebhookEndpoint"][];
+                    };
+                };
+                /** @description Missing, unknown or revoked bearer token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role too low for this operation, or a plan limit reached */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such resource, or not visible to the caller */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Validation failed */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Rate limited */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Register an endpoint for outbound events
+         * @description Needs the admin role. Herald POSTs each subscribed event to `url` as Standard Webhooks (the event id is the `webhook-id`; `webhook-signature` is keyed by the secret in this answer, which is shown only here). URLs that point to loopback or private addresses are refused unless the instance sets ALLOW_PRIVATE_URLS. At most 20 endpoints a workspace (422 beyond).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["CreateWebhookEndpointRequest"];
+                };
+            };
+            responses: {
+                /** @description The endpoint, with its secret */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["CreatedWebhookEndpoint"];
+                    };
+                };
+                /** @description Body is not JSON or not the declared content type */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, unknown or revoked bearer token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role too low for this operation, or a plan limit reached */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such resource, or not visible to the caller */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Request body too large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Validation failed */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Rate limited */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook-endpoints/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook endpoint
+         * @description Needs the admin role. Nothing more is sent to it, retries included; its delivery log goes with it. A disabled endpoint is enabled again by deleting it and creating it anew (with a new secret).
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Webhook endpoint ID */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Deleted */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Body is not JSON or not the declared content type */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, unknown or revoked bearer token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role too low for this operation, or a plan limit reached */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such resource, or not visible to the caller */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Request body too large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Validation failed */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Rate limited */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook-endpoints/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An endpoint's delivery log, newest first
+         * @description Needs the admin role. Each delivery of an event to this endpoint: its status, attempts (each with the endpoint's status code, or an error code when there was no answer) and times. Retries follow CONTRACT §4: 408, 429, 5xx and network failures, the first three attempts within 90 s, at most 8 a round. A bare array; when more exist the response has `Link: <…cursor=…>; rel="next"`.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Page size, 1 to 100 */
+                    limit?: number;
+                    /** @description Opaque cursor from a previous page's Link header */
+                    cursor?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description Webhook endpoint ID */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The deliveries */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WebhookDelivery"][];
+                    };
+                };
+                /** @description A path parameter is not valid percent-encoding */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, unknown or revoked bearer token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role too low for this operation, or a plan limit reached */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such resource, or not visible to the caller */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Validation failed */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Rate limited */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook-endpoints/{id}/deliveries/{delivery_id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery again
+         * @description Needs the admin role. Starts a new round of attempts (up to 8, retried as CONTRACT §4) for a delivery that has ended (`delivered` or `failed`), with the same body and the same `webhook-id` (the event id), so a receiver that kept it recognises it. 409 while the delivery is still in progress, or when the endpoint is disabled.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Webhook endpoint ID */
+                    id: string;
+                    /** @description Delivery ID */
+                    delivery_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The delivery, pending again */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WebhookDelivery"];
+                    };
+                };
+                /** @description Body is not JSON or not the declared content type */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, unknown or revoked bearer token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role too low for this operation, or a plan limit reached */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such resource, or not visible to the caller */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflict with the current state */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Request body too large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Validation failed */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Rate limited */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -12032,6 +12533,7 @@ export interface components {
                 [key: string]: components["schemas"]["Readiness"];
             };
             readiness: components["schemas"]["Readiness"];
+            limits: components["schemas"]["ProviderLimits"];
         };
         Readiness: {
             state: string;
@@ -12059,6 +12561,22 @@ export interface components {
             local_test: string;
             policy: string;
         };
+        /** @description What one post of the platform carries, as the platform documents it */
+        ProviderLimits: {
+            /** @description Length of one post's text, in text_unit */
+            text_limit: number;
+            /** @enum {string} */
+            text_unit: "characters" | "graphemes" | "weighted_characters";
+            /** @description Attachments one post carries */
+            media_max_count: number;
+            media_kinds: ("image" | "video" | "audio")[];
+            /** @description Segments become a reply chain on the platform */
+            threads: boolean;
+            /** @description The platform's API lets Herald repost */
+            reposts: boolean;
+            /** @description The platform's API gives per-post metrics */
+            analytics: boolean;
+        };
         AccountResponse: {
             /**
              * Format: uri
@@ -12079,6 +12597,11 @@ export interface components {
             fediverse_software: string | null;
             provider_installation_id: string | null;
             is_active: boolean;
+            /**
+             * @description `reconnect_required` when the platform refused to refresh the account's token: connect it again; it is not sent to until then
+             * @enum {string}
+             */
+            status: "active" | "reconnect_required";
             messages_enabled: boolean;
             messaging_supported: boolean;
             thread_replies_supported: boolean;
@@ -12102,7 +12625,7 @@ export interface components {
              */
             workspace_id: string;
             /** @enum {string} */
-            platform: "webhook" | "bluesky" | "mastodon";
+            platform: "webhook" | "bluesky" | "mastodon" | "x" | "linkedin" | "threads" | "facebook" | "instagram" | "tiktok" | "youtube" | "discord";
             /** @description Display name for a webhook; read from the provider otherwise */
             username?: string;
             /** @description Bluesky PDS (default https://bsky.social) or Mastodon-API server */
@@ -12702,6 +13225,132 @@ export interface components {
         FirstWorkspaceRequest: {
             workspace_name: string;
             continuation_token: string;
+        };
+        CreatedWebhookEndpoint: {
+            /**
+             * Format: uri
+             * @description URL of the JSON Schema describing this object
+             * @example http://localhost:8787/api/v1/schemas/CreatedWebhookEndpoint.json
+             */
+            $schema: string;
+            id: string;
+            workspace_id: string;
+            url: string;
+            events: ("publication.published" | "publication.partially_published" | "publication.failed" | "rendition.failed" | "build.completed" | "build.failed" | "account.reconnect_required")[];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When Herald stopped sending to it (null while enabled)
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            disabled_at: string | null;
+            /** @description Why it was disabled, for the workspace's admins */
+            disabled_reason: string | null;
+            /** @description The Standard Webhooks signing secret (`whsec_…`), shown only in this answer */
+            secret: string;
+        };
+        CreateWebhookEndpointRequest: {
+            /**
+             * @description Workspace ID
+             * @example wsp_0123456789abcdefghijklmn
+             */
+            workspace_id: string;
+            /** @description Where events are POSTed: http(s); loopback and private addresses only when the instance sets ALLOW_PRIVATE_URLS */
+            url: string;
+            /** @description The event types sent to this endpoint */
+            events: ("publication.published" | "publication.partially_published" | "publication.failed" | "rendition.failed" | "build.completed" | "build.failed" | "account.reconnect_required")[];
+        };
+        WebhookEndpoint: {
+            /**
+             * Format: uri
+             * @description URL of the JSON Schema describing this object
+             * @example http://localhost:8787/api/v1/schemas/WebhookEndpoint.json
+             */
+            $schema: string;
+            id: string;
+            workspace_id: string;
+            url: string;
+            events: ("publication.published" | "publication.partially_published" | "publication.failed" | "rendition.failed" | "build.completed" | "build.failed" | "account.reconnect_required")[];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When Herald stopped sending to it (null while enabled)
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            disabled_at: string | null;
+            /** @description Why it was disabled, for the workspace's admins */
+            disabled_reason: string | null;
+        };
+        WebhookDelivery: {
+            /**
+             * Format: uri
+             * @description URL of the JSON Schema describing this object
+             * @example http://localhost:8787/api/v1/schemas/WebhookDelivery.json
+             */
+            $schema: string;
+            id: string;
+            endpoint_id: string;
+            /** @description Also the `webhook-id` of every attempt */
+            event_id: string;
+            /**
+             * @description An outbound event type
+             * @enum {string}
+             */
+            event_type: "publication.published" | "publication.partially_published" | "publication.failed" | "rendition.failed" | "build.completed" | "build.failed" | "account.reconnect_required";
+            /** @enum {string} */
+            status: "pending" | "sending" | "retrying" | "delivered" | "failed";
+            /** @description Attempts so far, redeliveries included */
+            attempts: number;
+            last_status_code: number | null;
+            last_error_code: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            last_attempt_at: string | null;
+            /**
+             * Format: date-time
+             * @description When the next attempt is due, while one is to come
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            next_attempt_at: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            delivered_at: string | null;
+            /** @description The most recent attempts (up to 20), oldest first */
+            attempt_log: components["schemas"]["WebhookDeliveryAttempt"][];
+        };
+        WebhookDeliveryAttempt: {
+            number: number;
+            /** @description The endpoint's HTTP status, null when it gave none */
+            status_code: number | null;
+            /** @description Why the attempt failed (`http_500`, `timeout`, `network_error`, `url_refused`, …) */
+            error_code: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            started_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            finished_at: string;
         };
     };
     responses: never;

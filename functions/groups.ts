@@ -11,6 +11,7 @@ import publications from "./publications";
 import repostAutomation from "./repost-automation";
 import videoProjects from "./video-projects";
 import voiceProfiles from "./voice-profiles";
+import webhookEndpoints from "./webhook-endpoints";
 import workspaces from "./workspaces";
 
 /** Every operation group, by the name of its Worker (wrangler environment). */
@@ -29,4 +30,5 @@ export const GROUPS = {
   "repost-automation": repostAutomation,
   billing,
   onboarding,
+  "webhook-endpoints": webhookEndpoints,
 } as const;

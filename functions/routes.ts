@@ -129,4 +129,11 @@ export const ROUTES: RouteTable = {
   "onboarding": [
     "POST /onboarding/first-workspace",
   ],
+  "webhook-endpoints": [
+    "POST /webhook-endpoints",
+    "GET /webhook-endpoints",
+    "DELETE /webhook-endpoints/:id",
+    "GET /webhook-endpoints/:id/deliveries",
+    "POST /webhook-endpoints/:id/deliveries/:delivery_id/redeliver",
+  ],
 };
