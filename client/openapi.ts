@@ -6297,7 +6297,7 @@ export interface paths {
         };
         /**
          * List configured account providers
-         * @description webhook, bluesky and mastodon, with what each can do here and what it cannot (readiness facts and blockers). None needs operator configuration. There are no operator-installed connectors, so `workspace_id` (when given, the caller must be a member) does not change the list.
+         * @description Every platform (webhook, bluesky, mastodon, x, linkedin, threads, facebook, instagram, tiktok, youtube, discord), with its documented limits (`limits`: text length, media count and kinds, threads, reposts, analytics) and what it can do here and what it cannot (readiness facts and blockers). An OAuth platform is `configured` only when the operator has set its client id and secret (instance settings `<platform>_client_id`, `<platform>_client_secret`); webhook, bluesky, mastodon and discord need no configuration. A platform whose adapter is not built yet has readiness state `not_implemented`. There are no operator-installed connectors, so `workspace_id` (when given, the caller must be a member) does not change the list.
          */
         get: {
             parameters: {
@@ -6349,6 +6349,209 @@ export interface paths {
                 };
                 /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/accounts/connect/{platform}/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start connecting an account through OAuth 2.0
+         * @description Needs the admin role. Answers the platform's authorization URL to send the browser to (authorization code, PKCE S256 where the platform supports it) and the `state` it carries: single use, valid 10 minutes, bound to the caller and the workspace. The platform then sends the browser to GET /accounts/connect/{platform}/callback, which stores the account and redirects to `redirect_uri` (on PUBLIC_BASE_URL's origin, else 422; default PUBLIC_BASE_URL) with `?account_id=` or `?error=`. The app registered with the platform must list <PUBLIC_BASE_URL>/accounts/connect/{platform}/callback as its redirect URL. 404: no such platform; 422: a platform connected with POST /accounts (webhook, bluesky, mastodon, discord); 501: a platform whose adapter is not built yet; 409 `provider-not-configured`: the operator has not set the platform's client id and secret.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description x, linkedin, threads, facebook, instagram, tiktok or youtube */
+                    platform: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["ConnectStartRequest"];
+                };
+            };
+            responses: {
+                /** @description Where to send the browser */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ConnectStarted"];
+                    };
+                };
+                /** @description Body is not JSON or not the declared content type */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, unknown or revoked bearer token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role too low for this operation, or a plan limit reached */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such resource, or not visible to the caller */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflict with the current state */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Request body too large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Validation failed */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Rate limited */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Declared, not built yet */
+                501: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/accounts/connect/{platform}/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * OAuth 2.0 callback: the platform sends the browser here
+         * @description Public: the browser arrives from the platform without a token; the single-use `state` from POST /accounts/connect/{platform}/start authenticates it (bound to the user and workspace that started, 10 minutes). Consumes the state (of two callbacks with one state exactly one proceeds), exchanges the code for tokens (stored encrypted, never returned), reads the account's profile and stores the account (connecting an account the workspace already has replaces its tokens and makes it active again). Then 302 to the start's `redirect_uri` (default PUBLIC_BASE_URL) with `?account_id=`, or with `?error=` and nothing stored: `state_expired`, `platform_mismatch`, the platform's own error (e.g. `access_denied`), `invalid_request`, `forbidden` (the user is no longer an admin of the workspace), `provider_not_configured`, `token_exchange_refused`, `platform_unavailable`, `profile_unavailable`, `plan_limit_reached`. An unknown or already used state has no redirect target: 400.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description The authorization code */
+                    code?: string;
+                    /** @description The state from start */
+                    state?: string;
+                    /** @description The platform's error (RFC 6749 §4.1.2.1), when the user refused */
+                    error?: string;
+                    /** @description The platform's description of its error (not used) */
+                    error_description?: string;
+                };
+                header?: never;
+                path: {
+                    platform: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description To redirect_uri with `account_id` or `error` */
+                302: {
+                    headers: {
+                        location: string;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Body is not JSON or not the declared content type */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such resource, or not visible to the caller */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Validation failed */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -12576,6 +12779,33 @@ export interface components {
             reposts: boolean;
             /** @description The platform's API gives per-post metrics */
             analytics: boolean;
+        };
+        ConnectStarted: {
+            /**
+             * Format: uri
+             * @description URL of the JSON Schema describing this object
+             * @example http://localhost:8787/api/v1/schemas/ConnectStarted.json
+             */
+            $schema: string;
+            /** @description The platform's authorization page: send the browser there */
+            authorization_url: string;
+            /** @description The single-use state the authorization URL carries */
+            state: string;
+            /**
+             * Format: date-time
+             * @description When the state stops being accepted (10 minutes)
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            expires_at: string;
+        };
+        ConnectStartRequest: {
+            /**
+             * @description Workspace ID
+             * @example wsp_0123456789abcdefghijklmn
+             */
+            workspace_id: string;
+            /** @description Where the browser goes after the callback, with `?account_id=` or `?error=`; on PUBLIC_BASE_URL's origin */
+            redirect_uri?: string;
         };
         AccountResponse: {
             /**

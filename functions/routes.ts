@@ -91,6 +91,8 @@ export const ROUTES: RouteTable = {
   ],
   "accounts": [
     "GET /accounts/providers",
+    "POST /accounts/connect/:platform/start",
+    "GET /accounts/connect/:platform/callback",
     "POST /accounts",
     "GET /accounts",
     "DELETE /accounts/:id",

@@ -48,6 +48,7 @@ const OPERATIONS: Operation[] = Object.entries<Schema>(doc.paths).flatMap(([path
  * without a token: a route that becomes public by accident fails here. (Each route declares it with publicAccess.)
  */
 const PUBLIC: Record<string, string> = {
+  "GET /accounts/connect/{platform}/callback": "the platform sends the user's browser back; the single-use OAuth state authenticates it",
   "POST /auth/sessions/passkey/start": "passkey sign-in is how a person gets a session",
   "POST /auth/sessions/passkey/finish": "passkey sign-in is how a person gets a session",
   "POST /billing/webhooks/stripe": "Stripe's webhook is authenticated by its signature, not a token",

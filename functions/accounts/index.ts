@@ -1,5 +1,7 @@
 import { createGroupApp } from "../../lib/http/app";
 import { register } from "../../lib/http/operation";
+import * as connectCallback from "./connect-callback";
+import * as connectStart from "./connect-start";
 import * as create from "./create";
 import * as remove from "./delete";
 import * as list from "./list";
@@ -12,6 +14,8 @@ import * as refreshMetadata from "./refresh-metadata";
 const app = createGroupApp();
 // The fixed path first, so `/accounts/providers` is never read as an account id.
 register(app, listProviders);
+register(app, connectStart);
+register(app, connectCallback);
 register(app, create);
 register(app, list);
 register(app, remove);

@@ -1,6 +1,8 @@
 import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
 import { PROVIDERS, readinessOf } from "../../lib/accounts/catalog";
-import type { AppEnv } from "../../lib/http/context";
+import { db, type AppEnv } from "../../lib/http/context";
+import { configuredPlatforms } from "../../lib/providers/oauth/config";
+import { isOAuthPlatform } from "../../lib/providers/oauth/platforms";
 import { jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
 import { withSchemaEach } from "../../lib/http/schema-ref";
@@ -14,9 +16,13 @@ export const route = createRoute({
   tags: ["accounts"],
   summary: "List configured account providers",
   description:
-    "webhook, bluesky and mastodon, with what each can do here and what it cannot (readiness facts and blockers). " +
-    "None needs operator configuration. There are no operator-installed connectors, so `workspace_id` (when given, the " +
-    "caller must be a member) does not change the list.",
+    "Every platform (webhook, bluesky, mastodon, x, linkedin, threads, facebook, instagram, tiktok, youtube, discord), with " +
+    "its documented limits (`limits`: text length, media count and kinds, threads, reposts, analytics) and what it can do " +
+    "here and what it cannot (readiness facts and blockers). An OAuth platform is `configured` only when the operator has " +
+    "set its client id and secret (instance settings `<platform>_client_id`, `<platform>_client_secret`); webhook, bluesky, " +
+    "mastodon and discord need no configuration. A platform whose adapter is not built yet has readiness state " +
+    "`not_implemented`. There are no operator-installed connectors, so `workspace_id` (when given, the caller must be a " +
+    "member) does not change the list.",
   request: {
     query: z.object({ workspace_id: WorkspaceIdField.optional().openapi({ description: "Scopes operator-installed connectors to this workspace" }) }),
   },
@@ -27,10 +33,12 @@ export const route = createRoute({
 export const access = workspaceRole("viewer", inQuery("workspace_id", { optional: true }));
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  // Read on every call (live settings): an operator's new client id and secret show at once.
+  const oauthReady = await configuredPlatforms(c.env, db(c));
   const providers = await Promise.all(
     Object.values(PROVIDERS).map(async (spec) => {
-      // OAuth platforms need the operator's registered app (instance settings, read in the next step).
-      const configured = !spec.oauth;
+      // OAuth platforms need the operator's registered app; the others need no configuration.
+      const configured = !spec.oauth || (isOAuthPlatform(spec.platform) && oauthReady.has(spec.platform));
       const readiness = await readinessOf(spec, configured);
       return {
         name: spec.platform,

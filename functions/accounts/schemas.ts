@@ -155,3 +155,22 @@ export const Message = responseObject("Message", {
   created_at: Timestamp.openapi({ description: "When the provider says it was written" }),
   collected_at: Timestamp,
 });
+
+/** CONTRACT §9 POST /accounts/connect/{platform}/start. */
+export const ConnectStartRequest = z
+  .object({
+    workspace_id: WorkspaceIdField,
+    redirect_uri: z
+      .string()
+      .min(1)
+      .max(MAX_URL_LENGTH)
+      .optional()
+      .openapi({ description: "Where the browser goes after the callback, with `?account_id=` or `?error=`; on PUBLIC_BASE_URL's origin" }),
+  })
+  .openapi("ConnectStartRequest");
+
+export const ConnectStarted = responseObject("ConnectStarted", {
+  authorization_url: z.string().openapi({ description: "The platform's authorization page: send the browser there" }),
+  state: z.string().openapi({ description: "The single-use state the authorization URL carries" }),
+  expires_at: Timestamp.openapi({ description: "When the state stops being accepted (10 minutes)" }),
+});

@@ -1,0 +1,121 @@
+import type { OAuthNetwork } from "../../settings";
+
+/**
+ * Each OAuth platform's authorization facts, as plain data (one row per platform; an adapter's author adds or
+ * adjusts its row only). Endpoint URLs are the platform's own; a `<platform>_auth_base` setting replaces their
+ * origin (keeping the path), a `<platform>_api_base` setting the API's (lib/providers/oauth/config.ts).
+ */
+export interface OAuthPlatform {
+  authorizeUrl: string;
+  tokenUrl: string;
+  scopes: readonly string[];
+  /** How the platform joins scopes in the authorization URL (RFC 6749 says space; Meta and TikTok use commas). */
+  scopeSeparator: " " | ",";
+  /** PKCE S256 (RFC 7636) where the platform supports it for a confidential web client. */
+  pkce: boolean;
+  /** How the token endpoint authenticates the client: HTTP Basic (RFC 6749 §2.3.1) or id and secret in the form body. */
+  clientAuth: "basic" | "body";
+  /** The name of the client id parameter (TikTok calls it `client_key`). */
+  clientIdParam: "client_id" | "client_key";
+  extraAuthorizeParams?: Readonly<Record<string, string>>;
+  /**
+   * How an access token is renewed: RFC 6749 §6 refresh_token grant; Threads' th_refresh_token (the long-lived
+   * access token refreshes itself at `refreshUrl`); none (the account is reconnected when the token expires).
+   */
+  refresh: "refresh_token" | "th_refresh_token" | "none";
+  /** Threads: the short-lived token from the code is exchanged for a long-lived one (GET, th_exchange_token). */
+  longLivedExchangeUrl?: string;
+  refreshUrl?: string;
+  /** The reference the row follows. */
+  reference: string;
+}
+
+export const OAUTH_PLATFORMS: Record<OAuthNetwork, OAuthPlatform> = {
+  x: {
+    authorizeUrl: "https://x.com/i/oauth2/authorize",
+    tokenUrl: "https://api.x.com/2/oauth2/token",
+    scopes: ["tweet.read", "tweet.write", "users.read", "offline.access", "media.write"],
+    scopeSeparator: " ",
+    pkce: true,
+    // "Working with confidential clients": Basic authentication on the token endpoints.
+    clientAuth: "basic",
+    clientIdParam: "client_id",
+    refresh: "refresh_token",
+    reference: "docs.x.com, OAuth 2.0 Authorization Code Flow with PKCE (user access token)",
+  },
+  linkedin: {
+    authorizeUrl: "https://www.linkedin.com/oauth/v2/authorization",
+    tokenUrl: "https://www.linkedin.com/oauth/v2/accessToken",
+    scopes: ["openid", "profile", "w_member_social"],
+    scopeSeparator: " ",
+    // PKCE is for LinkedIn's native-app flow; web apps use the plain authorization code with the secret.
+    pkce: false,
+    clientAuth: "body",
+    clientIdParam: "client_id",
+    // Refresh tokens only for apps LinkedIn enables them for; without one the member reconnects after 60 days.
+    refresh: "refresh_token",
+    reference: "learn.microsoft.com/linkedin, Authorization Code Flow (3-legged OAuth) and Programmatic Refresh Tokens",
+  },
+  threads: {
+    authorizeUrl: "https://threads.com/oauth/authorize",
+    tokenUrl: "https://graph.threads.net/oauth/access_token",
+    scopes: ["threads_basic", "threads_content_publish", "threads_manage_insights"],
+    scopeSeparator: ",",
+    pkce: false,
+    clientAuth: "body",
+    clientIdParam: "client_id",
+    refresh: "th_refresh_token",
+    longLivedExchangeUrl: "https://graph.threads.net/access_token",
+    refreshUrl: "https://graph.threads.net/refresh_access_token",
+    reference: "developers.facebook.com/docs/threads, Get Access Tokens and Permissions; Long-Lived Tokens",
+  },
+  facebook: {
+    authorizeUrl: "https://www.facebook.com/v21.0/dialog/oauth",
+    tokenUrl: "https://graph.facebook.com/v21.0/oauth/access_token",
+    scopes: ["pages_show_list", "pages_manage_posts", "pages_read_engagement"],
+    scopeSeparator: ",",
+    pkce: false,
+    clientAuth: "body",
+    clientIdParam: "client_id",
+    // Long-lived user tokens (fb_exchange_token) and never-expiring page tokens: issue 29 builds the exchange.
+    refresh: "none",
+    reference: "developers.facebook.com/docs/facebook-login, Manually Build a Login Flow (Graph API v21.0)",
+  },
+  instagram: {
+    authorizeUrl: "https://www.facebook.com/v21.0/dialog/oauth",
+    tokenUrl: "https://graph.facebook.com/v21.0/oauth/access_token",
+    scopes: ["instagram_basic", "instagram_content_publish", "pages_show_list"],
+    scopeSeparator: ",",
+    pkce: false,
+    clientAuth: "body",
+    clientIdParam: "client_id",
+    refresh: "none",
+    reference: "developers.facebook.com/docs/instagram-platform, Instagram API with Facebook Login (Graph API v21.0)",
+  },
+  tiktok: {
+    authorizeUrl: "https://www.tiktok.com/v2/auth/authorize/",
+    tokenUrl: "https://open.tiktokapis.com/v2/oauth/token/",
+    scopes: ["user.info.basic", "video.publish"],
+    scopeSeparator: ",",
+    pkce: true,
+    clientAuth: "body",
+    clientIdParam: "client_key",
+    refresh: "refresh_token",
+    reference: "developers.tiktok.com, Login Kit for Web and Manage User Access Tokens",
+  },
+  youtube: {
+    authorizeUrl: "https://accounts.google.com/o/oauth2/v2/auth",
+    tokenUrl: "https://oauth2.googleapis.com/token",
+    scopes: ["https://www.googleapis.com/auth/youtube.upload", "https://www.googleapis.com/auth/youtube.readonly"],
+    scopeSeparator: " ",
+    pkce: true,
+    clientAuth: "basic",
+    clientIdParam: "client_id",
+    // offline: a refresh token; consent: issued again on every connection, not only the first.
+    extraAuthorizeParams: { access_type: "offline", prompt: "consent", include_granted_scopes: "true" },
+    refresh: "refresh_token",
+    reference: "developers.google.com/identity/protocols/oauth2/web-server (Using OAuth 2.0 for Web Server Applications)",
+  },
+};
+
+export const isOAuthPlatform = (platform: string): platform is OAuthNetwork => Object.hasOwn(OAUTH_PLATFORMS, platform);
