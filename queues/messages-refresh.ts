@@ -30,7 +30,7 @@ export const messagesRefresh: ConsumerDefinition<"messages.refresh"> = {
     const adapter = adapterFor(account.platform);
     let messages: InboundMessage[];
     try {
-      messages = (await adapter.readMessages?.(await accountContext(env, account), {})) ?? [];
+      messages = (await adapter.readMessages?.(await accountContext(env, account, tx), {})) ?? [];
     } catch (err) {
       if (err instanceof ProviderError && !err.info.retryable) {
         await tx

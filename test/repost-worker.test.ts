@@ -135,7 +135,7 @@ describe("repost automation on a real PDS", () => {
     expect(jobs).toHaveLength(1);
     const [attempt] = await attemptsOf(policyId);
     // The repost reached the PDS but its answer never came back: the record exists, the attempt is still queued.
-    const bobAccount = await withDb(async (db) => accountContext(env, (await db.select().from(socialAccounts).where(eq(socialAccounts.id, target)))[0]));
+    const bobAccount = await withDb(async (db) => accountContext(env, (await db.select().from(socialAccounts).where(eq(socialAccounts.id, target)))[0], db));
     await blueskyRepost(bobAccount, attempt.id, post.uri);
     expect(await repostsOf(bob.did)).toHaveLength(1);
 

@@ -32,7 +32,7 @@ export const access = workspaceRole("admin", resourceInPath("account", "account_
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const row = scopedResource(c, "account");
-  const context = await accountContext(c.env, row);
+  const context = await accountContext(c.env, row, db(c));
   const profile = await adapterFor(row.platform)
     .readProfile(context)
     .catch((err) => providerProblem(err, row.platform));

@@ -82,7 +82,7 @@ export async function collectAccount(q: Queryable, env: Env, accountId: string, 
   let result: CollectResult;
   try {
     result = await collector.collect(
-      await accountContext(env, account),
+      await accountContext(env, account, q),
       { cursor: coverage.backfillCursor, done: coverage.initialCompletedAt !== null },
       { budget: collector.budget, timeoutMs: opts.timeoutMs ?? READ_TIMEOUT_MS },
     );

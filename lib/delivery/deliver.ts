@@ -105,7 +105,7 @@ export async function deliverClaimed(db: Database, env: Env, claim: Claim, commi
     if (!account || account.disconnectedAt) {
       throw new ProviderError("The destination account was disconnected.", { kind: "authentication", code: "account_disconnected", retryable: false });
     }
-    const context = await accountContext(env, account);
+    const context = await accountContext(env, account, db);
     if (inDoubt(rendition.status)) {
       for (const [position, ref] of await adapter.reconcile(context, request)) {
         if (posted.has(position)) continue;

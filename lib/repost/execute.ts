@@ -47,7 +47,7 @@ export async function executeRepost(db: Database, env: Env, attemptId: string): 
   if (!target) return fail(db, attempt, "target_unavailable", "the target account is no longer connected");
   if (!post?.externalId) return fail(db, attempt, "subject_not_found", "the post has no provider id");
   const subject = post as Subject;
-  const account = await accountContext(env, target);
+  const account = await accountContext(env, target, db);
   try {
     if (attempt.unrepostPrevious && attempt.stage > 0) await undoPrevious(db, account, attempt, subject);
     const externalId = await repost(account, attempt.id, subject);

@@ -26,6 +26,8 @@ export interface OAuthPlatform {
   /** Threads: the short-lived token from the code is exchanged for a long-lived one (GET, th_exchange_token). */
   longLivedExchangeUrl?: string;
   refreshUrl?: string;
+  /** Refresh this long before the access token expires (default 5 minutes). */
+  refreshAheadSeconds?: number;
   /** The reference the row follows. */
   reference: string;
 }
@@ -67,6 +69,8 @@ export const OAUTH_PLATFORMS: Record<OAuthNetwork, OAuthPlatform> = {
     refresh: "th_refresh_token",
     longLivedExchangeUrl: "https://graph.threads.net/access_token",
     refreshUrl: "https://graph.threads.net/refresh_access_token",
+    // A long-lived token refreshes only once it is a day old and before its 60 days end: a week ahead.
+    refreshAheadSeconds: 7 * 24 * 3600,
     reference: "developers.facebook.com/docs/threads, Get Access Tokens and Permissions; Long-Lived Tokens",
   },
   facebook: {
