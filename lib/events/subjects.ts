@@ -1,5 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
-import { publicationBuilds, publications, renditions } from "../../db/schema";
+import { publicationBuilds, publications, renditions, socialAccounts } from "../../db/schema";
 import type { PublicationStatus } from "../../db/schema/publications";
 import { changedNow, eventStatements } from "./emit";
 import type { EventType } from "./types";
@@ -56,4 +56,17 @@ export function buildFinishedStatements(workspaceId: string | SQL, buildId: stri
     from ${b} where ${b.id} = ${buildId})`;
   const when = changedNow({ id: b.id, status: b.state, updatedAt: b.updatedAt }, buildId, state);
   return eventStatements({ workspaceId, type: state === "completed" ? "build.completed" : "build.failed", data, when }).statements;
+}
+
+/**
+ * `account.reconnect_required`, for the statements after the one that marks the account so (the platform refused
+ * to refresh its token): applied only if that statement did, with `updated_at = now()`. In an interactive
+ * transaction, `emitEvent(tx, workspaceId, "account.reconnect_required", { account_id, platform, status })` does the same.
+ */
+export function accountReconnectRequiredStatements(accountId: string): SQL[] {
+  const a = socialAccounts;
+  const data = sql`(select jsonb_build_object('account_id', ${a.id}, 'platform', ${a.platform}, 'status', ${a.status}) from ${a} where ${a.id} = ${accountId})`;
+  const workspaceId = sql`select ${a.workspaceId} from ${a} where ${a.id} = ${accountId}`;
+  const when = changedNow(a, accountId, "reconnect_required");
+  return eventStatements({ workspaceId, type: "account.reconnect_required", data, when }).statements;
 }
