@@ -4,6 +4,7 @@ import analytics from "./analytics";
 import auth from "./auth";
 import billing from "./billing";
 import imageEditor from "./image-editor";
+import mcp from "./mcp";
 import media from "./media";
 import onboarding from "./onboarding";
 import publicationBuilds from "./publication-builds";
@@ -30,5 +31,6 @@ export const GROUPS = {
   "repost-automation": repostAutomation,
   billing,
   onboarding,
+  mcp,
   "webhook-endpoints": webhookEndpoints,
 } as const;

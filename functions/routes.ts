@@ -131,6 +131,11 @@ export const ROUTES: RouteTable = {
   "onboarding": [
     "POST /onboarding/first-workspace",
   ],
+  "mcp": [
+    "POST /mcp",
+    "GET /mcp",
+    "DELETE /mcp",
+  ],
   "webhook-endpoints": [
     "POST /webhook-endpoints",
     "GET /webhook-endpoints",
