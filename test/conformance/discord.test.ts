@@ -1,8 +1,14 @@
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { socialAccounts } from "../../db/schema";
 import { discordAdapter } from "../../lib/providers/discord";
 import { attachmentName, DISCORD_TEXT_LIMIT, discordLength, discordRetryAt, messagePayload, multipartBody } from "../../lib/providers/discord-message";
 import { parseDiscordWebhookUrl } from "../../lib/providers/discord-url";
 import { ProviderError } from "../../lib/providers/types";
+import { decryptJson } from "../../lib/secrets";
+import { client } from "../helpers/client";
+import { env, newUser, newWorkspace, withDb } from "../helpers/harness";
+import { clientWithEnv, expectData, expectProblem, locationsOf } from "../helpers/typed";
 import { accountContext, recordingProgress, rendition } from "../peers/adapter-context";
 import { startDiscord, type DiscordPeer } from "../peers/discord-api";
 
@@ -181,5 +187,47 @@ describe("Discord adapter against the documented test double", () => {
     const unverifiable = await failure(discordAdapter.reconcile(accountOf(hook.url), rendition(["x"])));
     expect(unverifiable.info).toMatchObject({ code: "outcome_unverifiable", outcomeUnknown: true });
     expect(discord.messagesOf(hook.id)).toEqual([]);
+  });
+});
+
+describe("POST /accounts with a Discord channel webhook", () => {
+  it("stores the webhook URL sealed and shows only the webhook id, name and channel link; refuses other URLs and a deleted webhook", async () => {
+    const owner = await newUser();
+    const ws = await newWorkspace(owner);
+    const c = client(owner.token);
+    const hook = discord.addWebhook("Team news");
+    const created = expectData(await c.POST("/accounts", { body: { workspace_id: ws, platform: "discord", url: hook.url } }), 201);
+    expect(created).toMatchObject({
+      platform: "discord",
+      account_id: hook.id,
+      account_username: "Team news",
+      account_kind: "channel",
+      instance_url: `https://discord.com/channels/${hook.guildId}/${hook.channelId}`,
+      thread_replies_supported: false,
+    });
+    const listed = expectData(await c.GET("/accounts", { params: { query: { workspace_id: ws } } }));
+    for (const answer of [created, listed]) expect(JSON.stringify(answer)).not.toContain(hook.token);
+    const [row] = await withDb((db) => db.select().from(socialAccounts).where(eq(socialAccounts.id, created.id)));
+    expect([row.url, JSON.stringify(row)]).toEqual([null, expect.not.stringContaining(hook.token)]);
+    expect(await decryptJson(env.INSTANCE_SECRET_KEY!, row.credentialsCiphertext!)).toEqual({ webhook_url: hook.url });
+
+    // The same webhook again: already connected.
+    expectProblem(await c.POST("/accounts", { body: { workspace_id: ws, platform: "discord", url: hook.url } }), 409, "conflict");
+    // Not a Discord webhook URL (and, without ALLOW_PRIVATE_URLS, not Discord's origin): 422 naming body.url, the token not echoed.
+    const strict = clientWithEnv(owner.token, { ALLOW_PRIVATE_URLS: "false" });
+    for (const url of [hook.url, "https://example.com/api/webhooks/1180000000000000001/abcdefghijklmnopqrstuvwxyz"]) {
+      const refused = expectProblem(await strict.POST("/accounts", { body: { workspace_id: ws, platform: "discord", url } }), 422, "validation-error");
+      expect(locationsOf(refused)).toEqual(["body.url"]);
+      expect(JSON.stringify(refused)).not.toContain(hook.token);
+    }
+    const noUrl = expectProblem(await c.POST("/accounts", { body: { workspace_id: ws, platform: "discord" } }), 422, "validation-error");
+    expect(locationsOf(noUrl)).toEqual(["body.url"]);
+    // A deleted webhook (Discord: 404 Unknown Webhook) is refused, naming the URL; nothing is stored.
+    const gone = discord.addWebhook();
+    discord.deleteWebhook(gone.id);
+    const refused = expectProblem(await c.POST("/accounts", { body: { workspace_id: ws, platform: "discord", url: gone.url } }), 422, "validation-error");
+    expect(locationsOf(refused)).toEqual(["body.url"]);
+    expect(refused.detail).toContain("Discord refused");
+    expect(expectData(await c.GET("/accounts", { params: { query: { workspace_id: ws } } })).map((a) => a.id)).toEqual([created.id]);
   });
 });
