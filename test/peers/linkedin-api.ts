@@ -1,4 +1,4 @@
-import { faultQueue, jsonOf, newToken, startServer, tokenRegistry } from "./stand-in-kit";
+import { faultQueue, jsonOf, mountOAuth, newToken, startServer, tokenRegistry } from "./stand-in-kit";
 
 /**
  * A TEST DOUBLE of LinkedIn's API for a member's posts, written from LinkedIn's public API reference
@@ -17,6 +17,10 @@ import { faultQueue, jsonOf, newToken, startServer, tokenRegistry } from "./stan
  *   uploaded images → 201, empty body, the post's URN in `x-restli-id`.
  * - GET /rest/posts?q=author&author=<urn> (newest first, `count`): needs r_member_social, which LinkedIn grants
  *   only to approved apps; a member added with `readPosts: false` gets 403 ACCESS_DENIED, as without it.
+ *
+ * - With `oauth`, LinkedIn's OAuth 2.0 endpoints at LinkedIn's paths (GET /oauth/v2/authorization, POST
+ *   /oauth/v2/accessToken, the client's id and secret in the form), served by test/peers/oauth-server.ts; refresh
+ *   tokens are issued, as LinkedIn does for apps it enables programmatic refresh tokens for.
  *
  * Faults (test/peers/stand-in-kit.ts) apply to POST /rest/posts. LinkedIn documents no rate-limit reset
  * header (its daily limits reset at midnight UTC); `rateLimitNext` answers 429 with a standard Retry-After.
@@ -42,19 +46,25 @@ export interface LinkedInStoredPost {
 const RESERVED_UNESCAPED = /(?<!\\)(?:\\\\)*[|{}@[\]()<>#*_~]/;
 const unescapeText = (s: string) => s.replace(/\\([\\|{}@[\]()<>#*_~])/g, "$1");
 
-export async function startLinkedInApi() {
+export async function startLinkedInApi(opts: { oauth?: { clientId: string; clientSecret: string } } = {}) {
   const members: LinkedInMember[] = [];
   const posts: LinkedInStoredPost[] = [];
   const images = new Map<string, { owner: string; bytes: Uint8Array | null }>();
   const postRequests: { headers: Record<string, unknown>; body: unknown }[] = [];
   const tokens = tokenRegistry<LinkedInMember>();
   const faults = faultQueue();
+  /** Members whose post LinkedIn stored without ever answering (hangNext). */
+  const hung: string[] = [];
+  const oauth = opts.oauth
+    ? mountOAuth(tokens, { ...opts.oauth, paths: { authorize: "/oauth/v2/authorization", token: "/oauth/v2/accessToken" }, clientAuth: "body" })
+    : null;
   let seq = 7_300_000_000_000_000_000n;
   const nextId = () => String(seq++);
 
   const server = await startServer(async (req, send, url) => {
     const fail = (status: number, message: string, code?: string, headers: Record<string, string> = {}) =>
       send(status, { status, message, ...(code ? { code } : {}), serviceErrorCode: status === 401 ? 65600 : 100 }, headers);
+    if (oauth && (await oauth.answer(req, send))) return;
     const me = tokens.accountOf(req.headers);
     if (!me) return fail(401, "Invalid access token", "INVALID_ACCESS_TOKEN");
     const urnOf = (m: LinkedInMember) => `urn:li:person:${m.sub}`;
@@ -110,7 +120,7 @@ export async function startLinkedInApi() {
         images: refs.map((r) => ({ urn: r.id, bytes: images.get(r.id)!.bytes!, altText: r.altText ?? null })),
         createdAt: Date.now(),
       });
-      if (fault?.hang) return;
+      if (fault?.hang) return void hung.push(me.sub);
       return send(201, undefined, { "x-restli-id": urn, "x-linkedin-id": urn });
     }
     if (req.method === "GET" && req.path === "/rest/posts" && req.query.get("q") === "author") {
@@ -156,6 +166,11 @@ export async function startLinkedInApi() {
       return token;
     },
     expireToken: tokens.expire,
+    expireTokensOf: (sub: string) => tokens.expireAll(members.find((m) => m.sub === sub)!),
+    oauth,
+    hung,
+    connectNext: (sub: string) => oauth?.connectAs(members.find((m) => m.sub === sub)!),
+    tokensOf: (sub: string) => tokens.tokensOf(members.find((m) => m.sub === sub)!),
     failNext: faults.failNext,
     hangNext: faults.hangNext,
     rateLimitNext(n: number, resetAt: Date) {

@@ -1,5 +1,6 @@
 import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import { oauthAuthority, type OAuthServerOptions } from "./oauth-server";
 
 /**
  * What the X, LinkedIn and Threads stand-ins (test/peers/x-api.ts, linkedin-api.ts, threads-api.ts) share:
@@ -54,6 +55,14 @@ export function tokenRegistry<A>() {
     },
     revoke(token: string) {
       tokens.delete(token);
+    },
+    /** Every token of this account stops working (revoked, or expired at the platform). */
+    expireAll(account: A) {
+      for (const t of tokens.values()) if (t.account === account) t.expired = true;
+    },
+    /** The tokens issued for this account (a test checks none appears in Herald's answers). */
+    tokensOf(account: A): string[] {
+      return [...tokens].filter(([, t]) => t.account === account).map(([token]) => token);
     },
     /** The account of a request's `Authorization: Bearer` token, or null. */
     accountOf(headers: http.IncomingHttpHeaders): A | null {
@@ -139,5 +148,38 @@ export async function startMediaHost() {
     fetched,
     image: (name = "pixel.png", alt: string | null = "A single pixel") => ({ url: `${url}/${name}`, mime_type: "image/png", alt_text: alt }),
     stop: () => new Promise<void>((resolve) => host.close(() => resolve())),
+  };
+}
+
+/** The platform's own OAuth endpoint paths (its authorization and token URLs keep their paths under `<platform>_auth_base`). */
+export type OAuthPaths = NonNullable<OAuthServerOptions["paths"]>;
+
+/**
+ * The platform's authorization server (test/peers/oauth-server.ts) mounted on the stand-in at the platform's
+ * own paths, so one base URL serves `<platform>_auth_base` and `<platform>_api_base`. Every access token it
+ * issues (at connection and at each refresh) becomes a bearer token of the account being connected: cases run
+ * one after another, each connecting its own account (`connectAs`) before anything refreshes its token.
+ */
+export function mountOAuth<A>(tokens: ReturnType<typeof tokenRegistry<A>>, options: Omit<OAuthServerOptions, "onIssue" | "paths"> & { paths: OAuthPaths }) {
+  let current: A | null = null;
+  const authority = oauthAuthority({
+    ...options,
+    onIssue: (token) => {
+      if (current) tokens.issue(token, current);
+    },
+  });
+  return {
+    authority,
+    /** The account the next authorization approves (and whose tokens refreshes renew). */
+    connectAs(account: A) {
+      current = account;
+    },
+    /** Answers the request when it is one of the OAuth endpoints; false otherwise. */
+    async answer(req: StandInRequest, send: Send): Promise<boolean> {
+      const out = await authority.answer({ method: req.method, path: req.path, query: req.query, headers: req.headers, body: req.raw });
+      if (!out) return false;
+      send(out.status, out.body, out.headers);
+      return true;
+    },
   };
 }

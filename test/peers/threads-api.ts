@@ -1,5 +1,5 @@
 import { threadsLength } from "../../lib/providers/threads-text";
-import { faultQueue, formOf, newToken, startServer, tokenRegistry } from "./stand-in-kit";
+import { faultQueue, formOf, mountOAuth, newToken, startServer, tokenRegistry } from "./stand-in-kit";
 
 /**
  * A TEST DOUBLE of the Threads API (graph.threads.net, v1.0), written from Meta's public Threads API
@@ -17,10 +17,13 @@ import { faultQueue, formOf, newToken, startServer, tokenRegistry } from "./stan
  * - GET /v1.0/{user-id}/threads (top-level posts) and /replies (with `replied_to`), newest first, `limit`;
  *   GET /v1.0/{media-id}?fields=permalink; GET /v1.0/me; POST /v1.0/{media-id}/repost → `{id}`.
  * - 401 `{error: {type: "OAuthException", code: 190}}` for an unknown or expired token (Authorization: Bearer).
+ * - With `oauth`, Threads' token endpoints at Threads' paths (GET /oauth/authorize, POST /oauth/access_token, the
+ *   long-lived exchange GET /access_token and GET /refresh_access_token), served by test/peers/oauth-server.ts.
  *
  * Faults (test/peers/stand-in-kit.ts) apply to threads_publish. A rate limit as Graph sends it: 429 with
  * `{error: {code: 4}}` and `x-business-use-case-usage` carrying `estimated_time_to_regain_access` in minutes
- * (`rateLimitNext`).
+ * (`rateLimitNext`; it adds a standard Retry-After in seconds, which Meta does not document for Threads, so that
+ * the exact reset time can be checked: the adapter prefers Retry-After and reads the minutes otherwise).
  */
 
 export interface ThreadsUser {
@@ -50,19 +53,31 @@ export interface ThreadsStoredPost {
   timestamp: string;
 }
 
-export async function startThreadsApi() {
+export async function startThreadsApi(opts: { oauth?: { clientId: string; clientSecret: string } } = {}) {
   const users: ThreadsUser[] = [];
   const containers = new Map<string, Container>();
   const posts: ThreadsStoredPost[] = [];
   const reposts: { userId: string; mediaId: string; id: string }[] = [];
   const tokens = tokenRegistry<ThreadsUser>();
   const faults = faultQueue();
+  /** Users whose publish Threads did without ever answering (hangNext). */
+  const hung: string[] = [];
+  const oauth = opts.oauth
+    ? mountOAuth(tokens, {
+        ...opts.oauth,
+        paths: { authorize: "/oauth/authorize", token: "/oauth/access_token", exchange: "/access_token", refresh: "/refresh_access_token" },
+        clientAuth: "body",
+        // Threads' long-lived tokens last 60 days ("Long-Lived Tokens"); Herald refreshes them only near the end.
+        accessTokenTtlSeconds: 60 * 86_400,
+      })
+    : null;
   let seq = 17_840_000_000_000_000n;
   const nextId = () => String(seq++);
 
   const server = await startServer(async (req, send) => {
     const fail = (status: number, message: string, code = 100, headers: Record<string, string> = {}) =>
       send(status, { error: { message, type: code === 190 ? "OAuthException" : "THApiException", code, fbtrace_id: "stand-in" } }, headers);
+    if (oauth && (await oauth.answer(req, send))) return;
     const me = tokens.accountOf(req.headers);
     if (!me) return fail(401, "Error validating access token: the session is invalid or has expired.", 190);
     const path = req.path.replace(/^\/v1\.0/, "");
@@ -137,7 +152,7 @@ export async function startThreadsApi() {
         permalink: `https://www.threads.net/@${me.username}/post/${id}`,
         timestamp: new Date().toISOString(),
       });
-      if (fault?.hang) return;
+      if (fault?.hang) return void hung.push(me.id);
       return send(200, { id });
     }
     if (req.method === "GET" && (edge?.[2] === "threads" || edge?.[2] === "replies")) {
@@ -191,6 +206,11 @@ export async function startThreadsApi() {
       return token;
     },
     expireToken: tokens.expire,
+    expireTokensOf: (userId: string) => tokens.expireAll(users.find((u) => u.id === userId)!),
+    oauth,
+    hung,
+    connectNext: (userId: string) => oauth?.connectAs(users.find((u) => u.id === userId)!),
+    tokensOf: (userId: string) => tokens.tokensOf(users.find((u) => u.id === userId)!),
     failNext: faults.failNext,
     hangNext: faults.hangNext,
     /** The next n publishes answer as Graph does at a rate limit, access coming back at `resetAt` (whole minutes). */
@@ -199,7 +219,9 @@ export async function startThreadsApi() {
       const usage = {
         [String(users[0]?.id ?? "0")]: [{ type: "threads", call_count: 100, total_cputime: 1, total_time: 1, estimated_time_to_regain_access: minutes }],
       };
-      faults.failNext(n, 429, { "x-business-use-case-usage": JSON.stringify(usage) });
+      // Graph's usage header says whole minutes; Retry-After (HTTP's own) carries the exact second.
+      const seconds = Math.max(1, Math.ceil((resetAt.getTime() - Date.now()) / 1000));
+      faults.failNext(n, 429, { "x-business-use-case-usage": JSON.stringify(usage), "retry-after": String(seconds) });
     },
     postsOf: (userId: string) => posts.filter((p) => p.ownerId === userId),
   };

@@ -1,5 +1,5 @@
 import { xWeightedLength } from "../../lib/providers/x-text";
-import { faultQueue, formOf, jsonOf, newToken, startServer, tokenRegistry } from "./stand-in-kit";
+import { faultQueue, formOf, jsonOf, mountOAuth, newToken, startServer, tokenRegistry } from "./stand-in-kit";
 
 /**
  * A TEST DOUBLE of the X API v2, written from X's public API reference (docs.x.com: "Create Post"
@@ -20,6 +20,8 @@ import { faultQueue, formOf, jsonOf, newToken, startServer, tokenRegistry } from
  *   POST /2/media/metadata `{id, metadata: {alt_text: {text}}}`.
  * - POST /2/users/{id}/retweets `{tweet_id}` → `{data: {retweeted: true}}`.
  * - 401 `{title: "Unauthorized", status: 401}` for an unknown or expired bearer token.
+ * - With `oauth`, X's OAuth 2.0 endpoints at X's paths (GET /i/oauth2/authorize, POST /2/oauth2/token; PKCE S256
+ *   required, the confidential client by HTTP Basic), served by test/peers/oauth-server.ts.
  *
  * Faults (test/peers/stand-in-kit.ts) apply to POST /2/tweets: a 429 as X sends it carries
  * `x-rate-limit-limit`, `x-rate-limit-remaining: 0` and `x-rate-limit-reset` (epoch seconds), see `rateLimitNext`.
@@ -45,14 +47,24 @@ export interface XStoredPost {
 
 const escapeHtml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
-export async function startXApi() {
+export async function startXApi(opts: { oauth?: { clientId: string; clientSecret: string } } = {}) {
   const users: XUser[] = [];
   const posts: XStoredPost[] = [];
-  const media = new Map<string, { ownerId: string; mime: string; size: number; alt: string | null }>();
+  const media = new Map<string, { ownerId: string; mime: string; size: number; bytes: Uint8Array; alt: string | null }>();
+  /** Users whose post X stored without ever answering (hangNext). */
+  const hung: string[] = [];
   const retweets: { userId: string; tweetId: string }[] = [];
   const postRequests: unknown[] = [];
   const tokens = tokenRegistry<XUser>();
   const faults = faultQueue();
+  const oauth = opts.oauth
+    ? mountOAuth(tokens, {
+        ...opts.oauth,
+        paths: { authorize: "/i/oauth2/authorize", token: "/2/oauth2/token" },
+        clientAuth: "basic",
+        requirePkce: true,
+      })
+    : null;
   let seq = 1_800_000_000_000_000_000n;
   const nextId = () => String(seq++);
 
@@ -90,6 +102,7 @@ export async function startXApi() {
 
   const server = await startServer(async (req, send) => {
     const problem = (status: number, title: string, detail: string) => send(status, { title, detail, type: "about:blank", status });
+    if (oauth && (await oauth.answer(req, send))) return;
     const me = tokens.accountOf(req.headers);
     if (!me) return problem(401, "Unauthorized", "Unauthorized");
 
@@ -115,7 +128,7 @@ export async function startXApi() {
       const file = form?.get("media");
       if (!(file instanceof Blob)) return problem(400, "Invalid Request", "One or more parameters to your request was invalid: media");
       const id = nextId();
-      media.set(id, { ownerId: me.id, mime: file.type, size: file.size, alt: null });
+      media.set(id, { ownerId: me.id, mime: file.type, size: file.size, bytes: new Uint8Array(await file.arrayBuffer()), alt: null });
       return send(200, { data: { id, media_key: `3_${id}`, size: file.size, expires_after_secs: 86400 } });
     }
     if (req.method === "POST" && req.path === "/2/media/metadata") {
@@ -150,7 +163,7 @@ export async function startXApi() {
         return problem(403, "Forbidden", "You are not allowed to create a Tweet with duplicate content.");
       if (fault?.hang && fault.afterStoring === false) return;
       const post = store(me, text, parent, mediaIds);
-      if (fault?.hang) return;
+      if (fault?.hang) return void hung.push(me.id);
       return send(201, { data: { id: post.id, text: post.text, edit_history_tweet_ids: [post.id] } });
     }
     return problem(404, "Not Found Error", `No route ${req.method} ${req.path}`);
@@ -177,6 +190,13 @@ export async function startXApi() {
       return token;
     },
     expireToken: tokens.expire,
+    /** Every token of the account stops working (revoked, or expired at X). */
+    expireTokensOf: (userId: string) => tokens.expireAll(users.find((u) => u.id === userId)!),
+    oauth,
+    hung,
+    /** The next authorization (OAuth) approves this account. */
+    connectNext: (userId: string) => oauth?.connectAs(users.find((u) => u.id === userId)!),
+    tokensOf: (userId: string) => tokens.tokensOf(users.find((u) => u.id === userId)!),
     failNext: faults.failNext,
     hangNext: faults.hangNext,
     /** The next n posts answer 429 as X does, the window reopening at `resetAt`. */

@@ -1,7 +1,10 @@
 import type { ProviderDriver } from "../driver";
 import { blueskyDriver } from "./bluesky";
+import { linkedinDriver } from "./linkedin";
 import { mastodonDriver } from "./mastodon";
+import { threadsDriver } from "./threads";
 import { webhookDriver } from "./webhook";
+import { xDriver } from "./x";
 
 /** Every provider the conformance suite runs (test/conformance/driver.ts says how to add one). */
-export const DRIVERS: ProviderDriver[] = [blueskyDriver, mastodonDriver, webhookDriver];
+export const DRIVERS: ProviderDriver[] = [blueskyDriver, mastodonDriver, webhookDriver, xDriver, linkedinDriver, threadsDriver];

@@ -1,0 +1,63 @@
+import { eq } from "drizzle-orm";
+import { expect } from "vitest";
+import { socialAccounts } from "../../../db/schema";
+import { withDb } from "../../helpers/harness";
+import { clientWithEnv } from "../../helpers/typed";
+import type { SuiteContext, Workspace } from "../driver";
+
+/**
+ * What the OAuth drivers (x, linkedin, threads) share: the operator's app and the platform's base URLs as
+ * instance settings, and a connection as a browser makes it (POST /accounts/connect/{platform}/start, the
+ * platform's authorize endpoint approving at once, Herald's callback, the redirect carrying `account_id`).
+ */
+
+export interface OAuthClient {
+  clientId: string;
+  clientSecret: string;
+}
+
+/** `<platform>_client_id`, `_client_secret`, `_api_base` and `_auth_base`: one stand-in serves both bases. */
+export async function configureOAuth(suite: SuiteContext, platform: string, base: string, client: OAuthClient): Promise<void> {
+  const res = await clientWithEnv(suite.adminToken, suite.env).PUT("/admin/instance-settings", {
+    body: {
+      settings: [
+        { key: `${platform}_client_id`, value: client.clientId },
+        { key: `${platform}_client_secret`, value: client.clientSecret },
+        { key: `${platform}_api_base`, value: base },
+        { key: `${platform}_auth_base`, value: base },
+      ],
+    },
+  });
+  expect(res.response.status, JSON.stringify(res.error)).toBe(200);
+}
+
+/** Connects through the OAuth flow over HTTP, as a browser would; Herald's id of the account. */
+export async function connectOAuth(suite: SuiteContext, ws: Workspace, platform: string): Promise<string> {
+  // Over HTTP: the callback Herald gives the platform is under PUBLIC_BASE_URL, which is this server.
+  const started = await fetch(`${suite.baseUrl}/accounts/connect/${platform}/start`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${ws.token}`, "content-type": "application/json" },
+    body: JSON.stringify({ workspace_id: ws.workspaceId }),
+  });
+  const start = (await started.json()) as { authorization_url?: string };
+  expect(started.status, JSON.stringify(start)).toBe(201);
+  const approved = await fetch(start.authorization_url!, { redirect: "manual" });
+  expect(approved.status).toBe(302);
+  const back = await fetch(approved.headers.get("location")!, { redirect: "manual" });
+  expect(back.status, await back.clone().text()).toBe(302);
+  const landed = new URL(back.headers.get("location")!);
+  expect(landed.searchParams.get("error"), "the callback's error").toBeNull();
+  const id = landed.searchParams.get("account_id");
+  expect(id).toEqual(expect.any(String));
+  return id!;
+}
+
+/** Herald's copy of the account's access token is past its expiry, so the next delivery refreshes it first. */
+export async function expireAtHerald(accountId: string): Promise<void> {
+  await withDb((db) =>
+    db
+      .update(socialAccounts)
+      .set({ tokenExpiresAt: new Date(Date.now() - 60_000) })
+      .where(eq(socialAccounts.id, accountId)),
+  );
+}
