@@ -327,6 +327,8 @@ describe("the client-address relay on PORT", () => {
     const seen: http.IncomingHttpHeaders[] = [];
     const target = http.createServer((req, res) => {
       seen.push(req.headers);
+      // As a Worker that refuses a request before reading its body (401, 413): the answer comes first.
+      if (req.url === "/early") return void res.writeHead(401, { "content-type": "application/problem+json" }).end('{"status":401}');
       res.writeHead(207, { "x-answer": "kept", "content-type": "text/plain" });
       req.pipe(res);
     });
@@ -346,6 +348,10 @@ describe("the client-address relay on PORT", () => {
       expect(seen[0]["cf-connecting-ip"]).toBe("127.0.0.1");
       expect(seen[0]["x-custom"]).toBe("kept");
       expect(seen[0].host).toBe(`127.0.0.1:${relay.port}`);
+      // Answered before the body was read: the client still finishes sending and gets the answer whole.
+      const early = await fetch(`http://127.0.0.1:${relay.port}/early`, { method: "POST", body });
+      expect(early.status).toBe(401);
+      expect(await early.json()).toEqual({ status: 401 });
       // Nothing behind it: a problem+json 502, not a hung or reset connection.
       await new Promise<void>((resolve) => target.close(() => resolve()));
       target.closeAllConnections();

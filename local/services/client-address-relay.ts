@@ -15,14 +15,25 @@ export async function startClientAddressRelay(opts: { port: number; target: { ho
   const agent = new http.Agent({ keepAlive: true });
   const server = http.createServer((req, res) => {
     const headers: http.OutgoingHttpHeaders = { ...req.headers, "cf-connecting-ip": peerAddress(req) };
+    let answered = false;
     const upstream = http.request({ host: opts.target.host, port: opts.target.port, method: req.method, path: req.url, headers, agent }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.rawHeaders);
+      answered = true;
+      res.writeHead(answer.statusCode ?? 502, endToEnd(answer.rawHeaders));
       answer.pipe(res);
       answer.on("error", () => res.destroy());
+      // Answered before the body was all sent (a 401 or 413 needs none of it): take in the rest here and drop it,
+      // so the client finishes sending and reads the answer instead of seeing its connection cut.
+      answer.on("end", () => {
+        if (req.complete) return;
+        req.unpipe(upstream);
+        upstream.destroy();
+        req.resume();
+      });
     });
     upstream.on("error", () => {
+      // Writing the rest of a body the Worker had already answered may fail: the answer still stands.
+      if (answered) return;
       // The Workers are not listening (yet, or any more): say so the way every other error is said.
-      if (res.headersSent) return void res.destroy();
       res.writeHead(502, { "content-type": "application/problem+json" });
       res.end(JSON.stringify({ type: "about:blank", title: "Bad Gateway", status: 502, detail: "The Workers behind npm start did not answer." }));
     });
@@ -43,6 +54,15 @@ export async function startClientAddressRelay(opts: { port: number; target: { ho
         agent.destroy();
       }),
   };
+}
+
+/** Hop-by-hop headers (RFC 9110 §7.6.1) describe the connection to wrangler dev, not the client's: Node sets its own. */
+const HOP_BY_HOP = new Set(["connection", "keep-alive", "transfer-encoding", "proxy-connection", "upgrade"]);
+
+function endToEnd(raw: string[]): string[] {
+  const kept: string[] = [];
+  for (let i = 0; i + 1 < raw.length; i += 2) if (!HOP_BY_HOP.has(raw[i].toLowerCase())) kept.push(raw[i], raw[i + 1]);
+  return kept;
 }
 
 /** The socket's peer, IPv4 written as IPv4 (Node reports `::ffff:127.0.0.1` on a dual-stack socket). */
