@@ -1,5 +1,6 @@
 import type { ProviderDriver } from "../driver";
 import { blueskyDriver } from "./bluesky";
+import { discordDriver } from "./discord";
 import { linkedinDriver } from "./linkedin";
 import { mastodonDriver } from "./mastodon";
 import { threadsDriver } from "./threads";
@@ -7,4 +8,4 @@ import { webhookDriver } from "./webhook";
 import { xDriver } from "./x";
 
 /** Every provider the conformance suite runs (test/conformance/driver.ts says how to add one). */
-export const DRIVERS: ProviderDriver[] = [blueskyDriver, mastodonDriver, webhookDriver, xDriver, linkedinDriver, threadsDriver];
+export const DRIVERS: ProviderDriver[] = [blueskyDriver, mastodonDriver, webhookDriver, discordDriver, xDriver, linkedinDriver, threadsDriver];
