@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { expect } from "vitest";
 import { socialAccounts } from "../../../db/schema";
 import { withDb } from "../../helpers/harness";
-import { clientWithEnv } from "../../helpers/typed";
+import { clientWithEnv, expectData } from "../../helpers/typed";
 import type { SuiteContext, Workspace } from "../driver";
 
 /**
@@ -33,15 +33,13 @@ export async function configureOAuth(suite: SuiteContext, platform: string, base
 
 /** Connects through the OAuth flow over HTTP, as a browser would; Herald's id of the account. */
 export async function connectOAuth(suite: SuiteContext, ws: Workspace, platform: string): Promise<string> {
-  // Over HTTP: the callback Herald gives the platform is under PUBLIC_BASE_URL, which is this server.
-  const started = await fetch(`${suite.baseUrl}/accounts/connect/${platform}/start`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${ws.token}`, "content-type": "application/json" },
-    body: JSON.stringify({ workspace_id: ws.workspaceId }),
-  });
-  const start = (await started.json()) as { authorization_url?: string };
-  expect(started.status, JSON.stringify(start)).toBe(201);
-  const approved = await fetch(start.authorization_url!, { redirect: "manual" });
+  const start = expectData(
+    await ws.client.POST("/accounts/connect/{platform}/start", { params: { path: { platform } }, body: { workspace_id: ws.workspaceId } }),
+    201,
+  );
+  // The browser's part: the platform approves at once, then its redirect reaches Herald's callback over HTTP
+  // (under PUBLIC_BASE_URL, the suite's served Herald), which redirects with the account's id.
+  const approved = await fetch(start.authorization_url, { redirect: "manual" });
   expect(approved.status).toBe(302);
   const back = await fetch(approved.headers.get("location")!, { redirect: "manual" });
   expect(back.status, await back.clone().text()).toBe(302);
