@@ -51,6 +51,7 @@ describe("POST /mcp", () => {
     expect(publish.inputSchema.required).toEqual(expect.arrayContaining(["id", "expected_revision"]));
     expect(Object.keys(publish.inputSchema.properties ?? {})).toContain("idempotency_key");
     expect(publish.description).toContain("POST /publications/{id}/publish-now");
+    expect(mcp.getInstructions()).toMatch(/publications_publish_now/);
     // The very zod schemas of the routes, not copies.
     const create = toolInput(createPublicationRoute);
     const createBody = createPublicationRoute.request.body.content["application/json"].schema;

@@ -18,19 +18,25 @@ function tools() {
       title: tool.route.summary,
       description: `${description} (${tool.route.method.toUpperCase()} ${tool.route.path})`,
       inputSchema: inputJsonSchema(input),
-      annotations: { readOnlyHint: tool.route.method === "get" },
+      annotations: { readOnlyHint: tool.route.method === "get", idempotentHint: tool.route.method === "get" || tool.route.method === "put" },
     };
     return { tool, input, listed };
   });
   return described;
 }
 
+const INSTRUCTIONS =
+  "Herald publishes to social networks. Find a workspace (workspaces_list) and its connected accounts (accounts_list); " +
+  "publications_create makes a draft for chosen accounts; publications_publish_now sends it (give its current revision as expected_revision " +
+  "and an idempotency_key, reused on a retry so it publishes once); follow each rendition with publications_get. " +
+  "Every tool is the HTTP operation it names: a refusal is a tool error carrying the problem's type, status and detail.";
+
 /**
  * The MCP server of one request (stateless: nothing outlives it). Listing tools answers from the routes; calling one
  * calls its operation with this request's credential, so every answer is the operation's own.
  */
 export function mcpServer(c: Context<AppEnv>): Server {
-  const server = new Server({ name: "herald", version: "1.0.0" }, { capabilities: { tools: {} } });
+  const server = new Server({ name: "herald", version: "1.0.0" }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools().map((t) => t.listed) }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const found = tools().find((t) => t.tool.name === request.params.name);
