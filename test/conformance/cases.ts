@@ -53,6 +53,9 @@ export const CASES: ConformanceCase[] = [
       const mine = list.find((a) => a.id === account.id);
       expect(mine).toMatchObject({ platform: driver.platform, is_active: true });
       expectNoSecrets(account, list);
+      // The provider list says what was just shown: this platform connects and publishes here.
+      const providers = expectData(await ws.client.GET("/accounts/providers", { params: { query: { workspace_id: ws.workspaceId } } }));
+      expect(providers.find((p) => p.platform === driver.platform)?.readiness).toMatchObject({ state: "ready", connectable: true, publishable: true });
       expect(await driver.posts(account)).toEqual([]);
       return undefined;
     },
