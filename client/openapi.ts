@@ -10071,7 +10071,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a webhook endpoint
-         * @description Needs the admin role. Nothing more is sent to it, retries included; its delivery log goes with it. A disabled endpoint is enabled again by deleting it and creating it anew (with a new secret).
+         * @description Needs the admin role. Nothing more is sent to it, retries included; its delivery log goes with it. A disabled endpoint can also be enabled again without deleting it: PATCH with `enabled: true`.
          */
         delete: {
             parameters: {
@@ -10159,7 +10159,100 @@ export interface paths {
         };
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change a webhook endpoint, or enable it again
+         * @description Needs the admin role. Changes the URL (the same outbound URL rules as at creation) or the event types, and `enabled: true` enables an endpoint Herald disabled after its deliveries kept failing (its count of failures starts over; deliveries that ended `failed` meanwhile can be sent again with redeliver). `enabled: false` disables it. The secret is kept.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Webhook endpoint ID */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["UpdateWebhookEndpointRequest"];
+                };
+            };
+            responses: {
+                /** @description The endpoint */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WebhookEndpoint"];
+                    };
+                };
+                /** @description Body is not JSON or not the declared content type */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, unknown or revoked bearer token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role too low for this operation, or a plan limit reached */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such resource, or not visible to the caller */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Request body too large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Validation failed */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Rate limited */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
         trace?: never;
     };
     "/webhook-endpoints/{id}/deliveries": {
@@ -13781,6 +13874,14 @@ export interface components {
             disabled_at: string | null;
             /** @description Why it was disabled, for the workspace's admins */
             disabled_reason: string | null;
+        };
+        UpdateWebhookEndpointRequest: {
+            /** @description Where events are POSTed: http(s); loopback and private addresses only when the instance sets ALLOW_PRIVATE_URLS */
+            url?: string;
+            /** @description The event types sent to this endpoint */
+            events?: ("publication.published" | "publication.partially_published" | "publication.failed" | "rendition.failed" | "build.completed" | "build.failed" | "account.reconnect_required")[];
+            /** @description `true` enables a disabled endpoint again (its run of failures starts over); `false` disables it */
+            enabled?: boolean;
         };
         WebhookDelivery: {
             /**

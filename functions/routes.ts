@@ -139,6 +139,7 @@ export const ROUTES: RouteTable = {
   "webhook-endpoints": [
     "POST /webhook-endpoints",
     "GET /webhook-endpoints",
+    "PATCH /webhook-endpoints/:id",
     "DELETE /webhook-endpoints/:id",
     "GET /webhook-endpoints/:id/deliveries",
     "POST /webhook-endpoints/:id/deliveries/:delivery_id/redeliver",

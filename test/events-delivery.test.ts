@@ -1,5 +1,5 @@
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { outboundEvents, outboxJobs, publications, webhookDeliveries } from "../db/schema";
 import { inOneTransaction } from "../lib/db/batch";
 import { emitEvent } from "../lib/events/emit";
@@ -88,7 +88,21 @@ describe("outbound events", () => {
     expect(await runPipeline(pub.id)).toBe("published");
     const [event] = await eventsOf(ws);
     expect(event).toMatchObject({ type: "publication.published", workspaceId: ws });
-    await runUntil(ws, (s) => s.every((x) => x === "delivered"));
+    // What the consumer logs meanwhile: ids and codes, never the secret or the endpoint's URL.
+    const logged: string[] = [];
+    const spies = (["info", "warn", "error", "log"] as const).map((level) =>
+      vi.spyOn(console, level).mockImplementation((...args: unknown[]) => {
+        logged.push(args.map(String).join(" "));
+      }),
+    );
+    try {
+      await runUntil(ws, (s) => s.every((x) => x === "delivered"));
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+    }
+    expect(logged.join("\n")).toContain("event delivery attempt");
+    expect(logged.join("\n")).not.toContain(endpoint.secret.slice("whsec_".length, 20));
+    expect(logged.join("\n")).not.toContain(hooks.url);
     const [attempt] = received(event.id);
     expect(attempt.webhookId).toBe(event.id);
     // Verified by the receiver's own code (node:crypto), with the secret the API showed once.
@@ -273,6 +287,18 @@ describe("outbound events", () => {
       409,
       "conflict",
     );
+
+    // Enabled again by an admin (PATCH): the reason goes, redelivery is accepted and arrives.
+    const enabled = expectData(await client(owner.token).PATCH("/webhook-endpoints/{id}", { params: { path: { id: endpoint.id } }, body: { enabled: true } }));
+    expect(enabled).toMatchObject({ disabled_at: null, disabled_reason: null });
+    expectData(
+      await client(owner.token).POST("/webhook-endpoints/{id}/deliveries/{delivery_id}/redeliver", {
+        params: { path: { id: endpoint.id, delivery_id: one.id } },
+      }),
+      202,
+    );
+    await runUntil(ws, (s) => s.includes("delivered"));
+    expect(received(one.eventId).map((a) => a.answeredWith)).toEqual([410, 200]);
 
     // A fresh endpoint with a pending delivery, deleted before it is sent: nothing arrives.
     const other = await setup(["build.completed"]);

@@ -129,6 +129,30 @@ describe("GET /webhook-endpoints", () => {
   });
 });
 
+describe("PATCH /webhook-endpoints/{id}", () => {
+  it("an admin changes events and URL, disables and enables it; audited; others 403 / 404; bad input 422", async () => {
+    const { owner, admin, editor, stranger, ws } = await team();
+    const made = expectData(await create(owner.token, { workspace_id: ws, url: URL_OK, events: ["build.completed"] }), 201);
+    const patch = (token: string, body: { url?: string; events?: EventType[]; enabled?: boolean }) =>
+      client(token).PATCH("/webhook-endpoints/{id}", { params: { path: { id: made.id } }, body });
+    expectProblem(await patch(stranger.token, { enabled: false }), 404, "not-found");
+    expectProblem(await patch(editor.token, { enabled: false }), 403, "forbidden");
+    expect(expectData(await patch(admin.token, { events: ["build.failed", "publication.failed"], url: `${URL_OK}/v2` }))).toMatchObject({
+      events: ["build.failed", "publication.failed"],
+      url: `${URL_OK}/v2`,
+      disabled_at: null,
+    });
+    const disabled = expectData(await patch(admin.token, { enabled: false }));
+    expect(disabled.disabled_at).not.toBeNull();
+    expect(disabled.disabled_reason).toMatch(/administrator/);
+    expect(expectData(await patch(admin.token, { enabled: true }))).toMatchObject({ disabled_at: null, disabled_reason: null });
+    expect(locationsOf(expectProblem(await patch(admin.token, { url: "ftp://example.com/x" }), 422, "validation-error"))).toEqual(["body.url"]);
+    expectProblem(await patch(admin.token, {}), 422, "validation-error");
+    const audits = await withDb((db) => db.select().from(auditEvents).where(eq(auditEvents.targetId, made.id)));
+    expect(audits.filter((a) => a.action === "webhook_endpoint.update")).toHaveLength(3);
+  });
+});
+
 describe("DELETE /webhook-endpoints/{id}", () => {
   it("removes it (204, audited), 404 across workspaces, 403 below admin", async () => {
     const { owner, admin, editor, stranger, ws } = await team();

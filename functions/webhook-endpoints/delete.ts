@@ -15,7 +15,7 @@ export const route = createRoute({
   summary: "Delete a webhook endpoint",
   description:
     "Needs the admin role. Nothing more is sent to it, retries included; its delivery log goes with it. " +
-    "A disabled endpoint is enabled again by deleting it and creating it anew (with a new secret).",
+    "A disabled endpoint can also be enabled again without deleting it: PATCH with `enabled: true`.",
   request: { params: EndpointIdParams },
   responses: { 204: { description: "Deleted" }, ...problems(401, 403, 404, 422, 429) },
 });

@@ -33,7 +33,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { jobId, delivery } = await db(c).transaction(async (tx) => {
     const endpoint = await lockScopedResource(c, tx, "webhook-endpoint");
     if (endpoint.disabledAt) {
-      throw new ApiError("conflict", { detail: "This endpoint is disabled and receives nothing; delete it and create it again first." });
+      throw new ApiError("conflict", { detail: "This endpoint is disabled and receives nothing; enable it again first (PATCH with enabled: true)." });
     }
     const mine = and(eq(webhookDeliveries.id, delivery_id), eq(webhookDeliveries.endpointId, endpoint.id));
     const [reset] = await tx

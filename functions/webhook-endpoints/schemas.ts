@@ -23,6 +23,15 @@ export const CreateWebhookEndpointRequest = z
   })
   .openapi("CreateWebhookEndpointRequest");
 
+export const UpdateWebhookEndpointRequest = z
+  .object({
+    url: CreateWebhookEndpointRequest.shape.url.optional(),
+    events: CreateWebhookEndpointRequest.shape.events.optional(),
+    enabled: z.boolean().optional().openapi({ description: "`true` enables a disabled endpoint again (its run of failures starts over); `false` disables it" }),
+  })
+  .refine((body) => body.url !== undefined || body.events !== undefined || body.enabled !== undefined, { message: "Give url, events or enabled" })
+  .openapi("UpdateWebhookEndpointRequest");
+
 const endpointFields = {
   id: z.string(),
   workspace_id: z.string(),

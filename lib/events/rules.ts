@@ -37,5 +37,5 @@ export function decide(result: AttemptResult, roundAttempt: number, random = Mat
 /** Why an endpoint was disabled, for its admins (GET /webhook-endpoints): a count and the last answer, never content. */
 export function disabledReason(result: AttemptResult): string {
   const last = result.statusCode !== null ? `HTTP ${result.statusCode}` : result.ok ? "" : result.errorCode;
-  return `${DISABLE_AFTER_FAILED_DELIVERIES} consecutive deliveries failed (the last answer: ${last}); delete the endpoint and create it again once it accepts events.`;
+  return `${DISABLE_AFTER_FAILED_DELIVERIES} consecutive deliveries failed (the last answer: ${last}); once it accepts events again, enable it (PATCH with enabled: true).`;
 }
