@@ -64,7 +64,8 @@ export async function pump(suite: SuiteContext, ws: Workspace, id: string, until
   }
 }
 
-const terminal = (p: Publication) => p.renditions.every((r) => ["published", "failed", "canceled"].includes(r.status));
+/** Every rendition ended, and the publication has converged (its settling is written after the last rendition's outcome). */
+const terminal = (p: Publication) => p.status !== "publishing" && p.renditions.every((r) => ["published", "failed", "canceled"].includes(r.status));
 const waiting = (p: Publication) => p.renditions.some((r) => r.status === "retrying" || r.status === "reconciling");
 const attemptsOf = (p: Publication) => p.renditions.reduce((n, r) => n + (r.delivery.current_attempt_number ?? 0), 0);
 
