@@ -105,7 +105,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
         id: newId("acc"),
         workspaceId: body.workspace_id,
         platform: body.platform,
-        username: body.platform === "webhook" || body.platform === "discord" ? (body.username ?? profile.username) : profile.username,
+        username: body.platform === "webhook" ? (body.username ?? profile.username) : profile.username,
         avatarUrl: profile.avatar_url,
         instanceUrl: profile.instance_url ?? instanceUrl,
         url,
