@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ProviderError } from "../lib/providers/types";
 import { xAdapter } from "../lib/providers/x";
 import { matchThread, postedText } from "../lib/providers/x-match";
+import { xRetweet, xUnretweet } from "../lib/providers/x-repost";
 import { xWeightedLength } from "../lib/providers/x-text";
 import { accountContext, recordingProgress, rendition } from "./peers/adapter-context";
 import { startMediaHost } from "./peers/stand-in-kit";
@@ -192,5 +193,18 @@ describe("X adapter (against a test double of the X API v2)", () => {
     const r = rendition(["video"]);
     r.segments[0].media = [{ url: `${media.url}/v.mp4`, mime_type: "video/mp4", alt_text: null }];
     expect((await failure(xAdapter.publish(account(me), r, recordingProgress()))).info).toMatchObject({ code: "media_unsupported" });
+  });
+
+  it("retweets once however often asked (X ignores a duplicate), and undoes it", async () => {
+    const author = x.addAccount("kim");
+    const fan = x.addAccount("lee");
+    await xAdapter.publish(account(author), rendition(["retweet me"]), recordingProgress());
+    const [post] = x.postsOf(author.id);
+    expect(await xRetweet(account(fan), post.id)).toBe(post.id);
+    expect(await xRetweet(account(fan), post.id)).toBe(post.id);
+    expect(x.retweets.filter((r) => r.tweetId === post.id)).toEqual([{ userId: fan.id, tweetId: post.id }]);
+    await xUnretweet(account(fan), post.id);
+    await xUnretweet(account(fan), post.id);
+    expect(x.retweets.filter((r) => r.tweetId === post.id)).toEqual([]);
   });
 });

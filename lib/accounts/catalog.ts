@@ -165,7 +165,7 @@ export const PROVIDERS: Record<Platform, ProviderSpec> = {
   x: oauthProvider("x", {
     display_name: "X (Twitter)",
     description: "Posts through the X API v2 (POST /2/tweets); threads become reply chains; 280 weighted characters per post; up to 4 images with alt text.",
-    capabilities: ["publish", "threads", "images"],
+    capabilities: ["publish", "threads", "images", "reposts"],
     thread_replies_supported: true,
     analytics_ready: false,
     facts: {
@@ -180,7 +180,11 @@ export const PROVIDERS: Record<Platform, ProviderSpec> = {
     },
     extraBlockers: [
       { code: "analytics_not_collected", detail: "X metrics (public_metrics) are not collected yet: no X collector is wired into Herald's analytics." },
-      { code: "reposts_not_available", detail: "Repost automation does not retweet yet: no X repost step is wired into Herald's repost worker." },
+      {
+        code: "reposts_need_metrics",
+        detail:
+          "Repost automation retweets posts on X (POST /2/users/:id/retweets; X ignores a duplicate retweet), but X metrics are not collected, so a rule's minimums on an X post's likes, reposts, replies or views are never met (an unmeasured metric meets no minimum): only a rule without minimums retweets it.",
+      },
       { code: "video_not_supported", detail: "Herald uploads still images only; video and GIF need X's chunked upload, which Herald does not do." },
     ],
   }),

@@ -64,3 +64,9 @@ export async function xApi<T>(account: AccountContext, path: string, init: XInit
   }
   return (await readJson<T>(res)) as T;
 }
+
+/** The account's X user id: the one stored at connection, else X's answer for the token's user. */
+export async function xUserId(account: AccountContext): Promise<string> {
+  if (account.externalAccountId) return account.externalAccountId;
+  return (await xApi<{ data: { id: string } }>(account, "/2/users/me")).data.id;
+}

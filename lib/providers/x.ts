@@ -1,5 +1,5 @@
 import { segmentText } from "./text";
-import { xApi } from "./x-api";
+import { xApi, xUserId } from "./x-api";
 import { findPost, matchThread, type XTweet } from "./x-match";
 import { uploadXImages } from "./x-media";
 import { X_TEXT_LIMIT, xWeightedLength } from "./x-text";
@@ -36,14 +36,9 @@ export function checkXLength(text: string, position: number): void {
   }
 }
 
-async function ownUserId(account: AccountContext): Promise<string> {
-  if (account.externalAccountId) return account.externalAccountId;
-  return (await xApi<{ data: { id: string } }>(account, "/2/users/me")).data.id;
-}
-
 /** The account's newest posts (retweets excluded), with what matching needs. */
 export async function recentPosts(account: AccountContext): Promise<XTweet[]> {
-  const id = await ownUserId(account);
+  const id = await xUserId(account);
   const out = await xApi<{ data?: XTweet[] }>(
     account,
     `/2/users/${encodeURIComponent(id)}/tweets?max_results=${RECENT_PAGE}&exclude=retweets&tweet.fields=referenced_tweets,entities,created_at`,

@@ -7,6 +7,7 @@ import { accountContext } from "../providers/account-context";
 import { blueskyRepost, blueskyUnrepost } from "../providers/bluesky-repost";
 import { localStatusId, mastodonReblog, mastodonUnreblog } from "../providers/mastodon-reblog";
 import { ProviderError, type AccountContext } from "../providers/types";
+import { xRetweet, xUnretweet } from "../providers/x-repost";
 import { activityOf as activity } from "./activity";
 import { dropQueuedAttempts, withdrawnReason } from "./withdrawals";
 
@@ -23,7 +24,7 @@ interface Subject {
  * Carries out one queued repost attempt through its target account, undoing the previous stage first when
  * the attempt says so. First, at this moment, whether it is still allowed (lib/repost/withdrawals.ts): a
  * disabled policy or a withdrawn grant drops it, recorded with the reason, and nothing is asked of the platform. Safe to run again: the Bluesky record key comes from the attempt id and is read
- * before and after creating; a Mastodon reblog is read (`reblogged`) before asking. Provider errors that
+ * before and after creating; a Mastodon reblog is read (`reblogged`) before asking; X ignores a duplicate retweet. Provider errors that
  * may pass are rethrown for the queue's retry with backoff; others end the attempt as failed.
  */
 export async function executeRepost(db: Database, env: Env, attemptId: string): Promise<void> {
@@ -69,8 +70,16 @@ export async function executeRepost(db: Database, env: Env, attemptId: string): 
   }
 }
 
+/** An X account retweets posts on X only (a post id means nothing elsewhere). */
+function tweetOf(subject: Subject): string {
+  if (subject.platform !== "x")
+    throw new ProviderError("An X account can retweet only a post on X.", { kind: "validation", code: "subject_not_found", retryable: false });
+  return subject.externalId;
+}
+
 async function repost(account: AccountContext, attemptId: string, subject: Subject): Promise<string> {
   if (account.platform === "bluesky") return blueskyRepost(account, attemptId, subject.externalId);
+  if (account.platform === "x") return xRetweet(account, tweetOf(subject));
   const statusId = await localStatusId(account, { id: subject.externalId, url: subject.externalUrl, instanceUrl: subject.instanceUrl });
   return (await mastodonReblog(account, statusId)).id;
 }
@@ -90,6 +99,7 @@ async function undoPrevious(db: Database, account: AccountContext, attempt: Atte
     );
   if (!previous || previous.status !== "done" || previous.unrepostedAt) return;
   if (account.platform === "bluesky") await blueskyUnrepost(account, previous.id);
+  else if (account.platform === "x") await xUnretweet(account, tweetOf(subject));
   else await mastodonUnreblog(account, await localStatusId(account, { id: subject.externalId, url: subject.externalUrl, instanceUrl: subject.instanceUrl }));
   await db.transaction(async (tx) => {
     const [marked] = await tx

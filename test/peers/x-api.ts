@@ -18,7 +18,8 @@ import { faultQueue, formOf, jsonOf, mountOAuth, newToken, startServer, tokenReg
  * - GET /2/users/me → `{data: {id, name, username, profile_image_url}}`.
  * - POST /2/media/upload (multipart `media`, `media_category`) → `{data: {id, media_key}}`;
  *   POST /2/media/metadata `{id, metadata: {alt_text: {text}}}`.
- * - POST /2/users/{id}/retweets `{tweet_id}` → `{data: {retweeted: true}}`.
+ * - POST /2/users/{id}/retweets `{tweet_id}` → `{data: {retweeted: true}}` (a duplicate retweet is ignored, as X
+ *   does); DELETE /2/users/{id}/retweets/{source_tweet_id} → `{data: {retweeted: false}}`.
  * - 401 `{title: "Unauthorized", status: 401}` for an unknown or expired bearer token.
  * - With `oauth`, X's OAuth 2.0 endpoints at X's paths (GET /i/oauth2/authorize, POST /2/oauth2/token; PKCE S256
  *   required, the confidential client by HTTP Basic), served by test/peers/oauth-server.ts.
@@ -145,6 +146,13 @@ export async function startXApi(opts: { oauth?: { clientId: string; clientSecret
       if (!posts.some((p) => p.id === body?.tweet_id)) return problem(400, "Invalid Request", "tweet_id not found");
       if (!retweets.some((r) => r.userId === me.id && r.tweetId === body.tweet_id)) retweets.push({ userId: me.id, tweetId: body.tweet_id });
       return send(200, { data: { retweeted: true } });
+    }
+    const unretweet = /^\/2\/users\/([^/]+)\/retweets\/([^/]+)$/.exec(req.path);
+    if (req.method === "DELETE" && unretweet) {
+      if (unretweet[1] !== me.id) return problem(403, "Forbidden", "You are not permitted to perform this action.");
+      const at = retweets.findIndex((r) => r.userId === me.id && r.tweetId === unretweet[2]);
+      if (at >= 0) retweets.splice(at, 1);
+      return send(200, { data: { retweeted: false } });
     }
     if (req.method === "POST" && req.path === "/2/tweets") {
       const body = jsonOf(req.raw);
