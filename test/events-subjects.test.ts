@@ -2,7 +2,11 @@ import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { outboundEvents, socialAccounts, webhookDeliveries } from "../db/schema";
 import { inOneTransaction } from "../lib/db/batch";
+import { emitEvent } from "../lib/events/emit";
 import { accountReconnectRequiredStatements } from "../lib/events/subjects";
+import { bounds } from "../lib/retention/batch";
+import { sweepHistory } from "../lib/retention/history";
+import { RETENTION } from "../lib/retention/periods";
 import type { EventType } from "../lib/events/types";
 import { client } from "./helpers/client";
 import { runBuildJob } from "./helpers/builds";
@@ -61,5 +65,23 @@ describe("build and account events", () => {
     ]);
     await mark(); // already marked: the update applies to nothing, so no second event
     expect(await eventsOf(ws)).toHaveLength(1);
+  });
+
+  it(`events older than ${RETENTION.outboundEventsDays} days go with their deliveries and attempts; newer ones stay`, async () => {
+    const { ws } = await setup(["build.failed"]);
+    for (const id of ["old", "new"]) await withDb((db) => db.transaction((tx) => emitEvent(tx, ws, "build.failed", { build_id: `bld_${id}` })));
+    const [older] = await eventsOf(ws);
+    await withDb((db) =>
+      db
+        .update(outboundEvents)
+        .set({ createdAt: sql`now() - make_interval(days => ${RETENTION.outboundEventsDays + 1})` })
+        .where(eq(outboundEvents.id, older.id)),
+    );
+    const report = await withDb((db) => sweepHistory(db, bounds()));
+    expect(report.outboundEvents).toBeGreaterThanOrEqual(1);
+    const left = await eventsOf(ws);
+    expect(left.map((e) => e.data.build_id)).toEqual([older.data.build_id === "bld_old" ? "bld_new" : "bld_old"]);
+    const deliveries = await withDb((db) => db.select().from(webhookDeliveries).where(eq(webhookDeliveries.workspaceId, ws)));
+    expect(deliveries.map((d) => d.eventId)).toEqual([left[0].id]);
   });
 });

@@ -43,7 +43,8 @@ export const outboundEvents = pgTable(
     data: jsonb("data").$type<Record<string, unknown>>().notNull(),
     createdAt: ts("created_at").notNull().defaultNow(),
   },
-  (t) => [index("outbound_events_workspace_idx").on(t.workspaceId, t.createdAt)],
+  // The retention sweep (lib/retention/history.ts) removes them by age, their deliveries and attempts with them.
+  (t) => [index("outbound_events_created_idx").on(t.createdAt)],
 );
 
 export type WebhookDeliveryStatus = "pending" | "sending" | "retrying" | "delivered" | "failed";

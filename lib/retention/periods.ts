@@ -23,6 +23,11 @@ export const RETENTION = {
   invitationsDays: 30,
   /** Delivery attempts (by start): a delivery ends within hours (8 attempts at most), this keeps a quarter of history. */
   deliveryAttemptsDays: 90,
+  /**
+   * Outbound events (by creation), their deliveries and attempts with them: a delivery ends within a couple of hours
+   * (8 attempts, CONTRACT §4), so a month leaves a webhook endpoint's delivery log (and redelivery) plenty of time.
+   */
+  outboundEventsDays: 30,
   /** Repost activity (GET /repost-automation/activity): a quarter, like delivery history. */
   repostActivityDays: 90,
   /**
