@@ -18,7 +18,7 @@ export const linkedinDriver: ProviderDriver = {
   platform: "linkedin",
   label: "linkedin (documented test double)",
   textLimit: 3000,
-  threads: { kind: "one_post", documented: "no replies in the Posts API: the segments are joined into one post (refused at creation over 3,000)" },
+  threads: { kind: "one_post", documented: "no replies in the Posts API: the segments are joined into one post, refused at creation over 3,000 characters" },
   images: { supported: true },
   timeoutOutcome: "reconciled",
   tokenRefresh: {
@@ -33,7 +33,7 @@ export const linkedinDriver: ProviderDriver = {
   async start(s) {
     suite = s;
     api = await startLinkedInApi({ oauth: CLIENT });
-    await configureOAuth(suite, "linkedin", api.url, CLIENT);
+    configureOAuth(suite, "linkedin", api.url, CLIENT);
   },
   async stop() {
     await api?.stop();

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { expect } from "vitest";
 import { socialAccounts } from "../../../db/schema";
 import { withDb } from "../../helpers/harness";
-import { clientWithEnv, expectData } from "../../helpers/typed";
+import { expectData } from "../../helpers/typed";
 import type { SuiteContext, Workspace } from "../driver";
 
 /**
@@ -16,19 +16,20 @@ export interface OAuthClient {
   clientSecret: string;
 }
 
-/** `<platform>_client_id`, `_client_secret`, `_api_base` and `_auth_base`: one stand-in serves both bases. */
-export async function configureOAuth(suite: SuiteContext, platform: string, base: string, client: OAuthClient): Promise<void> {
-  const res = await clientWithEnv(suite.adminToken, suite.env).PUT("/admin/instance-settings", {
-    body: {
-      settings: [
-        { key: `${platform}_client_id`, value: client.clientId },
-        { key: `${platform}_client_secret`, value: client.clientSecret },
-        { key: `${platform}_api_base`, value: base },
-        { key: `${platform}_auth_base`, value: base },
-      ],
-    },
+/**
+ * `<platform>_client_id`, `_client_secret`, `_api_base` and `_auth_base` (one stand-in serves both bases) as
+ * environment variables of the suite's Herald (they win over saved settings), not saved instance settings, so
+ * nothing is shared with other test files. `suite.env` is the one env object the served Herald, the typed client
+ * and the publish consumer all use.
+ */
+export function configureOAuth(suite: SuiteContext, platform: string, base: string, client: OAuthClient): void {
+  const key = platform.toUpperCase();
+  Object.assign(suite.env, {
+    [`${key}_CLIENT_ID`]: client.clientId,
+    [`${key}_CLIENT_SECRET`]: client.clientSecret,
+    [`${key}_API_BASE`]: base,
+    [`${key}_AUTH_BASE`]: base,
   });
-  expect(res.response.status, JSON.stringify(res.error)).toBe(200);
 }
 
 /** Connects through the OAuth flow over HTTP, as a browser would; Herald's id of the account. */

@@ -35,7 +35,7 @@ export const threadsDriver: ProviderDriver = {
   async start(s) {
     suite = s;
     api = await startThreadsApi({ oauth: CLIENT });
-    await configureOAuth(suite, "threads", api.url, CLIENT);
+    configureOAuth(suite, "threads", api.url, CLIENT);
   },
   async stop() {
     await api?.stop();

@@ -33,7 +33,7 @@ export const xDriver: ProviderDriver = {
   async start(s) {
     suite = s;
     x = await startXApi({ oauth: CLIENT });
-    await configureOAuth(suite, "x", x.url, CLIENT);
+    configureOAuth(suite, "x", x.url, CLIENT);
   },
   async stop() {
     await x?.stop();
