@@ -58,6 +58,15 @@ describe("after a failed attempt", () => {
       retryInSeconds: null,
     });
   });
+  it("ends at once, verify on the platform, when the platform can never say (reconcile reports it unverifiable)", () => {
+    const unverifiable = { kind: "unknown" as const, code: "outcome_unverifiable", retryable: true, outcomeUnknown: true, unverifiable: true };
+    expect(decideAfterFailure(unverifiable, 2)).toMatchObject({
+      status: "failed",
+      errorCode: "outcome-unknown",
+      recoveryAction: "verify_on_platform",
+      retryInSeconds: null,
+    });
+  });
   it("waits at least as long as the platform asked", () => {
     expect(decideAfterFailure({ kind: "rate_limited", code: "http_429", retryable: true, retryAfterSeconds: 600 }, 1, 0.5).retryInSeconds).toBe(600);
     expect(decideAfterFailure({ kind: "rate_limited", code: "http_429", retryable: true }, 1, 0.5).retryInSeconds).toBe(5);

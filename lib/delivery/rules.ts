@@ -56,6 +56,8 @@ export interface FailureInfo {
   retryable: boolean;
   /** The request may have taken effect (timeout, cut connection, 504 after sending, a crash mid-call). */
   outcomeUnknown?: boolean;
+  /** With outcomeUnknown: the platform can never say what was posted, so reconciling again cannot help. */
+  unverifiable?: boolean;
   /** Seconds from now the platform asked us to wait (Retry-After, rate-limit reset). */
   retryAfterSeconds?: number;
 }
@@ -97,6 +99,13 @@ export const OUTCOME_UNKNOWN = {
   retryInSeconds: null,
 } as const satisfies FailureDecision;
 
+/** The same end, reached at once: the platform cannot be asked, so waiting out the attempts would tell nothing more. */
+export const OUTCOME_UNVERIFIABLE = {
+  ...OUTCOME_UNKNOWN,
+  errorAction:
+    "The platform cannot tell Herald whether this post went out, and Herald will not send it twice: look at the account on the platform before publishing again.",
+} as const satisfies FailureDecision;
+
 /** The number, within its round, of the attempt about to run on a rendition read as it was before its claim. */
 export const attemptOfRound = (rendition: { attemptCount: number; attemptsBeforeRound: number }) => rendition.attemptCount - rendition.attemptsBeforeRound + 1;
 
@@ -105,6 +114,7 @@ export function decideAfterFailure(info: FailureInfo, attempt: number, random = 
   const more = attempt < MAX_DELIVERY_ATTEMPTS;
   const wait = Math.max(retryDelaySeconds(attempt, random), Math.ceil(info.retryAfterSeconds ?? 0));
   if (info.outcomeUnknown) {
+    if (info.unverifiable) return OUTCOME_UNVERIFIABLE;
     if (!more) return OUTCOME_UNKNOWN;
     return {
       status: "reconciling",

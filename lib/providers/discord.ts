@@ -25,9 +25,9 @@ import { ProviderError, type AccountContext, type PostRef, type ProviderAdapter,
  * - Execute Webhook takes no idempotency key, and a webhook cannot list what it posted (Get Webhook Message
  *   needs the message id, which only the lost answer carried). So after an attempt whose outcome is unknown
  *   (a timeout or a cut connection after sending) Herald cannot ask, and must not send again: `reconcile`
- *   says so every time, the rendition stays `reconciling` through its attempts and then ends `failed` with
- *   `outcome-unknown` and `recovery_action: "verify_on_platform"` (CONTRACT §9): a person looks at the channel
- *   before publishing again. Never a second message from Herald's side.
+ *   says so (`unverifiable`), and the rendition ends at that attempt `failed` with `outcome-unknown` and
+ *   `recovery_action: "verify_on_platform"` (CONTRACT §9): a person looks at the channel before publishing
+ *   again. Never a second message from Herald's side.
  * - 401 (Invalid Webhook Token) and 404 (Unknown Webhook: it was deleted; Discord asks that a webhook that
  *   answered 404 never be used again) are both `authentication` → `reconnect_account`: the URL is the
  *   account's credential, and the only fix is connecting the channel's new webhook URL.
@@ -152,6 +152,7 @@ export const discordAdapter: ProviderAdapter = {
       code: "outcome_unverifiable",
       retryable: true,
       outcomeUnknown: true,
+      unverifiable: true,
     });
   },
 

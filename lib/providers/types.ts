@@ -93,6 +93,11 @@ export class ProviderError extends Error {
       retryAt?: Date;
       /** True when the request may have taken effect (timeout, connection cut after sending). */
       outcomeUnknown?: boolean;
+      /**
+       * With outcomeUnknown, from `reconcile`: the platform can never say what was posted (a Discord webhook cannot
+       * list its messages), so asking again is pointless and the delivery ends at once with `verify_on_platform`.
+       */
+      unverifiable?: boolean;
     },
   ) {
     super(message);
