@@ -147,6 +147,11 @@ describe("refresh", () => {
       const listed = expectData(await api.GET("/accounts", { params: { query: { workspace_id: workspaceId } } }));
       expect(listed.find((a) => a.id === accountId)?.status).toBe("reconnect_required");
 
+      // A profile read of the account is a 422 naming the platform, not a crash.
+      const reread = await api.POST("/accounts/{account_id}/refresh-metadata", { params: { path: { account_id: accountId } } });
+      expect(reread.response.status).toBe(422);
+      expect(reread.error?.detail).toMatch(/X \(Twitter\) refused/);
+
       const count = oauth.refreshCount;
       const again = await withDb((db) => freshCredentials(db, workerEnv, { id: accountId, platform: "x" })).catch((e) => e);
       expect(again.info).toMatchObject({ kind: "authentication", code: "reconnect_required" });

@@ -1,3 +1,5 @@
+import type { Platform } from "../../db/schema/accounts";
+import { PROVIDERS } from "../../lib/accounts/catalog";
 import { ApiError } from "../../lib/http/errors";
 import { ProviderError } from "../../lib/providers/types";
 
@@ -10,7 +12,11 @@ export function providerProblem(err: unknown, platform: string, credentialField?
   if (!(err instanceof ProviderError)) throw err;
   const { kind, httpStatus, retryAt } = err.info;
   const name =
-    platform === "bluesky" ? "Bluesky" : platform === "mastodon" ? "The Mastodon server" : platform === "discord" ? "Discord" : "The webhook receiver";
+    platform === "webhook"
+      ? "The webhook receiver"
+      : platform === "mastodon"
+        ? "The Mastodon server"
+        : (PROVIDERS[platform as Platform]?.display_name ?? platform);
   const retryAfter = retryAt ? { "retry-after": String(Math.max(1, Math.ceil((retryAt.getTime() - Date.now()) / 1000))) } : undefined;
   switch (kind) {
     case "authentication":

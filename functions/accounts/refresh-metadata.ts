@@ -32,7 +32,8 @@ export const access = workspaceRole("admin", resourceInPath("account", "account_
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const row = scopedResource(c, "account");
-  const context = await accountContext(c.env, row, db(c));
+  // An OAuth account's token is refreshed first; a refused refresh is a provider problem like any other.
+  const context = await accountContext(c.env, row, db(c)).catch((err) => providerProblem(err, row.platform));
   const profile = await adapterFor(row.platform)
     .readProfile(context)
     .catch((err) => providerProblem(err, row.platform));

@@ -1,4 +1,4 @@
-import { and, isNotNull, isNull, sql } from "drizzle-orm";
+import { and, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import { PLATFORMS, type Platform, socialAccounts } from "../../db/schema";
 import { audit } from "../audit";
 import { enforcePlanLimits } from "../billing/enforce";
@@ -183,41 +183,58 @@ async function storeAccount(
   const externalId = input.profile.external_account_id ?? input.tokens.subject ?? null;
   try {
     return await db.transaction(async (tx) => {
-      await enforcePlanLimits(tx, env, { workspaceId: input.workspaceId }, [{ limit: "social_accounts", adding: 1 }]);
-      const [row] = await tx
-        .insert(socialAccounts)
-        .values({
-          id: newId("acc"),
-          workspaceId: input.workspaceId,
-          platform: input.platform,
-          username: input.profile.username,
-          avatarUrl: input.profile.avatar_url,
-          instanceUrl: input.apiBase,
-          externalAccountId: externalId,
-          accountKind: input.profile.account_kind ?? "personal",
-          textLimit: input.profile.text_limit ?? null,
-          credentialsCiphertext: ciphertext,
-          status: "active",
-          tokenExpiresAt: expiresAt,
-          tokenRefreshedAt: sql`now()`,
-          capabilityCheckedAt: sql`now()`,
-          createdBy: input.userId,
-        })
-        .onConflictDoUpdate({
-          target: [socialAccounts.workspaceId, socialAccounts.platform, socialAccounts.instanceUrl, socialAccounts.externalAccountId],
-          targetWhere: and(isNotNull(socialAccounts.externalAccountId), isNull(socialAccounts.disconnectedAt)),
-          set: {
-            username: input.profile.username,
-            avatarUrl: input.profile.avatar_url,
-            credentialsCiphertext: ciphertext,
-            status: "active",
-            tokenExpiresAt: expiresAt,
-            tokenRefreshedAt: sql`now()`,
-            capabilityCheckedAt: sql`now()`,
-            updatedAt: sql`now()`,
-          },
-        })
-        .returning({ id: socialAccounts.id });
+      const tokenFields = {
+        username: input.profile.username,
+        avatarUrl: input.profile.avatar_url,
+        credentialsCiphertext: ciphertext,
+        status: "active" as const,
+        tokenExpiresAt: expiresAt,
+        tokenRefreshedAt: sql`now()`,
+        capabilityCheckedAt: sql`now()`,
+      };
+      // A reconnection takes no new place in the plan: only a new account is counted against it.
+      const [existing] = externalId
+        ? await tx
+            .select({ id: socialAccounts.id })
+            .from(socialAccounts)
+            .where(
+              and(
+                eq(socialAccounts.workspaceId, input.workspaceId),
+                eq(socialAccounts.platform, input.platform),
+                eq(socialAccounts.instanceUrl, input.apiBase),
+                eq(socialAccounts.externalAccountId, externalId),
+                isNull(socialAccounts.disconnectedAt),
+              ),
+            )
+            .for("update")
+        : [];
+      if (!existing) await enforcePlanLimits(tx, env, { workspaceId: input.workspaceId }, [{ limit: "social_accounts", adding: 1 }]);
+      const [row] = existing
+        ? await tx
+            .update(socialAccounts)
+            .set({ ...tokenFields, updatedAt: sql`now()` })
+            .where(eq(socialAccounts.id, existing.id))
+            .returning({ id: socialAccounts.id })
+        : await tx
+            .insert(socialAccounts)
+            .values({
+              ...tokenFields,
+              id: newId("acc"),
+              workspaceId: input.workspaceId,
+              platform: input.platform,
+              instanceUrl: input.apiBase,
+              externalAccountId: externalId,
+              accountKind: input.profile.account_kind ?? "personal",
+              textLimit: input.profile.text_limit ?? null,
+              createdBy: input.userId,
+            })
+            // Two first connections of one account at once: the second updates the first's row.
+            .onConflictDoUpdate({
+              target: [socialAccounts.workspaceId, socialAccounts.platform, socialAccounts.instanceUrl, socialAccounts.externalAccountId],
+              targetWhere: and(isNotNull(socialAccounts.externalAccountId), isNull(socialAccounts.disconnectedAt)),
+              set: { ...tokenFields, updatedAt: sql`now()` },
+            })
+            .returning({ id: socialAccounts.id });
       await audit(tx, {
         actorUserId: input.userId,
         actorKind: "user",
