@@ -164,10 +164,12 @@ export const PROVIDERS: Record<Platform, ProviderSpec> = {
   },
   x: oauthProvider("x", {
     display_name: "X (Twitter)",
-    description: "Posts through the X API v2 (POST /2/tweets); threads become reply chains; 280 weighted characters per post; up to 4 images with alt text.",
-    capabilities: ["publish", "threads", "images", "reposts"],
+    description:
+      "Posts through the X API v2 (POST /2/tweets); threads become reply chains; 280 weighted characters per post; up to 4 images with alt text; retweets for repost automation; followers and each post's likes, retweets, replies and impressions collected.",
+    capabilities: ["publish", "threads", "images", "reposts", "analytics"],
     thread_replies_supported: true,
-    analytics_ready: false,
+    // Followers and each post's public_metrics (likes, retweets, replies, impressions) through lib/analytics/collect-x.ts.
+    analytics_ready: true,
     facts: {
       approval: "The operator registers an app in the X developer portal (a paid API tier is needed to post at volume).",
       authorization: "OAuth 2.0 authorization code with PKCE; scopes tweet.read tweet.write users.read offline.access media.write.",
@@ -179,12 +181,6 @@ export const PROVIDERS: Record<Platform, ProviderSpec> = {
         "X has no idempotency key: after an unknown outcome Herald reads the account's newest 100 posts (GET /2/users/:id/tweets) and takes the segments found there by text and reply chain, and a post X refuses as a duplicate is looked up the same way, so a retry never posts twice. Access tokens last two hours and are refreshed before they expire; a refused refresh asks for a reconnection.",
     },
     extraBlockers: [
-      { code: "analytics_not_collected", detail: "X metrics (public_metrics) are not collected yet: no X collector is wired into Herald's analytics." },
-      {
-        code: "reposts_need_metrics",
-        detail:
-          "Repost automation retweets posts on X (POST /2/users/:id/retweets; X ignores a duplicate retweet), but X metrics are not collected, so a rule's minimums on an X post's likes, reposts, replies or views are never met (an unmeasured metric meets no minimum): only a rule without minimums retweets it.",
-      },
       { code: "video_not_supported", detail: "Herald uploads still images only; video and GIF need X's chunked upload, which Herald does not do." },
     ],
   }),

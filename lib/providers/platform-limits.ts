@@ -45,9 +45,9 @@ export const PLATFORM_LIMITS: Record<Platform, PlatformLimits> = {
     analytics: true,
   },
   // X API v2 POST /2/tweets: 280 weighted characters (URLs count 23), 4 images (lib/providers/x-media.ts: Herald
-  // uploads still images only; video needs X's chunked upload). Retweets through lib/providers/x-repost.ts; metrics
-  // are not collected yet.
-  x: { text_limit: 280, text_unit: "weighted_characters", media_max_count: 4, media_kinds: ["image"], threads: true, reposts: true, analytics: false },
+  // uploads still images only; video needs X's chunked upload). Retweets through lib/providers/x-repost.ts, metrics
+  // through lib/analytics/collect-x.ts.
+  x: { text_limit: 280, text_unit: "weighted_characters", media_max_count: 4, media_kinds: ["image"], threads: true, reposts: true, analytics: true },
   // LinkedIn Posts API: commentary up to 3,000 characters; one image or a multiImage post of up to 20. No threads:
   // lib/providers/linkedin.ts joins a rendition's segments into one post when the whole fits (else 422 at
   // creation). Herald sends images only; reshares and member post statistics are not available (see the catalog).

@@ -37,6 +37,11 @@ export function xResetAt(headers: Headers): Date | undefined {
 
 /** One authenticated call; a non-2xx answer becomes a ProviderError (401 authentication, 429 with X's reset time). */
 export async function xApi<T>(account: AccountContext, path: string, init: XInit = {}): Promise<T> {
+  return (await readJson<T>(await xResponse(account, path, init))) as T;
+}
+
+/** The same call, answering the 2xx Response itself (analytics reads it strictly, lib/providers/answer.ts). */
+export async function xResponse(account: AccountContext, path: string, init: XInit = {}): Promise<Response> {
   const token = account.credentials.access_token;
   if (!token) throw new ProviderError("The X account has no access token.", { kind: "configuration", code: "missing_credentials", retryable: false });
   const res = await providerFetch(`${xBase(account)}${path}`, {
@@ -62,7 +67,7 @@ export async function xApi<T>(account: AccountContext, path: string, init: XInit
     }
     throw err;
   }
-  return (await readJson<T>(res)) as T;
+  return res;
 }
 
 /** The account's X user id: the one stored at connection, else X's answer for the token's user. */

@@ -15,7 +15,8 @@ import { faultQueue, formOf, jsonOf, mountOAuth, newToken, startServer, tokenReg
  * - GET /2/users/{id}/tweets (newest first, `max_results` 5–100, `exclude=retweets`): each post's `text`
  *   with its links wrapped as `https://t.co/…` and `&`, `<`, `>` as HTML entities, `entities.urls` mapping
  *   each wrapped link back, `referenced_tweets` naming the post it replies to, and `public_metrics`.
- * - GET /2/users/me → `{data: {id, name, username, profile_image_url}}`.
+ * - GET /2/users/me → `{data: {id, name, username, profile_image_url}}`; GET /2/users/{id} with
+ *   `public_metrics` (followers_count …); the timeline pages by `pagination_token` from `meta.next_token`.
  * - POST /2/media/upload (multipart `media`, `media_category`) → `{data: {id, media_key}}`;
  *   POST /2/media/metadata `{id, metadata: {alt_text: {text}}}`.
  * - POST /2/users/{id}/retweets `{tweet_id}` → `{data: {retweeted: true}}` (a duplicate retweet is ignored, as X
@@ -56,6 +57,8 @@ export async function startXApi(opts: { oauth?: { clientId: string; clientSecret
   const hung: string[] = [];
   const retweets: { userId: string; tweetId: string }[] = [];
   const postRequests: unknown[] = [];
+  const counts = new Map<string, { like_count: number; impression_count: number; quote_count: number }>();
+  const followers = new Map<string, number>();
   const tokens = tokenRegistry<XUser>();
   const faults = faultQueue();
   const oauth = opts.oauth
@@ -95,9 +98,9 @@ export async function startXApi(opts: { oauth?: { clientId: string; clientSecret
     public_metrics: {
       retweet_count: retweets.filter((r) => r.tweetId === p.id).length,
       reply_count: posts.filter((r) => r.inReplyTo === p.id).length,
-      like_count: 0,
-      quote_count: 0,
-      impression_count: 0,
+      like_count: counts.get(p.id)?.like_count ?? 0,
+      quote_count: counts.get(p.id)?.quote_count ?? 0,
+      impression_count: counts.get(p.id)?.impression_count ?? 0,
     },
   });
 
@@ -110,17 +113,39 @@ export async function startXApi(opts: { oauth?: { clientId: string; clientSecret
     if (req.method === "GET" && req.path === "/2/users/me") {
       return send(200, { data: { id: me.id, name: me.username, username: me.username, profile_image_url: `https://pbs.example/${me.id}_normal.jpg` } });
     }
+    const userLookup = /^\/2\/users\/([^/]+)$/.exec(req.path);
+    if (req.method === "GET" && userLookup) {
+      const user = users.find((u) => u.id === userLookup[1]);
+      if (!user) return problem(404, "Not Found Error", "Could not find user");
+      const metrics = {
+        followers_count: followers.get(user.id) ?? 0,
+        following_count: 0,
+        tweet_count: posts.filter((p) => p.authorId === user.id).length,
+        listed_count: 0,
+      };
+      return send(200, { data: { id: user.id, name: user.username, username: user.username, public_metrics: metrics } });
+    }
     const timeline = /^\/2\/users\/([^/]+)\/tweets$/.exec(req.path);
     if (req.method === "GET" && timeline) {
       const max = Math.min(100, Math.max(5, Number(req.query.get("max_results") ?? 10)));
-      const list = posts
-        .filter((p) => p.authorId === timeline[1])
-        .reverse()
-        .slice(0, max);
+      // pagination_token: the id of the next (older) post, as an opaque token.
+      const from = req.query.get("pagination_token");
+      const all = posts.filter((p) => p.authorId === timeline[1]).reverse();
+      const start = from
+        ? Math.max(
+            0,
+            all.findIndex((p) => `t${p.id}` === from),
+          )
+        : 0;
+      const list = all.slice(start, start + max);
+      const rest = all[start + max];
       return send(
         200,
         list.length
-          ? { data: list.map(view), meta: { result_count: list.length, newest_id: list[0].id, oldest_id: list.at(-1)!.id } }
+          ? {
+              data: list.map(view),
+              meta: { result_count: list.length, newest_id: list[0].id, oldest_id: list.at(-1)!.id, ...(rest ? { next_token: `t${rest.id}` } : {}) },
+            }
           : { meta: { result_count: 0 } },
       );
     }
@@ -216,6 +241,14 @@ export async function startXApi(opts: { oauth?: { clientId: string; clientSecret
       });
     },
     postsOf: (userId: string) => posts.filter((p) => p.authorId === userId),
+    setFollowers: (userId: string, n: number) => followers.set(userId, n),
+    setCounts: (tweetId: string, c: { like_count: number; impression_count: number; quote_count?: number }) => counts.set(tweetId, { quote_count: 0, ...c }),
+    /** A post written outside Herald, at a given time. */
+    addPost(userId: string, text: string, createdAt: Date) {
+      const post = store(users.find((u) => u.id === userId)!, text, null, []);
+      post.createdAt = createdAt.toISOString();
+      return post;
+    },
   };
 }
 
