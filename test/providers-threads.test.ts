@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { threadsAdapter } from "../lib/providers/threads";
 import { regainAccessAt } from "../lib/providers/threads-api";
 import { containerPlan } from "../lib/providers/threads-body";
+import { threadsRepost, threadsUnrepostUnavailable } from "../lib/providers/threads-repost";
 import { threadsLength } from "../lib/providers/threads-text";
 import { ProviderError } from "../lib/providers/types";
 import { accountContext, recordingProgress, rendition } from "./peers/adapter-context";
@@ -158,4 +159,17 @@ describe("Threads adapter (against a test double of the Threads API)", () => {
     expect(api.postsOf(me.id)).toHaveLength(3);
     expect([b.replyTo, c.replyTo]).toEqual([a.id, b.id]);
   }, 40_000);
+
+  it("reposts once however often asked (an existing REPOST_FACADE is found first); undoing is refused, saying why", async () => {
+    const author = api.addAccount("kim");
+    const fan = api.addAccount("lee");
+    await threadsAdapter.publish(account(author), rendition(["repost me"]), recordingProgress());
+    const [post] = api.postsOf(author.id);
+    const first = await threadsRepost(account(fan), post.id);
+    expect(await threadsRepost(account(fan), post.id)).toBe(first);
+    expect(api.reposts.filter((r) => r.mediaId === post.id).map((r) => r.id)).toEqual([first]);
+    // The facade among the fan's threads does not disturb reconciliation of the fan's own posts.
+    expect(await threadsAdapter.reconcile(account(fan), rendition(["repost me"]))).toEqual(new Map());
+    expect(() => threadsUnrepostUnavailable()).toThrow(expect.objectContaining({ info: expect.objectContaining({ code: "unrepost_not_supported" }) }));
+  });
 });

@@ -212,7 +212,7 @@ export const PROVIDERS: Record<Platform, ProviderSpec> = {
     display_name: "Threads",
     description:
       "Posts through the Threads API (a container, then publish); threads become replies (reply_to_id); 500 characters per post (an emoji counts as its UTF-8 bytes); one image, or a carousel of up to 20, with alt text.",
-    capabilities: ["publish", "threads", "images"],
+    capabilities: ["publish", "threads", "images", "reposts"],
     thread_replies_supported: true,
     analytics_ready: false,
     facts: {
@@ -228,7 +228,11 @@ export const PROVIDERS: Record<Platform, ProviderSpec> = {
     },
     extraBlockers: [
       { code: "analytics_not_collected", detail: "Threads insights are not collected yet: no Threads collector is wired into Herald's analytics." },
-      { code: "reposts_not_available", detail: "Repost automation does not repost on Threads yet: no Threads step is wired into Herald's repost worker." },
+      {
+        code: "unrepost_not_available",
+        detail:
+          "Repost automation reposts on Threads (POST /{media-id}/repost, found again among the account's posts so a retry never reposts twice), but Threads undoes a repost only by deleting it (threads_delete, not requested): a stage with unrepost_previous fails on a Threads account.",
+      },
       { code: "video_not_supported", detail: "Herald sends images only to Threads." },
     ],
   }),

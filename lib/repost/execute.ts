@@ -7,6 +7,7 @@ import { accountContext } from "../providers/account-context";
 import { blueskyRepost, blueskyUnrepost } from "../providers/bluesky-repost";
 import { localStatusId, mastodonReblog, mastodonUnreblog } from "../providers/mastodon-reblog";
 import { ProviderError, type AccountContext } from "../providers/types";
+import { threadsRepost, threadsUnrepostUnavailable } from "../providers/threads-repost";
 import { xRetweet, xUnretweet } from "../providers/x-repost";
 import { activityOf as activity } from "./activity";
 import { dropQueuedAttempts, withdrawnReason } from "./withdrawals";
@@ -24,7 +25,8 @@ interface Subject {
  * Carries out one queued repost attempt through its target account, undoing the previous stage first when
  * the attempt says so. First, at this moment, whether it is still allowed (lib/repost/withdrawals.ts): a
  * disabled policy or a withdrawn grant drops it, recorded with the reason, and nothing is asked of the platform. Safe to run again: the Bluesky record key comes from the attempt id and is read
- * before and after creating; a Mastodon reblog is read (`reblogged`) before asking; X ignores a duplicate retweet. Provider errors that
+ * before and after creating; a Mastodon reblog is read (`reblogged`) before asking; X ignores a duplicate retweet; a Threads repost is looked for
+ * among the account's posts before and after asking. Provider errors that
  * may pass are rethrown for the queue's retry with backoff; others end the attempt as failed.
  */
 export async function executeRepost(db: Database, env: Env, attemptId: string): Promise<void> {
@@ -70,16 +72,21 @@ export async function executeRepost(db: Database, env: Env, attemptId: string): 
   }
 }
 
-/** An X account retweets posts on X only (a post id means nothing elsewhere). */
-function tweetOf(subject: Subject): string {
-  if (subject.platform !== "x")
-    throw new ProviderError("An X account can retweet only a post on X.", { kind: "validation", code: "subject_not_found", retryable: false });
+/** An X or Threads account reposts posts of its own platform only (a post id means nothing elsewhere). */
+function samePlatformPost(account: AccountContext, subject: Subject): string {
+  if (subject.platform !== account.platform)
+    throw new ProviderError(`A ${account.platform} account can repost only a post on ${account.platform}.`, {
+      kind: "validation",
+      code: "subject_not_found",
+      retryable: false,
+    });
   return subject.externalId;
 }
 
 async function repost(account: AccountContext, attemptId: string, subject: Subject): Promise<string> {
   if (account.platform === "bluesky") return blueskyRepost(account, attemptId, subject.externalId);
-  if (account.platform === "x") return xRetweet(account, tweetOf(subject));
+  if (account.platform === "x") return xRetweet(account, samePlatformPost(account, subject));
+  if (account.platform === "threads") return threadsRepost(account, samePlatformPost(account, subject));
   const statusId = await localStatusId(account, { id: subject.externalId, url: subject.externalUrl, instanceUrl: subject.instanceUrl });
   return (await mastodonReblog(account, statusId)).id;
 }
@@ -99,7 +106,8 @@ async function undoPrevious(db: Database, account: AccountContext, attempt: Atte
     );
   if (!previous || previous.status !== "done" || previous.unrepostedAt) return;
   if (account.platform === "bluesky") await blueskyUnrepost(account, previous.id);
-  else if (account.platform === "x") await xUnretweet(account, tweetOf(subject));
+  else if (account.platform === "x") await xUnretweet(account, samePlatformPost(account, subject));
+  else if (account.platform === "threads") threadsUnrepostUnavailable();
   else await mastodonUnreblog(account, await localStatusId(account, { id: subject.externalId, url: subject.externalUrl, instanceUrl: subject.instanceUrl }));
   await db.transaction(async (tx) => {
     const [marked] = await tx

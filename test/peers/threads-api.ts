@@ -15,7 +15,8 @@ import { faultQueue, formOf, mountOAuth, newToken, startServer, tokenRegistry } 
  * - GET /v1.0/{container-id}?fields=status → `{id, status: "FINISHED"}`; POST /v1.0/{user-id}/threads_publish
  *   `creation_id` → `{id}` of the post (a container publishes once).
  * - GET /v1.0/{user-id}/threads (top-level posts) and /replies (with `replied_to`), newest first, `limit`;
- *   GET /v1.0/{media-id}?fields=permalink; GET /v1.0/me; POST /v1.0/{media-id}/repost → `{id}`.
+ *   GET /v1.0/{media-id}?fields=permalink; GET /v1.0/me; POST /v1.0/{media-id}/repost → `{id}` (the account's
+ *   reposts are among its threads as REPOST_FACADE with `reposted_post`).
  * - 401 `{error: {type: "OAuthException", code: 190}}` for an unknown or expired token (Authorization: Bearer).
  * - With `oauth`, Threads' token endpoints at Threads' paths (GET /oauth/authorize, POST /oauth/access_token, the
  *   long-lived exchange GET /access_token and GET /refresh_access_token), served by test/peers/oauth-server.ts.
@@ -57,7 +58,7 @@ export async function startThreadsApi(opts: { oauth?: { clientId: string; client
   const users: ThreadsUser[] = [];
   const containers = new Map<string, Container>();
   const posts: ThreadsStoredPost[] = [];
-  const reposts: { userId: string; mediaId: string; id: string }[] = [];
+  const reposts: { userId: string; mediaId: string; id: string; timestamp: string }[] = [];
   const tokens = tokenRegistry<ThreadsUser>();
   const faults = faultQueue();
   /** Users whose publish Threads did without ever answering (hangNext). */
@@ -157,26 +158,31 @@ export async function startThreadsApi(opts: { oauth?: { clientId: string; client
     }
     if (req.method === "GET" && (edge?.[2] === "threads" || edge?.[2] === "replies")) {
       const limit = Math.min(100, Number(params.get("limit") ?? 25));
-      const list = posts
+      const own = posts
         .filter((p) => p.ownerId === me.id && (edge[2] === "replies") === (p.replyTo !== null))
-        .reverse()
-        .slice(0, limit);
-      return send(200, {
-        data: list.map((p) => ({
+        .map((p) => ({
           id: p.id,
+          media_type: p.images.length > 1 ? "CAROUSEL_ALBUM" : p.images.length ? "IMAGE" : "TEXT_POST",
           text: p.text ?? undefined,
           permalink: p.permalink,
           timestamp: p.timestamp,
           ...(p.replyTo ? { replied_to: { id: p.replyTo } } : {}),
-        })),
-        paging: {},
-      });
+        }));
+      // The account's reposts are among its threads, as REPOST_FACADE naming the reposted post.
+      const facades =
+        edge[2] === "threads"
+          ? reposts
+              .filter((r) => r.userId === me.id)
+              .map((r) => ({ id: r.id, media_type: "REPOST_FACADE", reposted_post: { id: r.mediaId }, timestamp: r.timestamp }))
+          : [];
+      const list = [...own, ...facades].sort((a, b) => (a.timestamp < b.timestamp ? 1 : a.timestamp > b.timestamp ? -1 : 0)).slice(0, limit);
+      return send(200, { data: list, paging: {} });
     }
     if (req.method === "POST" && edge?.[2] === "repost") {
       if (!posts.some((p) => p.id === edge[1])) return fail(400, "Media does not exist", 100);
       const existing = reposts.find((r) => r.userId === me.id && r.mediaId === edge[1]);
       const id = existing?.id ?? nextId();
-      if (!existing) reposts.push({ userId: me.id, mediaId: edge[1], id });
+      if (!existing) reposts.push({ userId: me.id, mediaId: edge[1], id, timestamp: new Date().toISOString() });
       return send(200, { id });
     }
     const node = /^\/([^/]+)$/.exec(path);
