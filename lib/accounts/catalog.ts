@@ -211,10 +211,11 @@ export const PROVIDERS: Record<Platform, ProviderSpec> = {
   threads: oauthProvider("threads", {
     display_name: "Threads",
     description:
-      "Posts through the Threads API (a container, then publish); threads become replies (reply_to_id); 500 characters per post (an emoji counts as its UTF-8 bytes); one image, or a carousel of up to 20, with alt text.",
-    capabilities: ["publish", "threads", "images", "reposts"],
+      "Posts through the Threads API (a container, then publish); threads become replies (reply_to_id); 500 characters per post (an emoji counts as its UTF-8 bytes); one image, or a carousel of up to 20, with alt text; reposts for repost automation; followers and each post's views, likes, replies and reposts collected (threads_manage_insights).",
+    capabilities: ["publish", "threads", "images", "reposts", "analytics"],
     thread_replies_supported: true,
-    analytics_ready: false,
+    // Followers and each post's views, likes, replies and reposts through lib/analytics/collect-threads.ts.
+    analytics_ready: true,
     facts: {
       approval: "The operator creates a Meta app with the Threads use case (threads_basic, threads_content_publish).",
       authorization: "OAuth 2.0 authorization code; the short-lived token is exchanged for a 60-day one and refreshed with th_refresh_token.",
@@ -227,7 +228,6 @@ export const PROVIDERS: Record<Platform, ProviderSpec> = {
         "Threads has no idempotency key: after an unknown outcome Herald reads the account's newest 50 posts and 50 replies and takes the segments found there by text and reply chain, so a retry never posts twice. Long-lived tokens are refreshed before they expire; a refused refresh asks for a reconnection.",
     },
     extraBlockers: [
-      { code: "analytics_not_collected", detail: "Threads insights are not collected yet: no Threads collector is wired into Herald's analytics." },
       {
         code: "unrepost_not_available",
         detail:

@@ -9,6 +9,7 @@ import { backoffUntil, isBackingOff } from "./backoff";
 import { READ_BUDGET, READ_TIMEOUT_MS, type BackfillState, type CollectLimits, type CollectResult } from "./collect";
 import { collectBluesky } from "./collect-bluesky";
 import { collectMastodon } from "./collect-mastodon";
+import { collectThreads } from "./collect-threads";
 import { collectX } from "./collect-x";
 import { platformSupport } from "./overview";
 import { insertMeasurements, refreshRollups, upsertContentItems, type MeasurementInput } from "./store";
@@ -24,6 +25,7 @@ const COLLECTORS: Record<string, { collect: Collector; budget: number }> = {
   mastodon: { collect: collectMastodon, budget: READ_BUDGET.mastodon },
   bluesky: { collect: collectBluesky, budget: READ_BUDGET.bluesky },
   x: { collect: collectX, budget: READ_BUDGET.x },
+  threads: { collect: collectThreads, budget: READ_BUDGET.threads },
 };
 
 type Coverage = typeof analyticsCoverage.$inferSelect;

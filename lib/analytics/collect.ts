@@ -35,9 +35,10 @@ export interface CollectResult {
 /**
  * Calls per provider per run, every read counted (Bluesky's AppView calls for counts too): a large account
  * is covered over several runs rather than in one long one. Bluesky needs a page of 100 posts and four
- * AppView calls for its counts; Mastodon's and X's pages carry their counts.
+ * AppView calls for its counts; Mastodon's and X's pages carry their counts; Threads needs one insights read per post
+ * (a page of 25 and its insights fit one run).
  */
-export const READ_BUDGET = { mastodon: 6, bluesky: 16, x: 6 } as const;
+export const READ_BUDGET = { mastodon: 6, bluesky: 16, x: 6, threads: 28 } as const;
 
 /** How long one read may wait for its answer: a provider that hangs costs a run this much per call at most. */
 export const READ_TIMEOUT_MS = 10_000;

@@ -15,7 +15,9 @@ const isStale = (lastMs: number | null | undefined, nowMs: number) => lastMs ===
 
 /** What each platform offers analytics (the collectors ask only for these). */
 export function platformSupport(platform: string): { account: boolean; content: boolean } {
-  return platform === "mastodon" || platform === "bluesky" || platform === "x" ? { account: true, content: true } : { account: false, content: false };
+  return platform === "mastodon" || platform === "bluesky" || platform === "x" || platform === "threads"
+    ? { account: true, content: true }
+    : { account: false, content: false };
 }
 
 export function metricMetadata(r: ReadingRow) {

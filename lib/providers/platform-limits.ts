@@ -62,8 +62,8 @@ export const PLATFORM_LIMITS: Record<Platform, PlatformLimits> = {
   },
   // Threads API: 500 characters per post (emoji as their UTF-8 bytes), carousels up to 20 items, replies via
   // reply_to_id. lib/providers/threads-body.ts: Herald sends images only; reposts through threads-repost.ts; insights
-  // are not collected yet.
-  threads: { text_limit: 500, text_unit: "characters", media_max_count: 20, media_kinds: ["image"], threads: true, reposts: true, analytics: false },
+  // through lib/analytics/collect-threads.ts.
+  threads: { text_limit: 500, text_unit: "characters", media_max_count: 20, media_kinds: ["image"], threads: true, reposts: true, analytics: true },
   // Graph API page posts: 63,206 characters; photos attached to one feed post.
   facebook: {
     text_limit: 63_206,

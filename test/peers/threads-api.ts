@@ -17,6 +17,8 @@ import { faultQueue, formOf, mountOAuth, newToken, startServer, tokenRegistry } 
  * - GET /v1.0/{user-id}/threads (top-level posts) and /replies (with `replied_to`), newest first, `limit`;
  *   GET /v1.0/{media-id}?fields=permalink; GET /v1.0/me; POST /v1.0/{media-id}/repost → `{id}` (the account's
  *   reposts are among its threads as REPOST_FACADE with `reposted_post`).
+ * - GET /v1.0/{user-id}/threads_insights?metric=followers_count (`total_value`), GET /v1.0/{media-id}/insights
+ *   ?metric=views,likes,replies,reposts (`values[0].value`, own posts only); /threads pages by the `after` cursor.
  * - 401 `{error: {type: "OAuthException", code: 190}}` for an unknown or expired token (Authorization: Bearer).
  * - With `oauth`, Threads' token endpoints at Threads' paths (GET /oauth/authorize, POST /oauth/access_token, the
  *   long-lived exchange GET /access_token and GET /refresh_access_token), served by test/peers/oauth-server.ts.
@@ -63,6 +65,8 @@ export async function startThreadsApi(opts: { oauth?: { clientId: string; client
   const faults = faultQueue();
   /** Users whose publish Threads did without ever answering (hangNext). */
   const hung: string[] = [];
+  const insights = new Map<string, { views: number; likes: number; replies: number; reposts: number; quotes: number }>();
+  const followers = new Map<string, number>();
   const oauth = opts.oauth
     ? mountOAuth(tokens, {
         ...opts.oauth,
@@ -175,8 +179,14 @@ export async function startThreadsApi(opts: { oauth?: { clientId: string; client
               .filter((r) => r.userId === me.id)
               .map((r) => ({ id: r.id, media_type: "REPOST_FACADE", reposted_post: { id: r.mediaId }, timestamp: r.timestamp }))
           : [];
-      const list = [...own, ...facades].sort((a, b) => (a.timestamp < b.timestamp ? 1 : a.timestamp > b.timestamp ? -1 : 0)).slice(0, limit);
-      return send(200, { data: list, paging: {} });
+      const all = [...own, ...facades].sort((a, b) => (a.timestamp < b.timestamp ? 1 : a.timestamp > b.timestamp ? -1 : 0));
+      // Cursor paging as Graph does it: `after` names the last item of the page before.
+      const after = params.get("after");
+      const start = after ? all.findIndex((p) => `c${p.id}` === after) + 1 : 0;
+      const list = all.slice(start, start + limit);
+      const more = start + limit < all.length;
+      const paging = list.length ? { cursors: { before: `c${list[0].id}`, after: `c${list.at(-1)!.id}` }, ...(more ? { next: "more" } : {}) } : {};
+      return send(200, { data: list, paging });
     }
     if (req.method === "POST" && edge?.[2] === "repost") {
       if (!posts.some((p) => p.id === edge[1])) return fail(400, "Media does not exist", 100);
@@ -184,6 +194,24 @@ export async function startThreadsApi(opts: { oauth?: { clientId: string; client
       const id = existing?.id ?? nextId();
       if (!existing) reposts.push({ userId: me.id, mediaId: edge[1], id, timestamp: new Date().toISOString() });
       return send(200, { id });
+    }
+    if (req.method === "GET" && edge === null && /^\/[^/]+\/threads_insights$/.test(path)) {
+      const count = followers.get(me.id) ?? 0;
+      return send(200, {
+        data: [
+          { name: "followers_count", period: "day", title: "followers_count", total_value: { value: count }, id: `${me.id}/insights/followers_count/day` },
+        ],
+      });
+    }
+    const mediaInsights = /^\/([^/]+)\/insights$/.exec(path);
+    if (req.method === "GET" && mediaInsights) {
+      const post = posts.find((p) => p.id === mediaInsights[1]);
+      if (!post || post.ownerId !== me.id) return fail(400, "Insights are available only for your own posts", 10);
+      const c = insights.get(post.id) ?? { views: 0, likes: 0, replies: 0, reposts: 0, quotes: 0 };
+      const wanted = (params.get("metric") ?? "").split(",").filter((m): m is keyof typeof c => m in c);
+      return send(200, {
+        data: wanted.map((name) => ({ name, period: "lifetime", values: [{ value: c[name] }], title: name, id: `${post.id}/insights/${name}/lifetime` })),
+      });
     }
     const node = /^\/([^/]+)$/.exec(path);
     if (req.method === "GET" && node) {
@@ -230,6 +258,9 @@ export async function startThreadsApi(opts: { oauth?: { clientId: string; client
       faults.failNext(n, 429, { "x-business-use-case-usage": JSON.stringify(usage), "retry-after": String(seconds) });
     },
     postsOf: (userId: string) => posts.filter((p) => p.ownerId === userId),
+    setFollowers: (userId: string, n: number) => followers.set(userId, n),
+    setInsights: (mediaId: string, c: { views: number; likes: number; replies?: number; reposts?: number }) =>
+      insights.set(mediaId, { replies: 0, reposts: 0, quotes: 0, ...c }),
   };
 }
 
