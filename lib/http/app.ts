@@ -1,7 +1,7 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import { authenticate } from "./auth";
-import { jsonBodyLimit, rejectNulInUrl, requireJsonBody } from "./body-gate";
+import { drainUnreadBody, jsonBodyLimit, rejectNulInUrl, requireJsonBody } from "./body-gate";
 import type { AppEnv } from "./context";
 import { defer } from "./context";
 import { ApiError } from "./errors";
@@ -41,7 +41,7 @@ export function createWorkerApp(groups: GroupApp[], options: WorkerAppOptions): 
   const app = createGroupApp();
   // Authentication needs the access each route declared (lib/http/operation.ts), in the order Hono matches.
   const index = new AccessIndex();
-  app.use("*", requestContext, jsonBodyLimit, authenticate(index), rateLimit, rejectNulInUrl, requireJsonBody);
+  app.use("*", drainUnreadBody, requestContext, jsonBodyLimit, authenticate(index), rateLimit, rejectNulInUrl, requireJsonBody);
   mountMeta(app, options);
   index.add(declarations(app));
   for (const group of groups) {

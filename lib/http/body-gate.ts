@@ -108,3 +108,22 @@ export const requireJsonBody: MiddlewareHandler<AppEnv> = async (c, next) => {
   }
   return next();
 };
+
+/**
+ * After the answer, a request body nothing read (a 401, 403, 404 or 413 is answered before it) is read to its end and
+ * dropped, or cancelled when over DEFAULT_MAX_BODY. Under `npm start`, wrangler dev's proxy otherwise fails the next
+ * request that carries a body with "503 Your worker restarted mid-request"; deployed, it costs reading at most what
+ * the body gate allows anyway.
+ */
+export const drainUnreadBody: MiddlewareHandler<AppEnv> = async (c, next) => {
+  await next();
+  const raw = c.req.raw;
+  if (!raw.body || raw.bodyUsed) return;
+  const length = Number(raw.headers.get("content-length") ?? Number.NaN);
+  try {
+    if (length <= DEFAULT_MAX_BODY) await raw.arrayBuffer();
+    else await raw.body.cancel();
+  } catch {
+    // The client went away: nothing left to drain.
+  }
+};

@@ -21,17 +21,10 @@ export async function startClientAddressRelay(opts: { port: number; target: { ho
       res.writeHead(answer.statusCode ?? 502, endToEnd(answer.rawHeaders));
       answer.pipe(res);
       answer.on("error", () => res.destroy());
-      // Answered before the body was all sent (a 401 or 413 needs none of it): take in the rest here and drop it,
-      // so the client finishes sending and reads the answer instead of seeing its connection cut.
-      answer.on("end", () => {
-        if (req.complete) return;
-        req.unpipe(upstream);
-        upstream.destroy();
-        req.resume();
-      });
     });
     upstream.on("error", () => {
-      // Writing the rest of a body the Worker had already answered may fail: the answer still stands.
+      // Answered before the body was all sent (a 401 needs none of it; the Workers then drain it: lib/http/body-gate.ts),
+      // writing the rest may still fail: the answer stands.
       if (answered) return;
       // The Workers are not listening (yet, or any more): say so the way every other error is said.
       res.writeHead(502, { "content-type": "application/problem+json" });
