@@ -84,15 +84,13 @@ export async function scopedFixtures(workspaceId: string, ownerId: string): Prom
     await db
       .insert(repostGrants)
       .values({ id: ids["repost-grant"], sourceWorkspaceId: workspaceId, targetWorkspaceId: workspaceId, targetAccountId: ids.account });
-    await db
-      .insert(webhookEndpoints)
-      .values({
-        id: ids["webhook-endpoint"],
-        workspaceId,
-        url: "https://hooks.example.com/herald",
-        events: ["publication.published"],
-        secretCiphertext: "fixture",
-      });
+    await db.insert(webhookEndpoints).values({
+      id: ids["webhook-endpoint"],
+      workspaceId,
+      url: "https://hooks.example.com/herald",
+      events: ["publication.published"],
+      secretCiphertext: "fixture",
+    });
     return ids;
   });
 }
