@@ -14,3 +14,4 @@ export * from "./provider-costs";
 export * from "./repost";
 export * from "./billing";
 export * from "./events";
+export * from "./upload-checkpoints";
