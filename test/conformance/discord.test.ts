@@ -227,7 +227,7 @@ describe("POST /accounts with a Discord channel webhook", () => {
     discord.deleteWebhook(gone.id);
     const refused = expectProblem(await c.POST("/accounts", { body: { workspace_id: ws, platform: "discord", url: gone.url } }), 422, "validation-error");
     expect(locationsOf(refused)).toEqual(["body.url"]);
-    expect(refused.detail).toContain("Discord refused");
+    expect(refused.detail).toContain("Discord (channel webhook) refused these credentials (HTTP 404)");
     expect(expectData(await c.GET("/accounts", { params: { query: { workspace_id: ws } } })).map((a) => a.id)).toEqual([created.id]);
   });
 });
