@@ -85,7 +85,7 @@ describe("repost automation: settings and policies", () => {
       $schema: expect.stringMatching(/SettingsResponse\.json$/),
       workspace_id: ws,
       can_manage: false,
-      supported_platforms: ["bluesky", "mastodon", "x", "threads"],
+      supported_platforms: ["bluesky", "mastodon", "x", "threads", "linkedin"],
       grants: [],
     });
     expect(view.policies).toEqual([

@@ -37,7 +37,8 @@ export function checkLinkedInLength(text: string): void {
   }
 }
 
-async function authorOf(account: AccountContext): Promise<string> {
+/** The member's URN (`urn:li:person:{sub}`): the author of its posts and reshares. */
+export async function authorOf(account: AccountContext): Promise<string> {
   if (account.externalAccountId) return personUrn(account.externalAccountId);
   return personUrn((await linkedinApi<{ sub: string }>(account, "/v2/userinfo")).sub);
 }

@@ -2,8 +2,8 @@ import { and, eq, inArray, isNull } from "drizzle-orm";
 import { repostGrants, socialAccounts } from "../../db/schema";
 import type { Queryable } from "../db/client";
 
-/** Platforms whose accounts can repost: a Bluesky repost record, a Mastodon-API reblog, an X retweet, a Threads repost. */
-export const REPOST_PLATFORMS = ["bluesky", "mastodon", "x", "threads"] as const;
+/** Platforms whose accounts can repost: a Bluesky repost record, a Mastodon-API reblog, an X retweet, a Threads repost, a LinkedIn reshare. */
+export const REPOST_PLATFORMS = ["bluesky", "mastodon", "x", "threads", "linkedin"] as const;
 
 export const supportsRepost = (platform: string) => (REPOST_PLATFORMS as readonly string[]).includes(platform);
 

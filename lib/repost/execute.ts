@@ -5,11 +5,13 @@ import type { Env } from "../env";
 import { logEvent } from "../log";
 import { accountContext } from "../providers/account-context";
 import { blueskyRepost, blueskyUnrepost } from "../providers/bluesky-repost";
+import { linkedinReshare, linkedinUnreshare, RESHARE_UNCONFIRMED } from "../providers/linkedin-repost";
 import { localStatusId, mastodonReblog, mastodonUnreblog } from "../providers/mastodon-reblog";
 import { ProviderError, type AccountContext } from "../providers/types";
 import { threadsRepost, threadsUnrepostUnavailable } from "../providers/threads-repost";
 import { xRetweet, xUnretweet } from "../providers/x-repost";
 import { activityOf as activity } from "./activity";
+import { deferToReset } from "./defer";
 import { dropQueuedAttempts, withdrawnReason } from "./withdrawals";
 
 type Attempt = typeof repostAttempts.$inferSelect;
@@ -26,8 +28,10 @@ interface Subject {
  * the attempt says so. First, at this moment, whether it is still allowed (lib/repost/withdrawals.ts): a
  * disabled policy or a withdrawn grant drops it, recorded with the reason, and nothing is asked of the platform. Safe to run again: the Bluesky record key comes from the attempt id and is read
  * before and after creating; a Mastodon reblog is read (`reblogged`) before asking; X ignores a duplicate retweet; a Threads repost is looked for
- * among the account's posts before and after asking. Provider errors that
- * may pass are rethrown for the queue's retry with backoff; others end the attempt as failed.
+ * among the account's posts before and after asking; a LinkedIn reshare too, and where LinkedIn will not let it
+ * be read the attempt's row carries RESHARE_UNCONFIRMED while an ask is unanswered (lib/providers/linkedin-repost.ts).
+ * A rate limit with a reset time waits for it (./defer.ts); other provider errors that may pass are rethrown for
+ * the queue's retry with backoff; others end the attempt as failed.
  */
 export async function executeRepost(db: Database, env: Env, attemptId: string): Promise<void> {
   const [attempt] = await db.select().from(repostAttempts).where(eq(repostAttempts.id, attemptId));
@@ -53,7 +57,7 @@ export async function executeRepost(db: Database, env: Env, attemptId: string): 
   const account = await accountContext(env, target, db);
   try {
     if (attempt.unrepostPrevious && attempt.stage > 0) await undoPrevious(db, account, attempt, subject);
-    const externalId = await repost(account, attempt.id, subject);
+    const externalId = await repost(db, account, attempt, subject);
     await db.transaction(async (tx) => {
       const [done] = await tx
         .update(repostAttempts)
@@ -64,15 +68,23 @@ export async function executeRepost(db: Database, env: Env, attemptId: string): 
     });
   } catch (err) {
     if (err instanceof ProviderError && !err.info.retryable && !err.info.outcomeUnknown) return fail(db, attempt, err.info.code, err.message);
+    if (await deferToReset(db, attempt, err)) return;
+    // An unanswered LinkedIn reshare keeps its mark (set before asking): the retry must not ask blindly again.
+    const known = err instanceof ProviderError && !err.info.outcomeUnknown;
     await db
       .update(repostAttempts)
-      .set({ attempts: sql`${repostAttempts.attempts} + 1`, errorCode: err instanceof ProviderError ? err.info.code : "error" })
+      .set({
+        attempts: sql`${repostAttempts.attempts} + 1`,
+        errorCode: known
+          ? err.info.code
+          : sql`case when ${repostAttempts.errorCode} = ${RESHARE_UNCONFIRMED} then ${RESHARE_UNCONFIRMED} else ${err instanceof ProviderError ? err.info.code : "error"} end`,
+      })
       .where(eq(repostAttempts.id, attempt.id));
     throw err;
   }
 }
 
-/** An X or Threads account reposts posts of its own platform only (a post id means nothing elsewhere). */
+/** An X, Threads or LinkedIn account reposts posts of its own platform only (a post id means nothing elsewhere). */
 function samePlatformPost(account: AccountContext, subject: Subject): string {
   if (subject.platform !== account.platform)
     throw new ProviderError(`A ${account.platform} account can repost only a post on ${account.platform}.`, {
@@ -83,10 +95,16 @@ function samePlatformPost(account: AccountContext, subject: Subject): string {
   return subject.externalId;
 }
 
-async function repost(account: AccountContext, attemptId: string, subject: Subject): Promise<string> {
-  if (account.platform === "bluesky") return blueskyRepost(account, attemptId, subject.externalId);
+async function repost(db: Database, account: AccountContext, attempt: Attempt, subject: Subject): Promise<string> {
+  if (account.platform === "bluesky") return blueskyRepost(account, attempt.id, subject.externalId);
   if (account.platform === "x") return xRetweet(account, samePlatformPost(account, subject));
   if (account.platform === "threads") return threadsRepost(account, samePlatformPost(account, subject));
+  if (account.platform === "linkedin") {
+    const parent = samePlatformPost(account, subject);
+    // Committed before asking, so even a Worker killed mid-ask leaves the mark for the retry to see.
+    await db.update(repostAttempts).set({ errorCode: RESHARE_UNCONFIRMED }).where(eq(repostAttempts.id, attempt.id));
+    return linkedinReshare(account, parent, { askedBefore: attempt.errorCode === RESHARE_UNCONFIRMED });
+  }
   const statusId = await localStatusId(account, { id: subject.externalId, url: subject.externalUrl, instanceUrl: subject.instanceUrl });
   return (await mastodonReblog(account, statusId)).id;
 }
@@ -108,7 +126,9 @@ async function undoPrevious(db: Database, account: AccountContext, attempt: Atte
   if (account.platform === "bluesky") await blueskyUnrepost(account, previous.id);
   else if (account.platform === "x") await xUnretweet(account, samePlatformPost(account, subject));
   else if (account.platform === "threads") threadsUnrepostUnavailable();
-  else await mastodonUnreblog(account, await localStatusId(account, { id: subject.externalId, url: subject.externalUrl, instanceUrl: subject.instanceUrl }));
+  else if (account.platform === "linkedin") {
+    if (previous.externalId) await linkedinUnreshare(account, previous.externalId);
+  } else await mastodonUnreblog(account, await localStatusId(account, { id: subject.externalId, url: subject.externalUrl, instanceUrl: subject.instanceUrl }));
   await db.transaction(async (tx) => {
     const [marked] = await tx
       .update(repostAttempts)

@@ -15,8 +15,14 @@ import { faultQueue, jsonOf, mountOAuth, newToken, startServer, tokenRegistry } 
  *   must escape little text's reserved characters (an unescaped one → 422, where LinkedIn would refuse or cut
  *   the text) and show at most 3,000 characters; `content.media.id` / `content.multiImage.images[].id` must be
  *   uploaded images → 201, empty body, the post's URN in `x-restli-id`.
- * - GET /rest/posts?q=author&author=<urn> (newest first, `count`): needs r_member_social, which LinkedIn grants
- *   only to approved apps; a member added with `readPosts: false` gets 403 ACCESS_DENIED, as without it.
+ * - A reshare ("Posts API", Reshare Post): POST /rest/posts with `reshareContext: {parent: <post URN>}` and empty
+ *   commentary; the parent must exist (404 otherwise) and allow resharing (`isReshareDisabledByAuthor: false`,
+ *   403 otherwise); the stored post's `reshareContext` is `{parent, root}` (root: the original of a chain).
+ *   LinkedIn does not refuse a second reshare of the same post: it is another post.
+ * - GET /rest/posts?q=author&author=<urn> (newest first, `count`, reshares with their `reshareContext`): needs
+ *   r_member_social, which LinkedIn grants only to approved apps; a member added with `readPosts: false` gets
+ *   403 ACCESS_DENIED, as without it.
+ * - DELETE /rest/posts/{encoded URN}: the author's own post → 204; an unknown one → 404.
  *
  * - With `oauth`, LinkedIn's OAuth 2.0 endpoints at LinkedIn's paths (GET /oauth/v2/authorization, POST
  *   /oauth/v2/accessToken, the client's id and secret in the form), served by test/peers/oauth-server.ts; refresh
@@ -40,6 +46,8 @@ export interface LinkedInStoredPost {
   /** As shown on LinkedIn. */
   text: string;
   images: { urn: string; bytes: Uint8Array; altText: string | null }[];
+  reshareContext: { parent: string; root: string } | null;
+  reshareDisabled: boolean;
   createdAt: number;
 }
 
@@ -51,6 +59,8 @@ export async function startLinkedInApi(opts: { oauth?: { clientId: string; clien
   const posts: LinkedInStoredPost[] = [];
   const images = new Map<string, { owner: string; bytes: Uint8Array | null }>();
   const postRequests: { headers: Record<string, unknown>; body: unknown }[] = [];
+  /** URNs of posts deleted through DELETE /rest/posts/{urn}. */
+  const deleteRequests: string[] = [];
   const tokens = tokenRegistry<LinkedInMember>();
   const faults = faultQueue();
   /** Members whose post LinkedIn stored without ever answering (hangNext). */
@@ -110,6 +120,10 @@ export async function startLinkedInApi(opts: { oauth?: { clientId: string; clien
       if ([...new Intl.Segmenter().segment(text)].length > 3000) return fail(422, "commentary is longer than 3000 characters", "UNPROCESSABLE_ENTITY");
       const refs: { id: string; altText?: string }[] = body?.content?.media ? [body.content.media] : (body?.content?.multiImage?.images ?? []);
       if (refs.some((r) => !images.get(r.id)?.bytes)) return fail(422, "content refers to an image that was not uploaded", "UNPROCESSABLE_ENTITY");
+      const parentUrn = body?.reshareContext?.parent;
+      const parent = typeof parentUrn === "string" ? posts.find((p) => p.urn === parentUrn) : undefined;
+      if (parentUrn !== undefined && !parent) return fail(404, "reshareContext.parent not found", "NOT_FOUND");
+      if (parent?.reshareDisabled) return fail(403, "The author has disabled resharing of this post", "ACCESS_DENIED");
       if (fault?.hang && fault.afterStoring === false) return;
       const urn = `urn:li:share:${nextId()}`;
       posts.push({
@@ -118,6 +132,8 @@ export async function startLinkedInApi(opts: { oauth?: { clientId: string; clien
         commentary,
         text,
         images: refs.map((r) => ({ urn: r.id, bytes: images.get(r.id)!.bytes!, altText: r.altText ?? null })),
+        reshareContext: parent ? { parent: parent.urn, root: parent.reshareContext?.root ?? parent.urn } : null,
+        reshareDisabled: body?.isReshareDisabledByAuthor === true,
         createdAt: Date.now(),
       });
       if (fault?.hang) return void hung.push(me.sub);
@@ -140,9 +156,20 @@ export async function startLinkedInApi(opts: { oauth?: { clientId: string; clien
           visibility: "PUBLIC",
           lifecycleState: "PUBLISHED",
           createdAt: p.createdAt,
+          ...(p.reshareContext ? { reshareContext: p.reshareContext } : {}),
         })),
         paging: { start: 0, count, links: [] },
       });
+    }
+    const deleted = /^\/rest\/posts\/([^/]+)$/.exec(req.path);
+    if (req.method === "DELETE" && deleted) {
+      const urn = decodeURIComponent(deleted[1]);
+      const at = posts.findIndex((p) => p.urn === urn);
+      if (at < 0) return fail(404, "Post not found", "NOT_FOUND");
+      if (posts[at].author !== urnOf(me)) return fail(403, "Not enough permissions to delete this post", "ACCESS_DENIED");
+      posts.splice(at, 1);
+      deleteRequests.push(urn);
+      return send(204, undefined);
     }
     return fail(404, `No resource for ${req.method} ${req.path}`);
   });
@@ -153,6 +180,7 @@ export async function startLinkedInApi(opts: { oauth?: { clientId: string; clien
     posts,
     images,
     postRequests,
+    deleteRequests,
     /** A member with a fresh token; `readPosts: false` for an app without r_member_social. */
     addAccount(name = `Member ${members.length + 1}`, o: { readPosts?: boolean } = {}) {
       const member = { sub: `m${nextId().slice(-10)}`, name, readPosts: o.readPosts ?? true };
@@ -177,6 +205,8 @@ export async function startLinkedInApi(opts: { oauth?: { clientId: string; clien
       faults.failNext(n, 429, { "retry-after": String(Math.max(1, Math.ceil((resetAt.getTime() - Date.now()) / 1000))) });
     },
     postsOf: (sub: string) => posts.filter((p) => p.author === `urn:li:person:${sub}`),
+    /** The member's reshares of `parent` (each one a post of its own). */
+    resharesOf: (sub: string, parent: string) => posts.filter((p) => p.author === `urn:li:person:${sub}` && p.reshareContext?.parent === parent),
   };
 }
 
