@@ -9,6 +9,7 @@ import { ProviderError, type PostRef, type RenditionToPublish } from "../provide
 import { deliveryMedia } from "../publishing/delivery-media";
 import { attemptOfRound, decideAfterFailure, decideBeforeAttempt, inDoubt, LEASE_RENEW_EVERY_SECONDS, type FailureInfo } from "./rules";
 import { publishedGroup, recordFailure, recordPosted, recordReconciled, renewLease, type AttemptIds, type Claim, type PublishedGroup } from "./store";
+import { clearCheckpoint, loadCheckpoint, saveCheckpoint } from "./upload-checkpoints";
 
 /** `lost`: another attempt holds the rendition now (this one's lease lapsed), so this one wrote nothing. */
 export type DeliveryOutcome = "published" | "retrying" | "reconciling" | "failed" | "skipped" | "lost";
@@ -129,6 +130,16 @@ export async function deliverClaimed(db: Database, env: Env, claim: Claim, commi
         }
         lease.check();
         await record(position, ref);
+      },
+      // Chunked video uploads (issue 29): each confirmed chunk is saved with the lease renewed, fenced by this
+      // attempt, so the next attempt resumes after it; a lost lease stops the upload before the next chunk.
+      uploads: {
+        load: (key) => loadCheckpoint(db, ids.id, key),
+        save: async (key, checkpoint) => {
+          lease.check();
+          if (!(await saveCheckpoint(db, ids, key, checkpoint))) throw new LeaseLost();
+        },
+        clear: (key) => clearCheckpoint(db, ids, key),
       },
     });
     const first = posted.get(segments[0]?.position ?? 0);

@@ -69,6 +69,29 @@ export interface PublishProgress {
   posted: Map<number, PostRef>;
   /** Called as soon as a segment is confirmed, so the pipeline records it before the next one. */
   onPosted(position: number, ref: PostRef): Promise<void>;
+  /** Durable upload progress for chunked video uploads (lib/providers/chunked-upload.ts); absent outside a delivery. */
+  uploads?: UploadCheckpoints;
+}
+
+/** Where one media item's chunked upload stands on its platform (persisted per rendition and media key). */
+export interface UploadCheckpoint {
+  /** The platform's upload session (YouTube's session URI, TikTok's upload_url). */
+  session: string;
+  /** The platform's id for what is being uploaded, once known (TikTok's publish_id; YouTube's video id after the last chunk). */
+  platformId: string | null;
+  total: number;
+  chunkSize: number;
+  /** Bytes the platform confirmed so far: the next chunk starts here. */
+  offset: number;
+  /** `processing`: every byte is there and the platform is processing it (polled until it ends). */
+  phase: "uploading" | "processing";
+}
+
+/** The pipeline's durable store for UploadCheckpoint; `save` renews the delivery's lease and throws once it is lost. */
+export interface UploadCheckpoints {
+  load(key: string): Promise<UploadCheckpoint | null>;
+  save(key: string, checkpoint: UploadCheckpoint): Promise<void>;
+  clear(key: string): Promise<void>;
 }
 
 export interface PublishResult {
@@ -115,6 +138,12 @@ export interface ProviderProfile {
   text_limit?: number | null;
   /** `personal`, `bot`, `group` (Mastodon says which), `endpoint` for webhooks. */
   account_kind?: string | null;
+  /**
+   * OAuth: credentials to keep INSTEAD of the user's tokens (Facebook and Instagram keep the Page's token, read
+   * with the user's), and when they expire (null: never). Never returned by Herald's API.
+   */
+  credentials?: Record<string, string>;
+  credentialsExpireInSeconds?: number | null;
 }
 
 export interface InboundMessage {

@@ -1,0 +1,72 @@
+import { errorFromResponse, providerFetch, readJson } from "./http";
+import { ProviderError, type AccountContext } from "./types";
+
+/**
+ * Calls to TikTok's Open API v2 (open.tiktokapis.com) with the account's access token. Every answer carries
+ * `error: {code, message, log_id}`, `code: "ok"` on success; `access_token_invalid` (401) is a credentials
+ * problem, `rate_limit_exceeded` (429) a rate limit (TikTok documents no reset header: Retry-After when sent).
+ */
+
+export const TIKTOK_API_BASE = "https://open.tiktokapis.com";
+
+export const tiktokBase = (account: Pick<AccountContext, "instanceUrl">) => (account.instanceUrl ?? TIKTOK_API_BASE).replace(/\/+$/, "");
+
+interface TikTokAnswer<T> {
+  data?: T;
+  error?: { code?: unknown; message?: unknown };
+}
+
+export function tiktokToken(account: AccountContext): string {
+  const token = account.credentials.access_token;
+  if (!token) throw new ProviderError("The TikTok account has no access token.", { kind: "configuration", code: "missing_credentials", retryable: false });
+  return token;
+}
+
+/** A TikTok answer whose `error.code` is not `ok` (or whose status is not 2xx) as a ProviderError. */
+export function tiktokError(res: Response, body: TikTokAnswer<unknown> | null): ProviderError {
+  const code = typeof body?.error?.code === "string" ? body.error.code : undefined;
+  const message = typeof body?.error?.message === "string" ? body.error.message : undefined;
+  if (res.status === 401 || code === "access_token_invalid" || code === "scope_not_authorized")
+    return new ProviderError(`TikTok refused the access token${message ? `: ${message.slice(0, 300)}` : "."}`, {
+      kind: "authentication",
+      code: code ?? "http_401",
+      httpStatus: 401,
+      retryable: false,
+    });
+  if (res.status === 429 || code === "rate_limit_exceeded") {
+    const base = errorFromResponse(res, { providerName: "TikTok", message });
+    return new ProviderError(base.message, {
+      kind: "rate_limited",
+      code: code ?? "http_429",
+      httpStatus: res.status,
+      retryable: true,
+      retryAt: base.info.retryAt,
+    });
+  }
+  if (res.ok)
+    return new ProviderError(`TikTok refused the request: ${code}${message ? ` (${message.slice(0, 300)})` : ""}`, {
+      kind: "validation",
+      code: code ?? "tiktok_error",
+      httpStatus: res.status,
+      retryable: false,
+    });
+  return errorFromResponse(res, { providerName: "TikTok", message, code });
+}
+
+/** One authenticated JSON call; answers `data`. */
+export async function tiktokApi<T>(account: AccountContext, path: string, init: { method?: "GET" | "POST"; body?: unknown } = {}): Promise<T> {
+  const res = await providerFetch(`${tiktokBase(account)}${path}`, {
+    method: init.method ?? "GET",
+    headers: {
+      accept: "application/json",
+      authorization: `Bearer ${tiktokToken(account)}`,
+      ...(init.body !== undefined ? { "content-type": "application/json; charset=UTF-8" } : {}),
+    },
+    body: init.body !== undefined ? JSON.stringify(init.body) : undefined,
+    allowPrivateUrls: account.allowPrivateUrls,
+  });
+  const body = await readJson<TikTokAnswer<T>>(res);
+  if (!res.ok || (body?.error?.code !== undefined && body.error.code !== "ok")) throw tiktokError(res, body);
+  if (!body?.data) throw new ProviderError("TikTok answered without data.", { kind: "unknown", code: "malformed_answer", retryable: true });
+  return body.data;
+}

@@ -1,0 +1,16 @@
+import { ProviderError, type MediaRef } from "./types";
+
+/** The one video of a rendition, or a validation error saying why not. */
+export function theVideo(media: MediaRef[], platformName: string): MediaRef {
+  const videos = media.filter((m) => m.mime_type.startsWith("video/"));
+  if (videos.length !== 1 || media.length !== 1)
+    throw new ProviderError(
+      `A ${platformName} post is exactly one video; this rendition has ${videos.length} video(s) and ${media.length - videos.length} other item(s).`,
+      {
+        kind: "validation",
+        code: "video_required",
+        retryable: false,
+      },
+    );
+  return videos[0];
+}

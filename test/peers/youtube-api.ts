@@ -1,0 +1,194 @@
+import { newToken, tokenRegistry } from "./stand-in-kit";
+import { contentRange, readJsonBody, startSinkServer, UploadSink, type SinkAnswer } from "./chunk-sink";
+
+/**
+ * A TEST DOUBLE of the YouTube Data API v3, written from Google's public reference (developers.google.com/youtube/v3:
+ * "Videos: insert", "Upload Videos: Resumable uploads" (guides/using_resumable_upload_protocol), "Videos: list"
+ * with processingDetails and status, "Channels: list" mine=true, and the "Errors" page). YouTube cannot run here;
+ * this answers the calls Herald makes the way those pages describe:
+ *
+ * - POST /upload/youtube/v3/videos?uploadType=resumable&part=snippet,status with `X-Upload-Content-Length`,
+ *   `X-Upload-Content-Type` and `{snippet: {title, description}, status: {privacyStatus}}` → 200 and the session
+ *   URI in `Location`. A missing title, one over 100 characters or with `<`/`>` → 400 `invalidTitle`.
+ * - PUT <session> with `Content-Range: bytes a-b/total`: the chunk must start where the session stands and be a
+ *   multiple of 256 KiB unless it is the last, else 400; → `308 Resume Incomplete` with `Range: bytes=0-N`, and
+ *   after the last byte 200 with the video resource `{id, snippet, status: {uploadStatus: "uploaded"}}`.
+ *   `Content-Range: bytes *\u002ftotal` with no body asks where it stands (308 with Range, none when nothing is
+ *   held; 200 with the video once complete). An unknown session → 404.
+ * - GET /youtube/v3/videos?part=processingDetails,status&id= → `processingDetails.processingStatus` `processing`
+ *   for the first `processingPolls` looks, then `succeeded` (`status.uploadStatus: processed`), or, when the
+ *   video is set to fail, `status.uploadStatus: rejected` with `rejectionReason` (or `failed` with `failureReason`).
+ * - GET /youtube/v3/channels?part=snippet&mine=true → the token's channel.
+ * - 401 `{error: {code: 401, errors: [{reason: "authError"}]}}` for an unknown or expired token; 403 `quotaExceeded`.
+ *
+ * Faults on chunk PUTs: `failNextChunk(status, reason, headers)` (401, 429 with Retry-After, 403 quotaExceeded),
+ * `dropAfterStoringNextChunk()` (the chunk is stored and the answer lost: the connection is cut).
+ */
+
+export interface Channel {
+  id: string;
+  title: string;
+}
+
+interface Session {
+  id: string;
+  channel: Channel;
+  title: string;
+  description: string;
+  privacy: string;
+  sink: UploadSink;
+  video: Video | null;
+}
+
+export interface Video {
+  id: string;
+  channel: Channel;
+  title: string;
+  description: string;
+  privacy: string;
+  sink: UploadSink;
+  polls: number;
+}
+
+const CHUNK_UNIT = 256 * 1024;
+const googleError = (status: number, reason: string, message: string, headers: Record<string, string> = {}): SinkAnswer => ({
+  status,
+  headers,
+  body: { error: { code: status, message, errors: [{ reason, message, domain: "youtube" }] } },
+});
+
+export async function startYouTubeApi(opts: { processingPolls?: number } = {}) {
+  const tokens = tokenRegistry<Channel>();
+  const sessions = new Map<string, Session>();
+  const videos: Video[] = [];
+  const chunkFaults: ({ kind: "fail"; answer: SinkAnswer } | { kind: "drop" })[] = [];
+  const failing = new Map<string, { upload: "rejected" | "failed"; reason: string }>();
+  let processingPolls = opts.processingPolls ?? 1;
+  let nextFailure: { upload: "rejected" | "failed"; reason: string } | null = null;
+
+  const videoResource = (v: Video) => ({
+    kind: "youtube#video",
+    id: v.id,
+    snippet: { title: v.title, description: v.description },
+    status: { uploadStatus: "uploaded", privacyStatus: v.privacy },
+  });
+
+  const server = await startSinkServer(async (r, url) => {
+    const channel = tokens.accountOf(r.headers);
+    if (!channel) return googleError(401, "authError", "Invalid Credentials");
+
+    if (r.method === "POST" && r.path === "/upload/youtube/v3/videos" && r.query.get("uploadType") === "resumable") {
+      const body = (await readJsonBody(r.req)) as { snippet?: { title?: unknown; description?: unknown }; status?: { privacyStatus?: unknown } } | undefined;
+      const total = Number(r.headers["x-upload-content-length"]);
+      const title = body?.snippet?.title;
+      if (typeof title !== "string" || !title || [...title].length > 100 || /[<>]/.test(title))
+        return googleError(400, "invalidTitle", "The request metadata specifies an invalid or empty video title.");
+      if (!Number.isSafeInteger(total) || total <= 0) return googleError(400, "badContent", "X-Upload-Content-Length is required.");
+      const privacy = String(body?.status?.privacyStatus ?? "public");
+      const id = newToken("upload");
+      sessions.set(id, { id, channel, title, description: String(body?.snippet?.description ?? ""), privacy, sink: new UploadSink(total), video: null });
+      return { status: 200, headers: { location: `${url}/upload/youtube/v3/videos?uploadType=resumable&upload_id=${id}` } };
+    }
+
+    if (r.method === "PUT" && r.path === "/upload/youtube/v3/videos") {
+      const session = sessions.get(r.query.get("upload_id") ?? "");
+      if (!session || session.channel !== channel) return googleError(404, "notFound", "The upload session was not found.");
+      const range = contentRange(r.headers["content-range"]);
+      const held = (): Record<string, string> => (session.sink.received > 0 ? { range: `bytes=0-${session.sink.received - 1}` } : {});
+      if (!range || range.total !== session.sink.total) return googleError(400, "badContent", "Content-Range is missing or does not match the upload.");
+      if (session.video) return { status: 200, body: videoResource(session.video) };
+      if ("query" in range) return { status: 308, headers: held() };
+      const fault = chunkFaults.shift();
+      if (fault?.kind === "fail") return fault.answer;
+      const length = range.end - range.start + 1;
+      const last = range.end + 1 === session.sink.total;
+      if (range.start !== session.sink.received)
+        return googleError(400, "badContent", `The chunk starts at ${range.start}; the session holds ${session.sink.received} bytes.`);
+      if (!last && length % CHUNK_UNIT !== 0) return googleError(400, "badContent", "A chunk other than the last must be a multiple of 256 KiB.");
+      const got = await session.sink.take(r.req, range.start);
+      if (got !== length) throw new Error(`chunk of ${got} bytes where Content-Range says ${length}`);
+      if (session.sink.complete) {
+        const video: Video = {
+          id: newToken("vid").slice(0, 20),
+          channel,
+          title: session.title,
+          description: session.description,
+          privacy: session.privacy,
+          sink: session.sink,
+          polls: 0,
+        };
+        if (nextFailure) {
+          failing.set(video.id, nextFailure);
+          nextFailure = null;
+        }
+        session.video = video;
+        videos.push(video);
+      }
+      if (fault?.kind === "drop") return { status: 0, drop: true };
+      return session.video ? { status: 200, body: videoResource(session.video) } : { status: 308, headers: held() };
+    }
+
+    if (r.method === "GET" && r.path === "/youtube/v3/videos") {
+      const video = videos.find((v) => v.id === r.query.get("id") && v.channel === channel);
+      if (!video) return { status: 200, body: { kind: "youtube#videoListResponse", items: [] } };
+      video.polls += 1;
+      const failure = failing.get(video.id);
+      const done = video.polls > processingPolls;
+      const status = !done
+        ? { uploadStatus: "uploaded" }
+        : failure
+          ? { uploadStatus: failure.upload, ...(failure.upload === "rejected" ? { rejectionReason: failure.reason } : { failureReason: failure.reason }) }
+          : { uploadStatus: "processed" };
+      const processing = !done ? "processing" : failure ? "failed" : "succeeded";
+      return {
+        status: 200,
+        body: { kind: "youtube#videoListResponse", items: [{ id: video.id, status, processingDetails: { processingStatus: processing } }] },
+      };
+    }
+
+    if (r.method === "GET" && r.path === "/youtube/v3/channels" && r.query.get("mine") === "true") {
+      return {
+        status: 200,
+        body: {
+          items: [
+            {
+              id: channel.id,
+              snippet: { title: channel.title, customUrl: `@${channel.title}`, thumbnails: { default: { url: "https://yt3.example/a.jpg" } } },
+            },
+          ],
+        },
+      };
+    }
+    return googleError(404, "notFound", `No route for ${r.method} ${r.path}`);
+  });
+
+  return {
+    url: server.url,
+    stop: server.stop,
+    sessions,
+    videos,
+    /** A channel with a fresh access token (what OAuth would have issued). */
+    addChannel(title = "herald-test") {
+      const channel: Channel = { id: `UC${newToken("c").slice(2, 24)}`, title };
+      const token = newToken("ya29");
+      tokens.issue(token, channel);
+      return { channel, token };
+    },
+    expireTokensOf: (channel: Channel) => tokens.expireAll(channel),
+    setProcessingPolls(n: number) {
+      processingPolls = n;
+    },
+    /** The next video to finish uploading fails processing with this reason. */
+    failNextVideo(reason: string, upload: "rejected" | "failed" = "rejected") {
+      nextFailure = { upload, reason };
+    },
+    failNextChunk(status: number, reason: string, headers: Record<string, string> = {}) {
+      chunkFaults.push({ kind: "fail", answer: googleError(status, reason, reason, headers) });
+    },
+    dropAfterStoringNextChunk() {
+      chunkFaults.push({ kind: "drop" });
+    },
+  };
+}
+
+export type YouTubeApiPeer = Awaited<ReturnType<typeof startYouTubeApi>>;
