@@ -1,5 +1,6 @@
 import type { RenditionStatus } from "../../db/schema/publications";
 import { retryDelaySeconds } from "../jobs/backoff";
+import { PROCESSING_CODE } from "../providers/platform-processing";
 import type { ProviderErrorKind } from "../providers/types";
 
 /**
@@ -106,6 +107,16 @@ export const OUTCOME_UNVERIFIABLE = {
     "The platform cannot tell Herald whether this post went out, and Herald will not send it twice: look at the account on the platform before publishing again.",
 } as const satisfies FailureDecision;
 
+/** A platform still processing an uploaded video when the attempts ran out (see decideAfterFailure). */
+export const PROCESSING_UNFINISHED = {
+  status: "failed",
+  recoveryAction: "verify_on_platform",
+  errorCode: PROCESSING_CODE,
+  errorAction: `The platform was still processing the video after Herald's ${MAX_DELIVERY_ATTEMPTS} checks: look at the account on the platform before publishing again.`,
+  terminalReason: "platform_processing_unfinished",
+  retryInSeconds: null,
+} as const satisfies FailureDecision;
+
 /** The number, within its round, of the attempt about to run on a rendition read as it was before its claim. */
 export const attemptOfRound = (rendition: { attemptCount: number; attemptsBeforeRound: number }) => rendition.attemptCount - rendition.attemptsBeforeRound + 1;
 
@@ -135,6 +146,9 @@ export function decideAfterFailure(info: FailureInfo, attempt: number, random = 
       retryInSeconds: wait,
     };
   }
+  // A video the platform was still processing after every attempt (issue 29, lib/providers/platform-processing.ts):
+  // it is uploaded and may yet appear, so publishing again could post it twice; the person looks first.
+  if (info.code === PROCESSING_CODE) return PROCESSING_UNFINISHED;
   const { recovery, action } = ACTIONS[info.kind];
   return {
     status: "failed",
