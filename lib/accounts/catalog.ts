@@ -72,15 +72,16 @@ function oauthProvider(platform: Platform, input: OAuthProviderInput): ProviderS
   };
 }
 
-function metaFacts(platform: "facebook" | "instagram", permissions: string): ProviderFacts {
+function metaFacts(platform: "facebook" | "instagram", permissions: string, policy: string): ProviderFacts {
   return {
     approval: "The operator creates a Meta app and passes App Review for the permissions below before other people can connect.",
-    authorization: `Facebook Login (Graph API v21+ dialog/oauth), authorization code; permissions ${permissions}.`,
-    configuration: `${platform}_client_id and ${platform}_client_secret instance settings; redirect URI <PUBLIC_BASE_URL>/accounts/connect/${platform}/callback.`,
-    control: "The user can remove the app in Facebook settings.",
-    live_certification: "Not certified.",
-    local_test: "Not built yet (issue 29).",
-    policy: "Long-lived user tokens (about 60 days) are exchanged at connection; page tokens derived from them do not expire.",
+    authorization: `Facebook Login (Graph API v21.0 dialog/oauth), authorization code, then fb_exchange_token for a 60-day user token; permissions ${permissions}.`,
+    configuration: `${platform}_client_id and ${platform}_client_secret instance settings (the same Meta app's id and secret for facebook and instagram); redirect URI <PUBLIC_BASE_URL>/accounts/connect/${platform}/callback. Meta fetches images from Herald's signed media URLs, so PUBLIC_BASE_URL must be reachable from the internet.`,
+    control: "The user can remove the app in Facebook settings; Herald then marks the account reconnect_required.",
+    live_certification: "Not certified against graph.facebook.com from this deployment.",
+    local_test:
+      "Tested against a local stand-in written from Meta's Graph API reference (test/peers/meta-graph-api.ts), through the provider conformance suite.",
+    policy,
   };
 }
 
@@ -238,19 +239,41 @@ export const PROVIDERS: Record<Platform, ProviderSpec> = {
   }),
   facebook: oauthProvider("facebook", {
     display_name: "Facebook Pages",
-    description: "Posts to a Facebook Page through the Graph API (issue 29: not built yet).",
-    capabilities: ["publish", "images", "analytics"],
+    description:
+      "Posts to a Facebook Page through the Graph API: a connection is the first Page the user manages (GET /me/accounts), kept with its Page token; text and links (POST /{page-id}/feed), one photo (POST /{page-id}/photos) or up to 10 (unpublished photos attached to one feed post), with alt text; no threads: a rendition's segments are joined into one post (a blank line between them).",
+    capabilities: ["publish", "images", "segments_joined"],
     thread_replies_supported: false,
     analytics_ready: false,
-    facts: metaFacts("facebook", "pages_manage_posts, pages_read_engagement"),
+    facts: metaFacts(
+      "facebook",
+      "pages_show_list, pages_manage_posts, pages_read_engagement",
+      "Facebook has no idempotency key: after an unknown outcome Herald reads the Page's newest 50 published posts (GET /{page-id}/published_posts) and takes the one whose message is the rendition's text, so a retry never posts twice. The Page token read with a long-lived user token does not expire, so nothing is refreshed; a revoked one asks for a reconnection.",
+    ),
+    extraBlockers: [
+      { code: "analytics_not_available", detail: "Page and post insights are not collected yet (no Facebook collector in lib/analytics)." },
+      { code: "reposts_not_available", detail: "The Graph API cannot share a Page's post again as a repost." },
+      { code: "video_not_supported", detail: "Herald sends images only to Facebook; Page videos need the resumable video upload." },
+      { code: "page_choice", detail: "A connection is the first Page /me/accounts lists; to post to another Page, grant only that Page when connecting." },
+    ],
   }),
   instagram: oauthProvider("instagram", {
     display_name: "Instagram",
-    description: "Posts to an Instagram professional account through the content publishing API (issue 29: not built yet).",
-    capabilities: ["publish", "images", "video", "analytics"],
+    description:
+      "Posts to an Instagram professional account through the Instagram API with Facebook Login: a connection is the Instagram account of the first Page the user manages that is linked to one, kept with the Page's token; a media container (POST /{ig-user-id}/media) then media_publish; one image or a carousel of up to 10, with alt text; an image is required (a publication without one is refused with a 422 at creation); captions of 2,200 characters with at most 30 hashtags; no threads: a rendition's segments are joined into one caption.",
+    capabilities: ["publish", "images", "segments_joined"],
     thread_replies_supported: false,
     analytics_ready: false,
-    facts: metaFacts("instagram", "instagram_basic, instagram_content_publish"),
+    facts: metaFacts(
+      "instagram",
+      "instagram_basic, instagram_content_publish, pages_show_list, pages_read_engagement",
+      "Instagram has no idempotency key: a container is not a post, and after an unknown outcome of media_publish Herald reads the account's newest 50 media (GET /{ig-user-id}/media) and takes the one whose caption is the rendition's text, so a retry never posts twice. The Page token does not expire, so nothing is refreshed; a revoked one asks for a reconnection.",
+    ),
+    extraBlockers: [
+      { code: "analytics_not_available", detail: "Instagram insights are not collected yet (no Instagram collector in lib/analytics)." },
+      { code: "reposts_not_available", detail: "The Instagram API has no repost." },
+      { code: "video_not_supported", detail: "Herald sends images only to Instagram; Reels (video_url, media_type REELS) are not built." },
+      { code: "media_required", detail: "An Instagram post needs an image: a publication with an Instagram destination and no image is refused at creation." },
+    ],
   }),
   tiktok: oauthProvider("tiktok", {
     display_name: "TikTok",

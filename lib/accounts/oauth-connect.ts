@@ -154,8 +154,9 @@ export async function completeConnection(
     userId: consumed.userId,
     apiBase: cfg.apiBase,
     profile,
-    tokens,
-    credentials,
+    // A Page token read with the user's replaces the user's tokens (Facebook, Instagram).
+    tokens: profile.credentials ? { ...tokens, expiresInSeconds: profile.credentialsExpireInSeconds ?? null } : tokens,
+    credentials: profile.credentials ?? credentials,
   });
   if ("error" in stored) return fail(stored.error);
   return { location: withParam(target, "account_id", stored.id) };

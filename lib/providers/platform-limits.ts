@@ -64,25 +64,27 @@ export const PLATFORM_LIMITS: Record<Platform, PlatformLimits> = {
   // reply_to_id. lib/providers/threads-body.ts: Herald sends images only; reposts through threads-repost.ts; insights
   // through lib/analytics/collect-threads.ts.
   threads: { text_limit: 500, text_unit: "characters", media_max_count: 20, media_kinds: ["image"], threads: true, reposts: true, analytics: true },
-  // Graph API page posts: 63,206 characters; photos attached to one feed post.
+  // Graph API Page posts: 63,206 characters (Herald's API takes at most 50,000 per segment); lib/providers/facebook.ts
+  // joins a rendition's segments into one post, sends images only (one photo, or up to 10 attached to a feed post).
   facebook: {
     text_limit: 63_206,
-    text_unit: "characters",
+    text_unit: "graphemes",
     media_max_count: 10,
-    media_kinds: ["image", "video"],
+    media_kinds: ["image"],
     threads: false,
     reposts: false,
-    analytics: true,
+    analytics: false,
   },
-  // Instagram content publishing: caption 2,200 characters, carousels of up to 10 items, media required.
+  // Instagram content publishing: caption 2,200 characters (30 hashtags), carousels of up to 10 items, an image
+  // required. lib/providers/instagram.ts joins a rendition's segments into one caption and sends images only.
   instagram: {
     text_limit: 2_200,
-    text_unit: "characters",
+    text_unit: "graphemes",
     media_max_count: 10,
-    media_kinds: ["image", "video"],
+    media_kinds: ["image"],
     threads: false,
     reposts: false,
-    analytics: true,
+    analytics: false,
   },
   // TikTok Content Posting API: caption 2,200 characters, one video (photo posts up to 35 images).
   tiktok: { text_limit: 2_200, text_unit: "characters", media_max_count: 1, media_kinds: ["video"], threads: false, reposts: false, analytics: true },

@@ -2,6 +2,8 @@ import type { Platform } from "../../db/schema/accounts";
 import { DomainError } from "../errors";
 import { blueskyAdapter } from "./bluesky";
 import { discordAdapter } from "./discord";
+import { facebookAdapter } from "./facebook";
+import { instagramAdapter } from "./instagram";
 import { linkedinAdapter } from "./linkedin";
 import { mastodonAdapter } from "./mastodon";
 import { threadsAdapter } from "./threads";
@@ -11,8 +13,8 @@ import { xAdapter } from "./x";
 
 /**
  * The adapters built so far. Partial: a platform is listed (PLATFORMS, GET /accounts/providers) before its
- * adapter exists, and connecting or publishing to it answers 501 until it does (issue 29: facebook,
- * instagram, tiktok, youtube).
+ * adapter exists, and connecting or publishing to it answers 501 until it does (issue 29:
+ * tiktok, youtube).
  */
 const ADAPTERS: Partial<Record<Platform, ProviderAdapter>> = {
   webhook: webhookAdapter,
@@ -22,6 +24,8 @@ const ADAPTERS: Partial<Record<Platform, ProviderAdapter>> = {
   x: xAdapter,
   threads: threadsAdapter,
   linkedin: linkedinAdapter,
+  facebook: facebookAdapter,
+  instagram: instagramAdapter,
 };
 
 export const hasAdapter = (platform: Platform): boolean => ADAPTERS[platform] !== undefined;

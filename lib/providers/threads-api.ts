@@ -32,18 +32,18 @@ export function regainAccessAt(headers: Headers, now = Date.now()): Date | undef
 }
 
 /** A Graph error answer as a ProviderError: token errors are authentication, rate-limit codes rate_limited. */
-export function graphError(res: Response, body: GraphError | null, mutating?: boolean): ProviderError {
+export function graphError(res: Response, body: GraphError | null, mutating?: boolean, providerName = "Threads"): ProviderError {
   const code = typeof body?.error?.code === "number" ? body.error.code : null;
   const message = typeof body?.error?.message === "string" ? body.error.message.slice(0, 300) : undefined;
   if (code === 190 || res.status === 401)
-    return new ProviderError(`Threads refused the access token${message ? `: ${message}` : "."}`, {
+    return new ProviderError(`${providerName} refused the access token${message ? `: ${message}` : "."}`, {
       kind: "authentication",
       code: "invalid_token",
       httpStatus: 401,
       retryable: false,
     });
   if (res.status === 429 || (code !== null && RATE_LIMIT_CODES.has(code))) {
-    const base = errorFromResponse(res, { providerName: "Threads", message });
+    const base = errorFromResponse(res, { providerName, message });
     return new ProviderError(base.message, {
       kind: "rate_limited",
       code: code !== null ? `graph_${code}` : "http_429",
@@ -52,7 +52,7 @@ export function graphError(res: Response, body: GraphError | null, mutating?: bo
       retryAt: base.info.retryAt ?? regainAccessAt(res.headers),
     });
   }
-  return errorFromResponse(res, { providerName: "Threads", message, code: code !== null ? `graph_${code}` : undefined, mutating });
+  return errorFromResponse(res, { providerName, message, code: code !== null ? `graph_${code}` : undefined, mutating });
 }
 
 /** One authenticated call; POST parameters go form-encoded in the body, GET ones in the query. */

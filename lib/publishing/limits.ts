@@ -1,4 +1,5 @@
 import type { Platform } from "../../db/schema/accounts";
+import { hashtagCount, INSTAGRAM_MAX_HASHTAGS } from "../providers/instagram-body";
 import { LINKEDIN_JOINER } from "../providers/linkedin-text";
 import { PLATFORM_LIMITS } from "../providers/platform-limits";
 import { adapterFor, hasAdapter } from "../providers/registry";
@@ -9,10 +10,12 @@ export interface SegmentLimit {
   limit: number;
   measure: Measure;
   /**
-   * Set for a platform without threads that posts a rendition's segments joined into one post (LinkedIn):
+   * Set for a platform without threads that posts a rendition's segments joined into one post (LinkedIn, Facebook, Instagram):
    * the joiner, so the whole rendition, not each segment, must fit `limit`.
    */
   joinedWith?: string;
+  /** A rule on the whole post's text beyond its length (Instagram: at most 30 hashtags); the problem, or null. */
+  postProblem?: (text: string) => string | null;
 }
 
 /**
@@ -23,5 +26,12 @@ export function segmentLimit(platform: Platform, announced?: number | null): Seg
   if (!hasAdapter(platform)) return { limit: PLATFORM_LIMITS[platform].text_limit, measure: graphemeLength };
   const adapter = adapterFor(platform);
   const limit = { limit: adapter.textLimit({ instanceUrl: null }, announced), measure: adapter.measure };
-  return platform === "linkedin" ? { ...limit, joinedWith: LINKEDIN_JOINER } : limit;
+  if (platform === "instagram") return { ...limit, joinedWith: LINKEDIN_JOINER, postProblem: instagramHashtagProblem };
+  // Platforms without reply chains whose adapter joins a rendition's segments into one post.
+  return platform === "linkedin" || platform === "facebook" ? { ...limit, joinedWith: LINKEDIN_JOINER } : limit;
+}
+
+function instagramHashtagProblem(text: string): string | null {
+  const n = hashtagCount(text);
+  return n > INSTAGRAM_MAX_HASHTAGS ? `An instagram caption carries at most ${INSTAGRAM_MAX_HASHTAGS} hashtags; this one has ${n}` : null;
 }

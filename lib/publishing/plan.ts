@@ -64,6 +64,11 @@ export function planRenditions(
         dest.segments.map((s) => segmentText({ body: s.body, url: s.url ?? null })),
       );
       if (joined) problems.push({ index, field: "segments", message: joined });
+      const post = postProblem(
+        account,
+        dest.segments.map((s) => segmentText({ body: s.body, url: s.url ?? null })),
+      );
+      if (post) problems.push({ index, field: "segments", message: post });
       plans.push({
         socialAccountId: dest.social_account_id,
         platform: account.platform,
@@ -76,7 +81,7 @@ export function planRenditions(
     }
     try {
       const parts = splitIntoSegments(body, limit, measure);
-      const joined = joinedProblem(account, parts);
+      const joined = joinedProblem(account, parts) ?? postProblem(account, parts);
       if (joined) {
         // Named by destination even when the text is the publication's source: only this destination refuses it.
         problems.push({ index, field: "body", message: joined });
@@ -101,6 +106,18 @@ export function planRenditions(
     seen.add(dest.social_account_id);
   });
   return { plans, problems };
+}
+
+/** The platform's rule on the whole post's text (the segments as joined), beyond its length; null when none objects. */
+function postProblem(account: { limit: SegmentLimit }, texts: string[]): string | null {
+  const { joinedWith, postProblem: rule } = account.limit;
+  if (!rule) return null;
+  const posts = joinedWith === undefined ? texts : [texts.filter((t) => t !== "").join(joinedWith)];
+  for (const text of posts) {
+    const problem = rule(text);
+    if (problem) return problem;
+  }
+  return null;
 }
 
 /**

@@ -124,6 +124,11 @@ export interface ProviderDriver {
   images: { supported: true } | NotApplicable;
   timeoutOutcome: TimeoutOutcome;
   tokenRefresh: TokenRefresh | NotApplicable;
+  /**
+   * A post on this platform needs media (Instagram: an image): the text cases then attach one image, and why
+   * (shown nowhere else; a text-only publication is refused at creation with a 422).
+   */
+  requiresMedia?: { kind: "image"; reason: string };
 
   /** Start the platform's server (once, before every case) and anything in front of it. */
   start(suite: SuiteContext): Promise<void>;

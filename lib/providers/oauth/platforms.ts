@@ -23,8 +23,12 @@ export interface OAuthPlatform {
    * access token refreshes itself at `refreshUrl`); none (the account is reconnected when the token expires).
    */
   refresh: "refresh_token" | "th_refresh_token" | "none";
-  /** Threads: the short-lived token from the code is exchanged for a long-lived one (GET, th_exchange_token). */
+  /**
+   * The short-lived token from the code is exchanged for a long-lived one (GET): Threads' th_exchange_token, or
+   * Meta's fb_exchange_token (a 60-day user token; Page tokens read with it never expire).
+   */
   longLivedExchangeUrl?: string;
+  longLivedGrant?: "th_exchange_token" | "fb_exchange_token";
   refreshUrl?: string;
   /** Refresh this long before the access token expires (default 5 minutes). */
   refreshAheadSeconds?: number;
@@ -81,19 +85,25 @@ export const OAUTH_PLATFORMS: Record<OAuthNetwork, OAuthPlatform> = {
     pkce: false,
     clientAuth: "body",
     clientIdParam: "client_id",
-    // Long-lived user tokens (fb_exchange_token) and never-expiring page tokens: issue 29 builds the exchange.
+    // The code's token is exchanged for a 60-day user token (fb_exchange_token); the Page token Herald keeps, read
+    // with it, never expires, so there is nothing to refresh: a revoked one asks for a reconnection.
     refresh: "none",
+    longLivedExchangeUrl: "https://graph.facebook.com/v21.0/oauth/access_token",
+    longLivedGrant: "fb_exchange_token",
     reference: "developers.facebook.com/docs/facebook-login, Manually Build a Login Flow (Graph API v21.0)",
   },
   instagram: {
     authorizeUrl: "https://www.facebook.com/v21.0/dialog/oauth",
     tokenUrl: "https://graph.facebook.com/v21.0/oauth/access_token",
-    scopes: ["instagram_basic", "instagram_content_publish", "pages_show_list"],
+    scopes: ["instagram_basic", "instagram_content_publish", "pages_show_list", "pages_read_engagement"],
     scopeSeparator: ",",
     pkce: false,
     clientAuth: "body",
     clientIdParam: "client_id",
+    // As facebook: the Page's never-expiring token, read with a 60-day user token, publishes for its Instagram account.
     refresh: "none",
+    longLivedExchangeUrl: "https://graph.facebook.com/v21.0/oauth/access_token",
+    longLivedGrant: "fb_exchange_token",
     reference: "developers.facebook.com/docs/instagram-platform, Instagram API with Facebook Login (Graph API v21.0)",
   },
   tiktok: {

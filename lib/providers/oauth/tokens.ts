@@ -95,7 +95,7 @@ function tokenRequest(cfg: OAuthConfig, form: URLSearchParams, allowPrivateUrls:
   return send(cfg.endpoints.token, { method: "POST", form, basic: basicOf(cfg.clientId, cfg.clientSecret) }, allowPrivateUrls, previousRefresh);
 }
 
-/** RFC 6749 §4.1.3: the code (and PKCE verifier) for tokens; Threads' short-lived token then becomes a long-lived one. */
+/** RFC 6749 §4.1.3: the code (and PKCE verifier) for tokens; a short-lived Threads or Meta token then becomes a long-lived one. */
 export async function exchangeCode(
   cfg: OAuthConfig,
   code: string,
@@ -108,7 +108,11 @@ export async function exchangeCode(
   const short = await tokenRequest(cfg, form, allowPrivateUrls);
   if (!cfg.endpoints.exchange) return short;
   const url = new URL(cfg.endpoints.exchange);
-  url.search = new URLSearchParams({ grant_type: "th_exchange_token", client_secret: cfg.clientSecret, access_token: short.access_token }).toString();
+  url.search = new URLSearchParams(
+    cfg.spec.longLivedGrant === "fb_exchange_token"
+      ? { grant_type: "fb_exchange_token", client_id: cfg.clientId, client_secret: cfg.clientSecret, fb_exchange_token: short.access_token }
+      : { grant_type: "th_exchange_token", client_secret: cfg.clientSecret, access_token: short.access_token },
+  ).toString();
   const long = await send(url.toString(), { method: "GET" }, allowPrivateUrls);
   return { ...long, subject: long.subject ?? short.subject };
 }

@@ -1,0 +1,342 @@
+import { faultQueue, formOf, mountOAuth, newToken, startServer, tokenRegistry } from "./stand-in-kit";
+
+/**
+ * A TEST DOUBLE of Meta's Graph API (graph.facebook.com, v21.0) for Facebook Pages and Instagram professional
+ * accounts, written from Meta's public reference (developers.facebook.com/docs: "Facebook Login: Manually Build a
+ * Login Flow" and "Long-Lived Access Tokens" (fb_exchange_token), "Graph API Reference: User /accounts" (the
+ * user's Pages with their Page access tokens and `instagram_business_account`), "Pages API: Posts" (POST
+ * /{page-id}/feed with `message` and `attached_media`, GET /{page-id}/published_posts), "Page Photos" (POST
+ * /{page-id}/photos with `url`, `caption`, `published`, `alt_text_custom`), "Instagram Platform: Content
+ * Publishing" (POST /{ig-user-id}/media with `image_url`, `caption`, `alt_text`, `is_carousel_item`,
+ * `media_type=CAROUSEL` and `children`; GET /{container-id}?fields=status_code; POST /{ig-user-id}/media_publish
+ * `creation_id`; GET /{ig-user-id}/media), and the Graph API error and rate-limit pages). Meta cannot run here;
+ * this answers what Herald calls.
+ *
+ * Like Meta, it FETCHES every `url`/`image_url` it is given when the photo or container is created (unreachable
+ * → 400, code 9004 / 2207052) and keeps the bytes, so a test proves Herald's signed media URL works.
+ * Tokens: the OAuth code gives a short user token, fb_exchange_token (GET /v21.0/oauth/access_token) a
+ * long-lived one; GET /me/accounts gives each Page's token. Page calls need the Page's token; Instagram calls
+ * the token of the Page the Instagram account is linked to. 401 `{error: {type: "OAuthException", code: 190}}`
+ * for an unknown or expired token. Faults (stand-in-kit) apply to the calls that make a post: a published
+ * photo, a feed post, media_publish.
+ */
+
+export interface MetaUser {
+  id: string;
+  name: string;
+}
+
+export interface MetaPage {
+  id: string;
+  name: string;
+  ownerId: string;
+  token: string;
+  ig: { id: string; username: string } | null;
+}
+
+type Actor = { user: MetaUser; page: MetaPage | null };
+
+interface Photo {
+  id: string;
+  url: string;
+  bytes: Uint8Array;
+  alt: string | null;
+}
+
+export interface MetaStoredPost {
+  id: string;
+  /** The Page's id, or the Instagram account's. */
+  ownerId: string;
+  text: string;
+  images: Photo[];
+  permalink: string;
+  timestamp: string;
+}
+
+interface IgContainer {
+  id: string;
+  ownerId: string;
+  caption: string;
+  images: Photo[];
+  carouselItem: boolean;
+  published: string | null;
+}
+
+export async function startMetaGraphApi(opts: { oauth?: { clientId: string; clientSecret: string } } = {}) {
+  const users: MetaUser[] = [];
+  const pages: MetaPage[] = [];
+  const posts: MetaStoredPost[] = [];
+  const photos = new Map<string, Photo>();
+  const containers = new Map<string, IgContainer>();
+  const tokens = tokenRegistry<Actor>();
+  const faults = faultQueue();
+  const hung: string[] = [];
+  let exchanges = 0;
+  const oauth = opts.oauth
+    ? mountOAuth(tokens, {
+        ...opts.oauth,
+        // The fb_exchange_token GET shares the token endpoint's path; this double answers it itself (below).
+        paths: { authorize: "/v21.0/dialog/oauth", token: "/v21.0/oauth/access_token", exchange: "/unused/exchange", refresh: "/unused/refresh" },
+        clientAuth: "body",
+        issueRefreshTokens: false,
+        // A short-lived user token from the code lasts about an hour.
+        accessTokenTtlSeconds: 3600,
+      })
+    : null;
+  let seq = 100_000_000_000_000n;
+  const nextId = () => String(seq++);
+
+  async function fetched(url: string | null): Promise<Uint8Array | null> {
+    if (!url) return null;
+    const got = await fetch(url).catch(() => null);
+    return got?.ok ? new Uint8Array(await got.arrayBuffer()) : null;
+  }
+
+  /** A fault for a call that makes a post: answered here, a hang (the caller stores, then never answers), or none. */
+  function faultFor(fail: (status: number, message: string, code: number, headers?: Record<string, string>) => void) {
+    const fault = faults.take();
+    if (fault && !fault.hang) {
+      fail(
+        fault.status,
+        fault.status === 429 ? "Application request limit reached" : "An unexpected error has occurred.",
+        fault.status === 429 ? 4 : 2,
+        fault.headers,
+      );
+      return "answered";
+    }
+    return fault?.hang ? "hang" : "none";
+  }
+
+  const server = await startServer(async (req, send) => {
+    const fail = (status: number, message: string, code = 100, headers: Record<string, string> = {}) =>
+      send(status, { error: { message, type: code === 190 ? "OAuthException" : "GraphMethodException", code, fbtrace_id: "stand-in" } }, headers);
+    const path = req.path.replace(/^\/v21\.0/, "");
+    if (path === req.path) return fail(400, "Unknown API version", 2635);
+    // "Long-Lived Access Tokens": GET /oauth/access_token?grant_type=fb_exchange_token&client_id&client_secret&fb_exchange_token.
+    if (req.method === "GET" && path === "/oauth/access_token" && req.query.get("grant_type") === "fb_exchange_token") {
+      if (!opts.oauth || req.query.get("client_id") !== opts.oauth.clientId || req.query.get("client_secret") !== opts.oauth.clientSecret)
+        return fail(400, "Error validating client secret.", 1);
+      const actor = tokens.accountOf({ authorization: `Bearer ${req.query.get("fb_exchange_token") ?? ""}` });
+      if (!actor || actor.page) return fail(400, "Invalid OAuth access token.", 190);
+      exchanges++;
+      const long = newToken("fblong");
+      tokens.issue(long, { user: actor.user, page: null });
+      return send(200, { access_token: long, token_type: "bearer", expires_in: 60 * 86_400 });
+    }
+    if (oauth && (await oauth.answer(req, send))) return;
+    const actor = tokens.accountOf(req.headers);
+    if (!actor) return fail(401, "Error validating access token: the session is invalid or has expired.", 190);
+    const params =
+      req.method === "POST"
+        ? new URLSearchParams(Object.fromEntries(((await formOf(req)) ?? new FormData()).entries() as Iterable<[string, string]>))
+        : req.query;
+
+    if (req.method === "GET" && path === "/me/accounts") {
+      if (actor.page) return fail(400, "(#100) Tried accessing nonexisting field (accounts) on node type (Page)", 100);
+      const data = pages
+        .filter((p) => p.ownerId === actor.user.id)
+        .map((p) => ({
+          id: p.id,
+          name: p.name,
+          access_token: p.token,
+          category: "Brand",
+          picture: { data: { url: `https://scontent.example/${p.id}.jpg` } },
+          ...(p.ig
+            ? { instagram_business_account: { id: p.ig.id, username: p.ig.username, profile_picture_url: `https://scontent.example/${p.ig.id}.jpg` } }
+            : {}),
+        }));
+      return send(200, { data, paging: { cursors: { before: "b", after: "a" } } });
+    }
+
+    const pageEdge = /^\/([^/]+)\/(feed|photos|published_posts)$/.exec(path);
+    if (pageEdge) {
+      const page = pages.find((p) => p.id === pageEdge[1]);
+      if (!page || actor.page !== page) return fail(403, "(#200) The user hasn't authorized the application to perform this action", 200);
+      if (req.method === "POST" && pageEdge[2] === "photos") {
+        const url = params.get("url");
+        const bytes = await fetched(url);
+        if (!url || !bytes) return fail(400, "(#324) Missing or invalid image file", 324);
+        const published = params.get("published") !== "false";
+        const photo = { id: nextId(), url, bytes, alt: params.get("alt_text_custom") };
+        if (!published) {
+          photos.set(photo.id, photo);
+          return send(200, { id: photo.id });
+        }
+        const f = faultFor(fail);
+        if (f === "answered") return;
+        const id = `${page.id}_${nextId()}`;
+        posts.push({
+          id,
+          ownerId: page.id,
+          text: params.get("caption") ?? "",
+          images: [photo],
+          permalink: `https://www.facebook.com/${id}`,
+          timestamp: new Date().toISOString(),
+        });
+        if (f === "hang") return void hung.push(page.id);
+        return send(200, { id: photo.id, post_id: id });
+      }
+      if (req.method === "POST" && pageEdge[2] === "feed") {
+        const attached: Photo[] = [];
+        for (let i = 0; params.has(`attached_media[${i}]`); i++) {
+          const fbid = (JSON.parse(params.get(`attached_media[${i}]`) ?? "{}") as { media_fbid?: string }).media_fbid;
+          const photo = photos.get(fbid ?? "");
+          if (!photo) return fail(400, "(#100) Invalid attached_media", 100);
+          attached.push(photo);
+        }
+        const message = params.get("message") ?? "";
+        if (!message && !attached.length && !params.get("link")) return fail(400, "(#100) The post is empty", 100);
+        if (message.length > 63_206) return fail(400, "(#100) The message is too long", 100);
+        const f = faultFor(fail);
+        if (f === "answered") return;
+        const id = `${page.id}_${nextId()}`;
+        for (const p of attached) photos.delete(p.id);
+        posts.push({ id, ownerId: page.id, text: message, images: attached, permalink: `https://www.facebook.com/${id}`, timestamp: new Date().toISOString() });
+        if (f === "hang") return void hung.push(page.id);
+        return send(200, { id });
+      }
+      if (req.method === "GET" && pageEdge[2] === "published_posts") {
+        const limit = Math.min(100, Number(params.get("limit") ?? 25));
+        const data = posts
+          .filter((p) => p.ownerId === page.id)
+          .reverse()
+          .slice(0, limit)
+          .map((p) => ({ id: p.id, message: p.text || undefined, permalink_url: p.permalink, created_time: p.timestamp }));
+        return send(200, { data });
+      }
+    }
+
+    const igEdge = /^\/([^/]+)\/(media|media_publish)$/.exec(path);
+    if (igEdge) {
+      const page = pages.find((p) => p.ig?.id === igEdge[1]);
+      if (!page || actor.page !== page) return fail(403, "(#10) Application does not have permission for this action", 10);
+      const igId = igEdge[1];
+      if (req.method === "POST" && igEdge[2] === "media") {
+        const caption = params.get("caption") ?? "";
+        if (caption.length > 2200) return fail(400, "(#100) The caption is too long", 100);
+        if ((caption.match(/#[\p{L}\p{N}_]+/gu) ?? []).length > 30) return fail(400, "(#100) Too many hashtags", 100);
+        const carouselItem = params.get("is_carousel_item") === "true";
+        let images: Photo[];
+        if (params.get("media_type") === "CAROUSEL") {
+          const children = (params.get("children") ?? "")
+            .split(",")
+            .filter(Boolean)
+            .map((c) => containers.get(c));
+          if (children.length < 2 || children.length > 10 || children.some((c) => !c?.carouselItem))
+            return fail(400, "(#100) A carousel needs 2 to 10 items", 100);
+          images = children.flatMap((c) => c!.images);
+        } else {
+          const url = params.get("image_url");
+          if (params.get("media_type") || params.get("video_url")) return fail(400, "(#100) Only images are served by this double", 100);
+          const bytes = await fetched(url);
+          if (!url || !bytes) return fail(400, "The media could not be fetched from this URI", 9004);
+          images = [{ id: nextId(), url, bytes, alt: params.get("alt_text") }];
+        }
+        const id = nextId();
+        containers.set(id, { id, ownerId: igId, caption, images, carouselItem, published: null });
+        return send(200, { id });
+      }
+      if (req.method === "POST" && igEdge[2] === "media_publish") {
+        const container = containers.get(params.get("creation_id") ?? "");
+        if (!container || container.ownerId !== igId || container.carouselItem) return fail(400, "(#100) Invalid creation_id", 100);
+        const f = faultFor(fail);
+        if (f === "answered") return;
+        if (container.published) return fail(400, "(#9007) The media has already been published", 9007);
+        const id = nextId();
+        container.published = id;
+        posts.push({
+          id,
+          ownerId: igId,
+          text: container.caption,
+          images: container.images,
+          permalink: `https://www.instagram.com/p/${id}/`,
+          timestamp: new Date().toISOString(),
+        });
+        if (f === "hang") return void hung.push(igId);
+        return send(200, { id });
+      }
+      if (req.method === "GET" && igEdge[2] === "media") {
+        const limit = Math.min(100, Number(params.get("limit") ?? 25));
+        const data = posts
+          .filter((p) => p.ownerId === igId)
+          .reverse()
+          .slice(0, limit)
+          .map((p) => ({
+            id: p.id,
+            caption: p.text || undefined,
+            permalink: p.permalink,
+            media_type: p.images.length > 1 ? "CAROUSEL_ALBUM" : "IMAGE",
+            timestamp: p.timestamp,
+          }));
+        return send(200, { data });
+      }
+    }
+
+    const node = /^\/([^/]+)$/.exec(path);
+    if (req.method === "GET" && node) {
+      const page = pages.find((p) => p.id === node[1]);
+      if (page && actor.page === page)
+        return send(200, { id: page.id, name: page.name, picture: { data: { url: `https://scontent.example/${page.id}.jpg` } } });
+      const igPage = pages.find((p) => p.ig?.id === node[1]);
+      if (igPage?.ig && actor.page === igPage)
+        return send(200, { id: igPage.ig.id, username: igPage.ig.username, profile_picture_url: `https://scontent.example/${igPage.ig.id}.jpg` });
+      const container = containers.get(node[1]);
+      if (container) return send(200, { id: container.id, status_code: container.published ? "PUBLISHED" : "FINISHED" });
+      const post = posts.find((p) => p.id === node[1]);
+      if (post) return send(200, { id: post.id, permalink: post.permalink });
+    }
+    return fail(400, `Unsupported ${req.method} request to ${req.path}`, 100);
+  });
+
+  return {
+    url: server.url,
+    stop: server.stop,
+    posts,
+    hung,
+    oauth,
+    get exchangeCount() {
+      return exchanges;
+    },
+    /** A Facebook user managing one Page, linked to an Instagram professional account when `instagram`. */
+    addUser(o: { instagram?: boolean } = {}) {
+      const user = { id: nextId(), name: `Meta user ${users.length + 1}` };
+      users.push(user);
+      const page: MetaPage = {
+        id: nextId(),
+        name: `Page ${pages.length + 1}`,
+        ownerId: user.id,
+        token: newToken("pagetok"),
+        ig: o.instagram ? { id: nextId(), username: `iguser${pages.length + 1}` } : null,
+      };
+      pages.push(page);
+      tokens.issue(page.token, { user, page });
+      return { user, page };
+    },
+    /** A user token, as the OAuth flow would give (for calling an adapter directly). */
+    issueUserToken(user: MetaUser, token = newToken("fbuser")) {
+      tokens.issue(token, { user, page: null });
+      return token;
+    },
+    /** The next OAuth approval is this user's. */
+    connectNext: (user: MetaUser) => oauth?.connectAs({ user, page: null }),
+    /** The user's Pages' tokens (what Herald keeps) stop working, as when the app is removed. */
+    expireTokensOf(userId: string) {
+      for (const page of pages.filter((p) => p.ownerId === userId)) tokens.expire(page.token);
+    },
+    tokensOf(userId: string): string[] {
+      return pages.filter((p) => p.ownerId === userId).map((p) => p.token);
+    },
+    failNext: faults.failNext,
+    hangNext: faults.hangNext,
+    /** The next n posting calls answer as Graph does at a rate limit, access coming back at `resetAt`. */
+    rateLimitNext(n: number, resetAt: Date) {
+      const minutes = Math.max(1, Math.ceil((resetAt.getTime() - Date.now()) / 60_000));
+      const usage = { "0": [{ type: "pages", call_count: 100, total_cputime: 1, total_time: 1, estimated_time_to_regain_access: minutes }] };
+      const seconds = Math.max(1, Math.ceil((resetAt.getTime() - Date.now()) / 1000));
+      faults.failNext(n, 429, { "x-business-use-case-usage": JSON.stringify(usage), "retry-after": String(seconds) });
+    },
+    postsOf: (ownerId: string) => posts.filter((p) => p.ownerId === ownerId),
+  };
+}
+
+export type MetaGraphApiPeer = Awaited<ReturnType<typeof startMetaGraphApi>>;
