@@ -264,7 +264,7 @@ describe("start", () => {
     expect(configured.find((p) => p.platform === "x")).toMatchObject({ configured: true, readiness: { state: "ready", connectable: true } });
   });
 
-  it("lists every platform with its limits; a platform not built yet is not_implemented and start answers 501", async () => {
+  it("lists every platform with its limits; TikTok and YouTube are built (issue 29)", async () => {
     const listed = expectData(await as(viewer).GET("/accounts/providers", { params: { query: { workspace_id: ws } } }));
     expect(listed.map((p) => p.platform).sort()).toEqual(
       ["bluesky", "discord", "facebook", "instagram", "linkedin", "mastodon", "threads", "tiktok", "webhook", "x", "youtube"].sort(),
@@ -272,10 +272,12 @@ describe("start", () => {
     expect(listed.find((p) => p.platform === "x")!.limits).toMatchObject({ text_limit: 280, threads: true });
     const discord = listed.find((p) => p.platform === "discord")!;
     expect(discord).toMatchObject({ configured: true, limits: { text_limit: 2000 } });
-    const tiktok = listed.find((p) => p.platform === "tiktok")!;
-    expect(tiktok.readiness).toMatchObject({ state: "not_implemented", connectable: false, publishable: false });
-    expect(tiktok.readiness.blockers.map((b) => b.code)).toContain("not_implemented");
-    expectProblem(await start(admin, { workspace_id: ws }, "tiktok"), 501, "not-implemented");
+    for (const platform of ["tiktok", "youtube"]) {
+      const video = listed.find((p) => p.platform === platform)!;
+      expect(video.limits).toMatchObject({ media_max_count: 1, media_kinds: ["video"], threads: false });
+      expect(video.readiness.state).not.toBe("not_implemented");
+      expect(video.readiness.blockers.map((b) => b.code)).not.toContain("not_implemented");
+    }
   });
 
   it("an unknown platform → 404; a platform connected with POST /accounts → 422", async () => {

@@ -277,7 +277,8 @@ export const PROVIDERS: Record<Platform, ProviderSpec> = {
   }),
   tiktok: oauthProvider("tiktok", {
     display_name: "TikTok",
-    description: "Posts videos through the TikTok Content Posting API (issue 29: not built yet).",
+    description:
+      "Posts one video per rendition through the TikTok Content Posting API (direct post, FILE_UPLOAD in 10 MiB chunks, resumed after a crash from the last confirmed chunk), then polls the post's status until TikTok publishes it or says why not; the rendition's text is the caption (2,200 characters); posted SELF_ONLY (private). A publication without a video is refused at creation.",
     capabilities: ["publish", "video"],
     thread_replies_supported: false,
     analytics_ready: false,
@@ -287,14 +288,20 @@ export const PROVIDERS: Record<Platform, ProviderSpec> = {
       configuration:
         "tiktok_client_id (the client key) and tiktok_client_secret instance settings; redirect URI <PUBLIC_BASE_URL>/accounts/connect/tiktok/callback.",
       control: "The user can revoke the app in TikTok settings.",
-      live_certification: "Not certified.",
-      local_test: "Not built yet (issue 29).",
-      policy: "Access tokens last 24 hours and are refreshed with the refresh token (365 days).",
+      live_certification: "Not certified against open.tiktokapis.com from this deployment.",
+      local_test: "Tested against a local stand-in written from TikTok's Content Posting API reference (test/peers/tiktok-api.ts), including a 200 MB upload resumed after a kill.",
+      policy:
+        "Access tokens last 24 hours and are refreshed with the refresh token (365 days). FILE_UPLOAD rather than PULL_FROM_URL: TikTok pulls only from URL prefixes the app owner verified, which a self-hosted PUBLIC_BASE_URL usually is not. The publish_id is kept from the first chunk on, so a retry continues the same post and never starts a second one; while TikTok processes, the delivery polls on its retry schedule (8 attempts), then ends failed with verify_on_platform.",
     },
+    extraBlockers: [
+      { code: "analytics_not_available", detail: "TikTok video statistics (video.list, video.query) are not collected yet." },
+      { code: "privacy_private_only", detail: "Posts go out SELF_ONLY: offering the creator's own privacy options (creator_info) is not built." },
+    ],
   }),
   youtube: oauthProvider("youtube", {
     display_name: "YouTube",
-    description: "Uploads videos through the YouTube Data API (issue 29: not built yet).",
+    description:
+      "Uploads one video per rendition through the YouTube Data API (videos.insert, resumable upload in 8 MiB chunks, resumed after a crash from what YouTube reports holding), then polls processing until the video is processed or rejected; title from the rendition (100 characters), its text the description (5,000 characters); uploaded private. A publication without a video is refused at creation.",
     capabilities: ["publish", "video"],
     thread_replies_supported: false,
     analytics_ready: false,
@@ -303,10 +310,12 @@ export const PROVIDERS: Record<Platform, ProviderSpec> = {
       authorization: "Google OAuth 2.0 authorization code with PKCE and access_type=offline; scope https://www.googleapis.com/auth/youtube.upload.",
       configuration: "youtube_client_id and youtube_client_secret instance settings; redirect URI <PUBLIC_BASE_URL>/accounts/connect/youtube/callback.",
       control: "The user can revoke access in their Google account.",
-      live_certification: "Not certified.",
-      local_test: "Not built yet (issue 29).",
-      policy: "Access tokens last an hour and are refreshed with the refresh token.",
+      live_certification: "Not certified against www.googleapis.com from this deployment.",
+      local_test: "Tested against a local stand-in written from the YouTube Data API reference (test/peers/youtube-api.ts), including a 200 MB upload resumed after a kill.",
+      policy:
+        "Access tokens last an hour and are refreshed with the refresh token. A video exists on YouTube only once its last chunk is in; the upload session and then the video id are kept, so a retry continues the same upload and never makes a second video. Each upload costs 1,600 quota units of the project's 10,000 a day. While YouTube processes, the delivery polls on its retry schedule (8 attempts), then ends failed with verify_on_platform.",
     },
+    extraBlockers: [{ code: "analytics_not_available", detail: "YouTube video statistics are not collected yet." }],
   }),
   discord: {
     platform: "discord",

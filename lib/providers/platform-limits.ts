@@ -86,10 +86,12 @@ export const PLATFORM_LIMITS: Record<Platform, PlatformLimits> = {
     reposts: false,
     analytics: false,
   },
-  // TikTok Content Posting API: caption 2,200 characters, one video (photo posts up to 35 images).
-  tiktok: { text_limit: 2_200, text_unit: "characters", media_max_count: 1, media_kinds: ["video"], threads: false, reposts: false, analytics: true },
-  // YouTube Data API videos.insert: description 5,000 characters (title 100), one video.
-  youtube: { text_limit: 5_000, text_unit: "characters", media_max_count: 1, media_kinds: ["video"], threads: false, reposts: false, analytics: true },
+  // TikTok Content Posting API: caption 2,200 characters, one video (MP4, WebM or MOV, up to 4 GB; up to 10 minutes
+  // as the creator's account allows). lib/providers/tiktok.ts; video statistics not collected yet.
+  tiktok: { text_limit: 2_200, text_unit: "characters", media_max_count: 1, media_kinds: ["video"], threads: false, reposts: false, analytics: false },
+  // YouTube Data API videos.insert: description 5,000 characters (title 100), one video (up to 256 GB or 12 hours;
+  // 15 minutes for an unverified channel). lib/providers/youtube.ts; statistics not collected yet.
+  youtube: { text_limit: 5_000, text_unit: "characters", media_max_count: 1, media_kinds: ["video"], threads: false, reposts: false, analytics: false },
   // Discord execute webhook: content 2,000 characters, 10 attachments; each segment is its own message.
   discord: {
     text_limit: 2_000,

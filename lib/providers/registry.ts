@@ -7,9 +7,11 @@ import { instagramAdapter } from "./instagram";
 import { linkedinAdapter } from "./linkedin";
 import { mastodonAdapter } from "./mastodon";
 import { threadsAdapter } from "./threads";
+import { tiktokAdapter } from "./tiktok";
 import type { ProviderAdapter } from "./types";
 import { webhookAdapter } from "./webhook";
 import { xAdapter } from "./x";
+import { youtubeAdapter } from "./youtube";
 
 /**
  * The adapters built so far. Partial: a platform is listed (PLATFORMS, GET /accounts/providers) before its
@@ -24,6 +26,8 @@ const ADAPTERS: Partial<Record<Platform, ProviderAdapter>> = {
   x: xAdapter,
   threads: threadsAdapter,
   linkedin: linkedinAdapter,
+  tiktok: tiktokAdapter,
+  youtube: youtubeAdapter,
   facebook: facebookAdapter,
   instagram: instagramAdapter,
 };

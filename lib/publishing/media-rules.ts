@@ -2,6 +2,7 @@ import type { Platform } from "../../db/schema/accounts";
 import { BLUESKY_MAX_IMAGE_BYTES, BLUESKY_MAX_IMAGES } from "../providers/bluesky-media";
 import { MASTODON_MAX_MEDIA } from "../providers/mastodon-media";
 import { PLATFORM_LIMITS } from "../providers/platform-limits";
+import { isVideoPlatform, videoProblems } from "./video-rules";
 
 /**
  * What each platform can carry on one post, as Herald's adapters deliver it (lib/providers/*-media.ts):
@@ -62,6 +63,8 @@ export function mediaProblemsFor(platform: Platform, media: MediaFacts[]): Media
     case "webhook":
       return [];
     default:
+      // TikTok and YouTube: exactly one video (./video-rules.ts).
+      if (isVideoPlatform(platform)) return videoProblems(platform, media);
       return documentedProblems(platform, media);
   }
 }
