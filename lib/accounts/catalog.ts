@@ -289,7 +289,8 @@ export const PROVIDERS: Record<Platform, ProviderSpec> = {
         "tiktok_client_id (the client key) and tiktok_client_secret instance settings; redirect URI <PUBLIC_BASE_URL>/accounts/connect/tiktok/callback.",
       control: "The user can revoke the app in TikTok settings.",
       live_certification: "Not certified against open.tiktokapis.com from this deployment.",
-      local_test: "Tested against a local stand-in written from TikTok's Content Posting API reference (test/peers/tiktok-api.ts), including a 200 MB upload resumed after a kill.",
+      local_test:
+        "Tested against a local stand-in written from TikTok's Content Posting API reference (test/peers/tiktok-api.ts), including a 200 MB upload resumed after a kill.",
       policy:
         "Access tokens last 24 hours and are refreshed with the refresh token (365 days). FILE_UPLOAD rather than PULL_FROM_URL: TikTok pulls only from URL prefixes the app owner verified, which a self-hosted PUBLIC_BASE_URL usually is not. The publish_id is kept from the first chunk on, so a retry continues the same post and never starts a second one; while TikTok processes, the delivery polls on its retry schedule (8 attempts), then ends failed with verify_on_platform.",
     },
@@ -311,7 +312,8 @@ export const PROVIDERS: Record<Platform, ProviderSpec> = {
       configuration: "youtube_client_id and youtube_client_secret instance settings; redirect URI <PUBLIC_BASE_URL>/accounts/connect/youtube/callback.",
       control: "The user can revoke access in their Google account.",
       live_certification: "Not certified against www.googleapis.com from this deployment.",
-      local_test: "Tested against a local stand-in written from the YouTube Data API reference (test/peers/youtube-api.ts), including a 200 MB upload resumed after a kill.",
+      local_test:
+        "Tested against a local stand-in written from the YouTube Data API reference (test/peers/youtube-api.ts), including a 200 MB upload resumed after a kill.",
       policy:
         "Access tokens last an hour and are refreshed with the refresh token. A video exists on YouTube only once its last chunk is in; the upload session and then the video id are kept, so a retry continues the same upload and never makes a second video. Each upload costs 1,600 quota units of the project's 10,000 a day. While YouTube processes, the delivery polls on its retry schedule (8 attempts), then ends failed with verify_on_platform.",
     },

@@ -14,9 +14,9 @@ import { xAdapter } from "./x";
 import { youtubeAdapter } from "./youtube";
 
 /**
- * The adapters built so far. Partial: a platform is listed (PLATFORMS, GET /accounts/providers) before its
- * adapter exists, and connecting or publishing to it answers 501 until it does (issue 29:
- * tiktok, youtube).
+ * The adapters built so far. Partial by type: a platform can be listed (PLATFORMS, GET /accounts/providers) before
+ * its adapter exists, and connecting or publishing to it then answers 501 until it does (since issue 29 every
+ * listed platform has one).
  */
 const ADAPTERS: Partial<Record<Platform, ProviderAdapter>> = {
   webhook: webhookAdapter,
