@@ -1,19 +1,19 @@
 import { readAnswer } from "../providers/answer";
 import { mastodonResponse } from "../providers/mastodon-api";
 import { htmlToText } from "../providers/text";
-import { ProviderError, type AccountContext } from "../providers/types";
+import type { AccountContext } from "../providers/types";
 import { arrayOf, idOf, objectOf, optionalCountOf, optionalTextOf, timeOf, type Shape } from "./answer-shape";
 import {
   excerptOf,
   READ_BUDGET,
   READ_TIMEOUT_MS,
-  REFRESH_WINDOW_MS,
   type BackfillState,
   type CollectedPost,
   type CollectLimits,
   type CollectResult,
   type SourcedReading,
 } from "./collect";
+import { walkPostPages } from "./walk-post-pages";
 
 /**
  * Mastodon through its documented API: followers from GET /api/v1/accounts/verify_credentials, every
@@ -74,9 +74,7 @@ export async function collectMastodon(account: AccountContext, state: BackfillSt
     oldestSeen: null,
     reads: 1,
   };
-  const seen = new Set<string>();
-  const page = async (maxId: string | null) => {
-    result.reads++;
+  return walkPostPages(result, state, limits, now, async (maxId: string | null) => {
     const res = await mastodonResponse(
       account,
       `/api/v1/accounts/${encodeURIComponent(myId)}/statuses?limit=${PAGE}${maxId ? `&max_id=${encodeURIComponent(maxId)}` : ""}`,
@@ -88,42 +86,6 @@ export async function collectMastodon(account: AccountContext, state: BackfillSt
     const posts = list.map((s, i) => postOf(s, `${what}: [${i}]`));
     const next = nextMaxId(res.headers.get("link"));
     if (next !== null) idOf(next, `${what}: the Link header's max_id`);
-    let oldest: Date | null = null;
-    for (const post of posts) {
-      if (!post) continue;
-      if (!oldest || post.publishedAt < oldest) oldest = post.publishedAt;
-      if (seen.has(post.externalId)) continue;
-      seen.add(post.externalId);
-      result.posts.push(post);
-      if (!result.oldestSeen || post.publishedAt < result.oldestSeen) result.oldestSeen = post.publishedAt;
-    }
-    return { next, oldest };
-  };
-  try {
-    // Recent posts first (their counts move most), paging back through the refresh window.
-    let next: string | null = null;
-    let first = true;
-    while (result.reads < limits.budget && (first || next)) {
-      const got = await page(first ? null : next);
-      first = false;
-      next = got.next;
-      if (!next || (got.oldest && now.getTime() - got.oldest.getTime() > REFRESH_WINDOW_MS)) break;
-      // Until discovery has covered the account once, hand over to backfill after the first page.
-      if (!state.done) break;
-    }
-    if (!state.done) {
-      // Discovery: older pages from where the last run stopped (or after the newest page).
-      // The position is kept after every page, so a failure later in the run loses nothing already read.
-      let cursor = state.cursor ?? next;
-      result.backfill = { cursor, done: cursor === null };
-      while (cursor !== null && result.reads < limits.budget) {
-        cursor = (await page(cursor)).next;
-        result.backfill = { cursor, done: cursor === null };
-      }
-    }
-  } catch (err) {
-    if (!(err instanceof ProviderError)) throw err;
-    result.error = err;
-  }
-  return result;
+    return { posts, next };
+  });
 }

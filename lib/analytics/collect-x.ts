@@ -1,5 +1,5 @@
 import { readAnswer } from "../providers/answer";
-import { ProviderError, type AccountContext } from "../providers/types";
+import type { AccountContext } from "../providers/types";
 import { xResponse, xUserId } from "../providers/x-api";
 import { xPostUrl } from "../providers/x";
 import { arrayOf, idOf, objectOf, optionalCountOf, optionalTextOf, timeOf, type Shape } from "./answer-shape";
@@ -7,13 +7,13 @@ import {
   excerptOf,
   READ_BUDGET,
   READ_TIMEOUT_MS,
-  REFRESH_WINDOW_MS,
   type BackfillState,
   type CollectedPost,
   type CollectLimits,
   type CollectResult,
   type SourcedReading,
 } from "./collect";
+import { walkPostPages } from "./walk-post-pages";
 
 /**
  * X through API v2: followers from GET /2/users/:id (`public_metrics.followers_count`), every post's likes,
@@ -65,9 +65,7 @@ export async function collectX(account: AccountContext, state: BackfillState, li
     oldestSeen: null,
     reads: 1,
   };
-  const seen = new Set<string>();
-  const page = async (token: string | null) => {
-    result.reads++;
+  return walkPostPages(result, state, limits, now, async (token: string | null) => {
     const what = "GET /2/users/:id/tweets";
     const body = objectOf(
       await readAnswer(
@@ -85,39 +83,6 @@ export async function collectX(account: AccountContext, state: BackfillState, li
     const posts = list.map((t, i) => postOf(account, t, `${what}: data[${i}]`));
     const meta: Shape = body.meta === undefined ? {} : objectOf(body.meta, `${what}: meta`);
     const next = meta.next_token === undefined || meta.next_token === null ? null : idOf(meta.next_token, `${what}: meta.next_token`);
-    let oldest: Date | null = null;
-    for (const post of posts) {
-      if (!oldest || post.publishedAt < oldest) oldest = post.publishedAt;
-      if (seen.has(post.externalId)) continue;
-      seen.add(post.externalId);
-      result.posts.push(post);
-      if (!result.oldestSeen || post.publishedAt < result.oldestSeen) result.oldestSeen = post.publishedAt;
-    }
-    return { next, oldest };
-  };
-  try {
-    // Recent posts first (their counts move most), paging back through the refresh window.
-    let next: string | null = null;
-    let first = true;
-    while (result.reads < limits.budget && (first || next)) {
-      const got = await page(first ? null : next);
-      first = false;
-      next = got.next;
-      if (!next || (got.oldest && now.getTime() - got.oldest.getTime() > REFRESH_WINDOW_MS)) break;
-      if (!state.done) break;
-    }
-    if (!state.done) {
-      // Discovery of older posts from where the last run stopped; the position is kept after every page.
-      let cursor = state.cursor ?? next;
-      result.backfill = { cursor, done: cursor === null };
-      while (cursor !== null && result.reads < limits.budget) {
-        cursor = (await page(cursor)).next;
-        result.backfill = { cursor, done: cursor === null };
-      }
-    }
-  } catch (err) {
-    if (!(err instanceof ProviderError)) throw err;
-    result.error = err;
-  }
-  return result;
+    return { posts, next };
+  });
 }
