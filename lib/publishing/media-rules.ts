@@ -1,5 +1,6 @@
 import type { Platform } from "../../db/schema/accounts";
 import { BLUESKY_MAX_IMAGE_BYTES, BLUESKY_MAX_IMAGES } from "../providers/bluesky-media";
+import { instagramProblem } from "../providers/instagram-body";
 import { MASTODON_MAX_MEDIA } from "../providers/mastodon-media";
 import { PLATFORM_LIMITS } from "../providers/platform-limits";
 import { isVideoPlatform, videoProblems } from "./video-rules";
@@ -62,11 +63,24 @@ export function mediaProblemsFor(platform: Platform, media: MediaFacts[]): Media
       return mastodonProblems(media);
     case "webhook":
       return [];
+    case "instagram":
+      return instagramProblems(media);
     default:
       // TikTok and YouTube: exactly one video (./video-rules.ts).
       if (isVideoPlatform(platform)) return videoProblems(platform, media);
       return documentedProblems(platform, media);
   }
+}
+
+/** Instagram has no text-only posts: an image is required; images only (Herald sends no Reels), ten at most. */
+function instagramProblems(media: MediaFacts[]): MediaProblem[] {
+  const problem = instagramProblem(
+    "",
+    media.map((m) => ({ mime_type: m.mimeType })),
+  );
+  if (!problem) return [];
+  const index = problem.code === "media_unsupported" ? media.findIndex((m) => !m.mimeType.startsWith("image/")) : null;
+  return [{ index, message: `instagram: ${problem.message}` }];
 }
 
 /** A platform without rules of its own yet: the media kinds and count its documentation gives (lib/providers/platform-limits.ts). */
@@ -81,6 +95,9 @@ function documentedProblems(platform: Platform, media: MediaFacts[]): MediaProbl
     problems.push({ index: null, message: `A ${platform} post carries at most ${facts.media_max_count} attachments; ${media.length} are attached` });
   return problems;
 }
+
+/** Platforms where a post cannot go out without media, so a publication without any is refused for them too. */
+export const MEDIA_REQUIRED: readonly Platform[] = ["instagram"];
 
 /**
  * Every destination platform's problems with the attached media, as field errors on `media_ids`

@@ -5,7 +5,7 @@ import type { Tx } from "../db/client";
 import { type FieldError, invalidFields } from "../errors";
 import { segmentLimit, type SegmentLimit } from "./limits";
 import { loadMedia } from "./media";
-import { mediaProblems } from "./media-rules";
+import { MEDIA_REQUIRED, mediaProblems } from "./media-rules";
 import { planRenditions, type DestinationInput, type PlannedRendition } from "./plan";
 
 export interface PublicationContent {
@@ -58,7 +58,8 @@ export async function planOrReject(tx: Tx, workspaceId: string, content: Publica
 export async function assertMediaFits(tx: Tx, mediaIds: string[], platformNames: readonly string[]): Promise<void> {
   // `publications.platforms` is text[]: only the platforms Herald knows have rules.
   const platforms = platformNames.filter((p): p is Platform => (PLATFORMS as readonly string[]).includes(p));
-  if (mediaIds.length === 0 || platforms.length === 0) return;
+  // Without media only a platform that requires some (Instagram) can object.
+  if (platforms.length === 0 || (mediaIds.length === 0 && !platforms.some((p) => MEDIA_REQUIRED.includes(p)))) return;
   const rows = await loadMedia(tx, mediaIds);
   const facts = mediaIds.flatMap((id) => {
     const m = rows.get(id);

@@ -1,0 +1,147 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { facebookAdapter } from "../lib/providers/facebook";
+import { instagramProblem, instagramPlan } from "../lib/providers/instagram-body";
+import { instagramAdapter } from "../lib/providers/instagram";
+import { ProviderError } from "../lib/providers/types";
+import { segmentLimit } from "../lib/publishing/limits";
+import { mediaProblemsFor } from "../lib/publishing/media-rules";
+import { planRenditions } from "../lib/publishing/plan";
+import { type MetaGraphApiPeer, startMetaGraphApi } from "./peers/meta-graph-api";
+import { accountContext, recordingProgress, rendition } from "./peers/adapter-context";
+import { ONE_PIXEL_PNG, startMediaHost } from "./peers/stand-in-kit";
+
+/**
+ * The Facebook Pages and Instagram adapters against the test double of Meta's Graph API written from Meta's
+ * public reference (test/peers/meta-graph-api.ts; Meta cannot run here), and the creation-time rules for
+ * Instagram. What the conformance suite does not show: several photos on one Facebook post, an Instagram
+ * carousel, the Page token kept at connection, and what Instagram refuses before anything is sent.
+ */
+
+let api: MetaGraphApiPeer;
+let media: Awaited<ReturnType<typeof startMediaHost>>;
+beforeAll(async () => {
+  [api, media] = await Promise.all([startMetaGraphApi(), startMediaHost()]);
+});
+afterAll(async () => {
+  await Promise.all([api.stop(), media.stop()]);
+});
+
+const pageAccount = (page: { id: string; token: string }) =>
+  accountContext({ platform: "facebook", instanceUrl: api.url, externalAccountId: page.id, credentials: { access_token: page.token, page_id: page.id } });
+
+async function failure(p: Promise<unknown>): Promise<ProviderError> {
+  const err = await p.then(
+    () => null,
+    (e) => e,
+  );
+  expect(err).toBeInstanceOf(ProviderError);
+  return err as ProviderError;
+}
+
+describe("Facebook Pages", () => {
+  it("posts several photos as one feed post (unpublished photos, then attached_media), Facebook fetching each URL", async () => {
+    const { page } = api.addUser();
+    const images = [media.image("a.png", "first"), media.image("b.png", null), media.image("c.png", "third")];
+    const out = await facebookAdapter.publish(pageAccount(page), rendition(["Three pictures"], {}, { media: images }), recordingProgress());
+    const [post] = api.postsOf(page.id);
+    expect(out.external_id).toBe(post.id);
+    expect(post.text).toBe("Three pictures");
+    expect(post.images.map((i) => i.alt)).toEqual(["first", null, "third"]);
+    for (const i of post.images) expect(Buffer.from(i.bytes).equals(ONE_PIXEL_PNG)).toBe(true);
+    expect(media.fetched).toEqual(expect.arrayContaining(["/a.png", "/b.png", "/c.png"]));
+  });
+
+  it("joins a rendition's segments into one post, recorded for every segment", async () => {
+    const { page } = api.addUser();
+    const progress = recordingProgress();
+    await facebookAdapter.publish(pageAccount(page), rendition(["One.", "Two."]), progress);
+    expect(api.postsOf(page.id).map((p) => p.text)).toEqual(["One.\n\nTwo."]);
+    expect(progress.calls.map(([position, ref]) => [position, ref.id])).toEqual([
+      [0, api.postsOf(page.id)[0].id],
+      [1, api.postsOf(page.id)[0].id],
+    ]);
+  });
+
+  it("keeps the Page's token, not the user's, at connection; reads the Page with it afterwards", async () => {
+    const { user, page } = api.addUser();
+    api.issueUserToken(user, "user-token-for-test");
+    const profile = await facebookAdapter.readProfile(
+      accountContext({ platform: "facebook", instanceUrl: api.url, credentials: { access_token: "user-token-for-test" } }),
+    );
+    expect(profile).toMatchObject({ external_account_id: page.id, username: page.name, credentials: { access_token: page.token, page_id: page.id } });
+    expect(profile.credentialsExpireInSeconds).toBeNull();
+    const again = await facebookAdapter.readProfile(pageAccount(page));
+    expect(again).toMatchObject({ external_account_id: page.id, username: page.name });
+    expect(again.credentials).toBeUndefined();
+  });
+
+  it("refuses video before sending anything", async () => {
+    const { page } = api.addUser();
+    const err = await failure(
+      facebookAdapter.publish(
+        pageAccount(page),
+        rendition(["A film"], {}, { media: [{ url: `${media.url}/v.mp4`, mime_type: "video/mp4", alt_text: null }] }),
+        recordingProgress(),
+      ),
+    );
+    expect(err.info).toMatchObject({ kind: "validation", code: "media_unsupported" });
+    expect(api.postsOf(page.id)).toEqual([]);
+  });
+});
+
+describe("Instagram", () => {
+  const igAccount = (page: { token: string; id: string; ig: { id: string } | null }) =>
+    accountContext({
+      platform: "instagram",
+      instanceUrl: api.url,
+      externalAccountId: page.ig!.id,
+      credentials: { access_token: page.token, page_id: page.id },
+    });
+
+  it("publishes a carousel: one container per image, a CAROUSEL container, then media_publish", async () => {
+    const { page } = api.addUser({ instagram: true });
+    const images = [media.image("x.png", "one"), media.image("y.png", "two")];
+    const out = await instagramAdapter.publish(igAccount(page), rendition(["A caption #herald"], {}, { media: images }), recordingProgress());
+    const [post] = api.postsOf(page.ig!.id);
+    expect(out).toEqual({ external_id: post.id, external_url: post.permalink });
+    expect(post.text).toBe("A caption #herald");
+    expect(post.images.map((i) => i.alt)).toEqual(["one", "two"]);
+  });
+
+  it("finds the Instagram account through the user's Pages at connection", async () => {
+    api.addUser();
+    const { user, page } = api.addUser({ instagram: true });
+    api.issueUserToken(user, "user-token-ig");
+    const profile = await instagramAdapter.readProfile(
+      accountContext({ platform: "instagram", instanceUrl: api.url, credentials: { access_token: "user-token-ig" } }),
+    );
+    expect(profile).toMatchObject({
+      external_account_id: page.ig!.id,
+      username: page.ig!.username,
+      credentials: { access_token: page.token, page_id: page.id },
+    });
+  });
+
+  it("refuses what Instagram cannot take (pure): no image, a long caption, 31 hashtags, video, 11 images", () => {
+    const img = { url: "https://h.example/i.png", mime_type: "image/png", alt_text: null };
+    expect(instagramProblem("hi", [])?.code).toBe("media_required");
+    expect(instagramProblem("x".repeat(2201), [img])?.code).toBe("text_too_long");
+    expect(instagramProblem(Array.from({ length: 31 }, (_, i) => `#t${i}`).join(" "), [img])?.code).toBe("too_many_hashtags");
+    expect(instagramProblem(Array.from({ length: 30 }, (_, i) => `#t${i}`).join(" "), [img])).toBeNull();
+    expect(instagramProblem("", [{ ...img, mime_type: "video/mp4" }])?.code).toBe("media_unsupported");
+    expect(instagramProblem("", Array(11).fill(img))?.code).toBe("too_many_media");
+    expect(instagramPlan("c", [img])).toEqual({ items: [], main: { image_url: img.url, caption: "c" } });
+  });
+
+  it("is refused at creation without an image, and with too many hashtags, naming Instagram", () => {
+    expect(mediaProblemsFor("instagram", [])).toEqual([{ index: null, message: "instagram: An Instagram post needs an image: attach one (media_ids)" }]);
+    expect(mediaProblemsFor("instagram", [{ mediaType: "image", mimeType: "image/png", size: 10 }])).toEqual([]);
+    const accounts = new Map([["acc_ig", { platform: "instagram" as const, limit: segmentLimit("instagram") }]]);
+    const tags = Array.from({ length: 16 }, (_, i) => `#t${i}`).join(" ");
+    const { problems } = planRenditions(
+      { title: null, sourceText: "", destinations: [{ social_account_id: "acc_ig", segments: [{ body: tags }, { body: `${tags} more` }] }] },
+      accounts,
+    );
+    expect(problems).toEqual([{ index: 0, field: "segments", message: "An instagram caption carries at most 30 hashtags; this one has 32" }]);
+  });
+});
