@@ -252,4 +252,14 @@ describe("repost automation on LinkedIn (the repost worker's step against the do
     });
     expect(res.status, res.text).toBe(201);
   }, 60_000);
+
+  it("GET /accounts/providers says LinkedIn reshares (limits and capabilities), with no reposts blocker", async () => {
+    const user = await newUser();
+    const res = await call("GET", "/accounts/providers", { token: user.token });
+    expect(res.status, res.text).toBe(200);
+    const linkedin = res.body.find((p: { platform: string }) => p.platform === "linkedin");
+    expect(linkedin.limits.reposts).toBe(true);
+    expect(linkedin.capabilities).toContain("reposts");
+    expect(linkedin.readiness.blockers.map((b: { code: string }) => b.code)).not.toContain("reposts_not_available");
+  });
 });

@@ -188,8 +188,8 @@ export const PROVIDERS: Record<Platform, ProviderSpec> = {
   linkedin: oauthProvider("linkedin", {
     display_name: "LinkedIn",
     description:
-      "Posts to a member's feed through the LinkedIn Posts API; 3,000 characters; no threads: a rendition's segments are joined into one post (a blank line between them) when the whole fits 3,000 characters, and a longer one is refused with a 422 when the publication is created; one image or up to 20 with alt text.",
-    capabilities: ["publish", "images", "segments_joined"],
+      "Posts to a member's feed through the LinkedIn Posts API; 3,000 characters; no threads: a rendition's segments are joined into one post (a blank line between them) when the whole fits 3,000 characters, and a longer one is refused with a 422 when the publication is created; one image or up to 20 with alt text; reshares for repost automation (a reshare is undone by deleting it).",
+    capabilities: ["publish", "images", "segments_joined", "reposts"],
     thread_replies_supported: false,
     analytics_ready: false,
     facts: {
@@ -201,11 +201,10 @@ export const PROVIDERS: Record<Platform, ProviderSpec> = {
       live_certification: "Not certified against api.linkedin.com from this deployment.",
       local_test: "Tested against a local stand-in written from LinkedIn's Posts, Images and userinfo API reference.",
       policy:
-        "LinkedIn has no idempotency key. After an unknown outcome Herald reads the member's recent posts (GET /rest/posts?q=author) to find the post; that read needs r_member_social, which LinkedIn grants only to approved apps, so without it the rendition ends failed with recovery_action verify_on_platform instead of risking a second post. Member tokens last 60 days; refresh tokens are issued only to apps LinkedIn approves for them, otherwise the member reconnects.",
+        "LinkedIn has no idempotency key. After an unknown outcome Herald reads the member's recent posts (GET /rest/posts?q=author) to find the post; that read needs r_member_social, which LinkedIn grants only to approved apps, so without it the rendition ends failed with recovery_action verify_on_platform instead of risking a second post. A reshare for repost automation is looked for the same way before and after asking; without that read, a reshare whose answer was lost ends its repost attempt failed (reshare_outcome_unknown) rather than resharing twice. Member tokens last 60 days; refresh tokens are issued only to apps LinkedIn approves for them, otherwise the member reconnects.",
     },
     extraBlockers: [
       { code: "analytics_not_available", detail: "Member post statistics need LinkedIn's Community Management API approval, which this app does not assume." },
-      { code: "reposts_not_available", detail: "Reshares (reshareContext.parent) are not wired into Herald's repost worker." },
       { code: "video_not_supported", detail: "Herald sends images only to LinkedIn; video needs LinkedIn's multi-part video upload." },
     ],
   }),

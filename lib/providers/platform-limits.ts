@@ -50,14 +50,15 @@ export const PLATFORM_LIMITS: Record<Platform, PlatformLimits> = {
   x: { text_limit: 280, text_unit: "weighted_characters", media_max_count: 4, media_kinds: ["image"], threads: true, reposts: true, analytics: true },
   // LinkedIn Posts API: commentary up to 3,000 characters; one image or a multiImage post of up to 20. No threads:
   // lib/providers/linkedin.ts joins a rendition's segments into one post when the whole fits (else 422 at
-  // creation). Herald sends images only; reshares and member post statistics are not available (see the catalog).
+  // creation). Herald sends images only; reshares through lib/providers/linkedin-repost.ts; member post statistics
+  // are not available (see the catalog).
   linkedin: {
     text_limit: 3_000,
     text_unit: "characters",
     media_max_count: 20,
     media_kinds: ["image"],
     threads: false,
-    reposts: false,
+    reposts: true,
     analytics: false,
   },
   // Threads API: 500 characters per post (emoji as their UTF-8 bytes), carousels up to 20 items, replies via
