@@ -1,7 +1,7 @@
 import { awaitProcessing, type Processing } from "./platform-processing";
 import { tiktokApi } from "./tiktok-api";
 import { UPLOAD_KEY, uploadTikTokVideo } from "./tiktok-upload";
-import { theVideo } from "./video-media";
+import { joinedText, recordEverySegment, theVideo } from "./video-media";
 import { ProviderError, type AccountContext, type ProviderAdapter, type ProviderProfile } from "./types";
 
 /**
@@ -51,8 +51,11 @@ export const tiktokAdapter: ProviderAdapter = {
   async publish(account, rendition, progress) {
     const segment = rendition.segments[0];
     const done = progress.posted.get(segment?.position ?? 0);
-    if (done) return { external_id: done.id, external_url: done.url };
-    const caption = segment?.body ?? "";
+    if (done) {
+      await recordEverySegment(rendition.segments, progress, done);
+      return { external_id: done.id, external_url: done.url };
+    }
+    const caption = joinedText(rendition.segments);
     if ([...caption].length > TIKTOK_CAPTION_LIMIT)
       throw new ProviderError(`A TikTok caption is at most ${TIKTOK_CAPTION_LIMIT} characters.`, {
         kind: "validation",
@@ -69,7 +72,7 @@ export const tiktokAdapter: ProviderAdapter = {
     try {
       const found = await awaitProcessing(() => tiktokProcessing(account, checkpoint.platformId!));
       const ref = { id: found.id, url: found.url || null };
-      await progress.onPosted(segment.position, ref);
+      await recordEverySegment(rendition.segments, progress, ref);
       return { external_id: ref.id, external_url: ref.url };
     } catch (err) {
       if (err instanceof ProviderError && err.info.code === "processing_failed") await progress.uploads?.clear(UPLOAD_KEY);

@@ -2,7 +2,7 @@ import { readJson } from "./http";
 import { awaitProcessing, type Processing } from "./platform-processing";
 import { youtubeApi } from "./youtube-api";
 import { UPLOAD_KEY, uploadYouTubeVideo, type YouTubeVideoMeta } from "./youtube-upload";
-import { theVideo } from "./video-media";
+import { joinedText, recordEverySegment, theVideo } from "./video-media";
 import { ProviderError, type AccountContext, type ProviderAdapter, type ProviderProfile, type RenditionToPublish } from "./types";
 
 /**
@@ -25,7 +25,7 @@ export const youtubeWatchUrl = (id: string) => `https://www.youtube.com/watch?v=
 /** YouTube refuses `<` and `>` in titles; the title is required and at most 100 characters. */
 export function youtubeMeta(rendition: RenditionToPublish): YouTubeVideoMeta {
   const segment = rendition.segments[0];
-  const body = segment?.body ?? "";
+  const body = joinedText(rendition.segments);
   const rawTitle = (rendition.title ?? segment?.title ?? body.split("\n")[0] ?? "").replace(/[<>]/g, "").trim();
   const title = [...(rawTitle || "Untitled")].slice(0, YOUTUBE_TITLE_LIMIT).join("");
   if ([...body].length > YOUTUBE_DESCRIPTION_LIMIT)
@@ -68,13 +68,16 @@ export const youtubeAdapter: ProviderAdapter = {
 
   async publish(account, rendition, progress) {
     const done = progress.posted.get(rendition.segments[0]?.position ?? 0);
-    if (done) return { external_id: done.id, external_url: done.url };
+    if (done) {
+      await recordEverySegment(rendition.segments, progress, done);
+      return { external_id: done.id, external_url: done.url };
+    }
     const meta = youtubeMeta(rendition);
     const checkpoint = await uploadYouTubeVideo(account, theVideo(rendition.segments[0]?.media ?? [], "YouTube"), meta, progress.uploads);
     const videoId = checkpoint.platformId!;
     try {
       const ref = await awaitProcessing(() => youtubeProcessing(account, videoId));
-      await progress.onPosted(rendition.segments[0].position, ref);
+      await recordEverySegment(rendition.segments, progress, ref);
       return { external_id: ref.id, external_url: ref.url };
     } catch (err) {
       // Processing failed for good: a later round uploads afresh rather than polling a dead video.

@@ -28,7 +28,9 @@ export function segmentLimit(platform: Platform, announced?: number | null): Seg
   const limit = { limit: adapter.textLimit({ instanceUrl: null }, announced), measure: adapter.measure };
   if (platform === "instagram") return { ...limit, joinedWith: LINKEDIN_JOINER, postProblem: instagramHashtagProblem };
   // Platforms without reply chains whose adapter joins a rendition's segments into one post.
-  return platform === "linkedin" || platform === "facebook" ? { ...limit, joinedWith: LINKEDIN_JOINER } : limit;
+  // TikTok and YouTube: one caption or description per video (lib/providers/video-media.ts joinedText).
+  const joins = platform === "linkedin" || platform === "facebook" || platform === "tiktok" || platform === "youtube";
+  return joins ? { ...limit, joinedWith: LINKEDIN_JOINER } : limit;
 }
 
 function instagramHashtagProblem(text: string): string | null {

