@@ -97,7 +97,7 @@ function documentedProblems(platform: Platform, media: MediaFacts[]): MediaProbl
 }
 
 /** Platforms where a post cannot go out without media, so a publication without any is refused for them too. */
-export const MEDIA_REQUIRED: readonly Platform[] = ["instagram"];
+export const MEDIA_REQUIRED: readonly Platform[] = ["instagram", "tiktok", "youtube"];
 
 /**
  * Every destination platform's problems with the attached media, as field errors on `media_ids`
