@@ -22,7 +22,13 @@ async function rangeResponse(account: Pick<AccountContext, "allowPrivateUrls">, 
     timeoutMs: 60_000,
     headers: { range: `bytes=${start}-${end - 1}` },
   });
-  if (!res.ok) throw errorFromResponse(res, { providerName: "The media URL" });
+  if (!res.ok) {
+    // Herald's own media URL refusing is not the account's credentials failing (as a platform's 401/403 would be):
+    // an expired signature or a passing fault; the next attempt signs a fresh URL and resumes.
+    const err = errorFromResponse(res, { providerName: "The media URL" });
+    await res.body?.cancel();
+    throw new ProviderError(err.message, { kind: "unavailable", code: "media_unreadable", httpStatus: res.status, retryable: true });
+  }
   const range = parseContentRange(res.headers.get("content-range"));
   if (res.status !== 206 || !range || range.start !== start) {
     await res.body?.cancel();
