@@ -1,5 +1,6 @@
 import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
-import { PROVIDERS, readinessOf } from "../../lib/accounts/catalog";
+import { PROVIDERS } from "../../lib/accounts/catalog";
+import { readinessOf } from "../../lib/accounts/readiness";
 import { db, type AppEnv } from "../../lib/http/context";
 import { configuredPlatforms } from "../../lib/providers/oauth/config";
 import { isOAuthPlatform } from "../../lib/providers/oauth/platforms";
