@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { renditions } from "../db/schema";
 import type { Env } from "../lib/env";
-import { DEFAULT_MEDIA_URL_TTL_SECONDS, signedMediaUrl, verifyMediaSignature } from "../lib/media/signed-url";
+import { PLATFORM_MEDIA_URL_TTL_SECONDS, signedMediaUrl, verifyMediaSignature, WEBHOOK_MEDIA_URL_TTL_SECONDS } from "../lib/media/signed-url";
 import { mediaProblems, type MediaFacts } from "../lib/publishing/media-rules";
 import { ensureQueues } from "../local/services/sqs";
 import { env, newUser, newWorkspace, slugOf, withDb } from "./helpers/harness";
@@ -67,16 +67,16 @@ describe("signed media URLs (pure)", () => {
   };
 
   it("verifies its own signature for that item only, until it expires", async () => {
-    const now = Date.UTC(2026, 0, 1, 12, 30);
+    const now = Date.UTC(2026, 0, 1, 12, 31);
     const url = await signedMediaUrl(keyEnv, "https://herald.example/", "med_abc", 3600, now);
     const { path, expires, signature } = parts(url);
     expect(path).toBe("/media/med_abc/file");
     expect(url.startsWith("https://herald.example/media/med_abc/file?expires=")).toBe(true);
-    // Rounded up to the hour: valid for between the ttl and an hour more.
+    // Rounded up to a sixth of the ttl: valid for between the ttl and 7/6 of it.
     expect(Number(expires) * 1000 - now).toBeGreaterThanOrEqual(3600_000);
-    expect(Number(expires) * 1000 - now).toBeLessThan(7200_000);
+    expect(Number(expires) * 1000 - now).toBeLessThanOrEqual(4200_000);
     expect(signature).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    // The same hour signs the same URL, so a retried webhook carries the same body.
+    // Attempts a minute apart sign the same URL, so a retried webhook carries the same body.
     expect(await signedMediaUrl(keyEnv, "https://herald.example", "med_abc", 3600, now + 60_000)).toBe(url);
 
     expect(await verifyMediaSignature(keyEnv, "med_abc", expires, signature, now)).toBe(true);
@@ -103,11 +103,12 @@ describe("signed media URLs (pure)", () => {
     }
   });
 
-  it("defaults to a day", async () => {
+  it("defaults to minutes (what a platform fetches during one attempt)", async () => {
     const { expires } = parts(await signedMediaUrl(keyEnv, "http://h", "med_x"));
     const left = Number(expires) - Date.now() / 1000;
-    expect(left).toBeGreaterThan(DEFAULT_MEDIA_URL_TTL_SECONDS - 5);
-    expect(left).toBeLessThanOrEqual(DEFAULT_MEDIA_URL_TTL_SECONDS + 3600);
+    expect(PLATFORM_MEDIA_URL_TTL_SECONDS).toBeLessThanOrEqual(3600);
+    expect(left).toBeGreaterThan(PLATFORM_MEDIA_URL_TTL_SECONDS - 5);
+    expect(left).toBeLessThanOrEqual((PLATFORM_MEDIA_URL_TTL_SECONDS * 7) / 6);
   });
 
   it("is keyed by its own derivation of INSTANCE_SECRET_KEY, not the secrets-at-rest key", async () => {
@@ -212,8 +213,9 @@ describe("publishing with media", () => {
     expect(got.bytes).toEqual(png);
     expect(got.headers.get("content-type")).toBe("image/png");
     const maxAge = Number(/^private, max-age=(\d+)$/.exec(got.headers.get("cache-control") ?? "")?.[1]);
-    expect(maxAge).toBeGreaterThan(DEFAULT_MEDIA_URL_TTL_SECONDS - 60);
-    expect(maxAge).toBeLessThanOrEqual(DEFAULT_MEDIA_URL_TTL_SECONDS + 3600);
+    // A webhook receiver's URLs last a day (it may fetch later); a platform's, minutes.
+    expect(maxAge).toBeGreaterThan(WEBHOOK_MEDIA_URL_TTL_SECONDS - 60);
+    expect(maxAge).toBeLessThanOrEqual((WEBHOOK_MEDIA_URL_TTL_SECONDS * 7) / 6);
     const ranged = await fetchPlain(opening.media[1].url, { range: "bytes=0-9" });
     expect(ranged.status).toBe(206);
     expect(ranged.headers.get("content-range")).toBe(`bytes 0-9/${jpg.length}`);
@@ -239,7 +241,7 @@ describe("publishing with media", () => {
     }
   }, 60_000);
 
-  it("a tampered, expired or foreign signature is 401 problem+json; a token caller still works; a signature opens nothing else", async () => {
+  it("an altered, expired or foreign signature is 403 problem+json that tells nothing of the item; a token caller still works; a signature opens nothing else", async () => {
     const { owner, png, images } = await setup();
     const [id, other] = images;
     const good = new URL(await signedMediaUrl(e, served.url, id));
@@ -256,17 +258,25 @@ describe("publishing with media", () => {
       variant((u) => u.searchParams.delete("expires")),
       variant((u) => u.searchParams.set("signature", "")),
       variant((u) => (u.pathname = `/media/${other}/file`)),
-      await signedMediaUrl(e, served.url, id, -7200),
+      await signedMediaUrl(e, served.url, id, -600),
       await signedMediaUrl({ INSTANCE_SECRET_KEY: "not-this-instance-secret-at-all" }, served.url, id),
+      // An item that does not exist, with a signature that does not fit it: the same answer as for one that does.
+      variant((u) => (u.pathname = "/media/med_doesnotexist0000000000/file")),
     ];
+    const answers = new Set<string>();
     for (const url of refused) {
       const res = await fetchPlain(url);
-      expect(res.status, url).toBe(401);
+      expect(res.status, url).toBe(403);
       expect(res.headers.get("content-type")).toContain("application/problem+json");
-      expect(slugOf(JSON.parse(new TextDecoder().decode(res.bytes)))).toBe("unauthorized");
+      const body = new TextDecoder().decode(res.bytes);
+      expect(slugOf(JSON.parse(body))).toBe("forbidden");
+      expect(res.headers.get("content-length") ?? String(res.bytes.length)).not.toBe(String(png.length));
+      for (const leak of [id, other, "image/png", "trash"]) expect(body.includes(leak), `${url} answer names ${leak}`).toBe(false);
+      answers.add(body.replace(/"instance":"[^"]*"/, "").replace(/"request_id":"[^"]*"/, ""));
     }
+    expect(answers.size, [...answers].join("\n")).toBe(1);
     // A valid token does not rescue an invalid signature: a signed request is judged by its signature.
-    expect((await fetchPlain(refused[0], { authorization: `Bearer ${owner.token}` })).status).toBe(401);
+    expect((await fetchPlain(refused[0], { authorization: `Bearer ${owner.token}` })).status).toBe(403);
     // The signature is for the file only.
     expect((await fetchPlain(`${served.url}/media/${id}?expires=${expires}&signature=${signature}`)).status).toBe(401);
     expect((await fetchPlain(`${served.url}/media/${id}/file`)).status).toBe(401);

@@ -23,8 +23,8 @@ export const route = createRoute({
   description:
     "Served with the detected Content-Type. A single `Range: bytes=…` is answered with 206 so players can seek. " +
     "Either with a bearer token (viewer or above), or without one through a signed URL (`expires` and `signature`, " +
-    "as Herald hands to platforms and webhook receivers for a publication's media): an invalid or expired signature " +
-    "answers 401, an item in the trash 404.",
+    "as Herald hands to platforms and webhook receivers for a publication's media, valid for minutes, a day for webhook " +
+    "receivers): an altered or expired signature answers 403 and says nothing of the item, an item in the trash 404.",
   // Bearer, or no token at all when the query carries a valid signature.
   security: [{ Bearer: [] }, {} as Record<string, string[]>],
   request: {
@@ -38,7 +38,7 @@ export const route = createRoute({
   responses: {
     200: { description: "The file", content: { "image/*": { schema: Bytes }, "video/*": { schema: Bytes }, "audio/*": { schema: Bytes } } },
     206: { description: "The requested byte range", content: { "video/*": { schema: Bytes }, "audio/*": { schema: Bytes } } },
-    ...problems(401, 404, 422, 503),
+    ...problems(401, 403, 404, 422, 503),
   },
 });
 
@@ -51,11 +51,12 @@ function disposition(name: string | null): string {
 
 /**
  * The item a signed URL names. The signature is checked before the database is asked, so a guess learns
- * nothing; items in the trash (or purged) are gone for signed access, whatever the signature says.
+ * nothing (the same 403 whether the item exists or not); items in the trash (or purged) are gone for signed
+ * access, whatever the signature says.
  */
 async function loadSigned(c: AppContext, id: string, expires?: string, signature?: string): Promise<MediaRow> {
   if (!(await verifyMediaSignature(c.env, id, expires, signature))) {
-    throw new ApiError("unauthorized", { detail: "The media URL's signature is invalid or has expired; ask for a new URL or send a bearer token." });
+    throw new ApiError("forbidden", { detail: "This media URL's signature is invalid or has expired; ask for a new URL or send a bearer token." });
   }
   const [row] = await db(c).select().from(media).where(eq(media.id, id));
   if (!row || row.trashedAt) throw notFound("media item");

@@ -117,7 +117,7 @@ export async function deliverClaimed(db: Database, env: Env, claim: Claim, commi
     }
     // The publication's media go out on the opening post (a thread carries them on its first post).
     const opening = request.segments[0];
-    if (opening && !posted.has(opening.position)) opening.media = await deliveryMedia(db, env, publication.mediaIds);
+    if (opening && !posted.has(opening.position)) opening.media = await deliveryMedia(db, env, publication.mediaIds, rendition.platform === "webhook");
     lease.check();
     const result = await adapter.publish(context, request, {
       posted,

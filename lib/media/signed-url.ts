@@ -11,14 +11,20 @@ import { mediaFileUrl } from "./item";
 
 const encoder = new TextEncoder();
 
-/** A delivery may be retried for hours and webhook receivers fetch later: a day covers both. */
-export const DEFAULT_MEDIA_URL_TTL_SECONDS = 24 * 60 * 60;
+/**
+ * A platform fetches what a delivery names while that attempt runs (a Meta container, TikTok's PULL_FROM_URL,
+ * Herald's own chunked uploads); each attempt signs afresh, so minutes are enough and a leaked URL dies soon.
+ */
+export const PLATFORM_MEDIA_URL_TTL_SECONDS = 30 * 60;
+
+/** A webhook receiver may queue the work and fetch later, so its URLs last a day. */
+export const WEBHOOK_MEDIA_URL_TTL_SECONDS = 24 * 60 * 60;
 
 /**
- * Expiry is rounded up to the hour, so every attempt within the same hour signs the same URL (a retried
- * webhook carries the same body); a URL is then valid for between `ttl` and `ttl` + 1 h.
+ * Expiry is rounded up to a sixth of the TTL, so attempts close together sign the same URL (a retried webhook
+ * carries the same body); a URL is then valid for between `ttl` and `ttl` × 7/6.
  */
-const EXPIRY_GRANULARITY_SECONDS = 60 * 60;
+const granularity = (ttlSeconds: number) => Math.max(60, Math.floor(Math.abs(ttlSeconds) / 6));
 
 async function signingKey(env: Pick<Env, "INSTANCE_SECRET_KEY">): Promise<CryptoKey> {
   const secret = env.INSTANCE_SECRET_KEY;
@@ -33,10 +39,11 @@ export async function signedMediaUrl(
   env: Pick<Env, "INSTANCE_SECRET_KEY">,
   baseUrl: string,
   mediaId: string,
-  ttlSeconds = DEFAULT_MEDIA_URL_TTL_SECONDS,
+  ttlSeconds = PLATFORM_MEDIA_URL_TTL_SECONDS,
   now = Date.now(),
 ): Promise<string> {
-  const expires = Math.ceil((Math.floor(now / 1000) + ttlSeconds) / EXPIRY_GRANULARITY_SECONDS) * EXPIRY_GRANULARITY_SECONDS;
+  const step = granularity(ttlSeconds);
+  const expires = Math.ceil((Math.floor(now / 1000) + ttlSeconds) / step) * step;
   const mac = new Uint8Array(await crypto.subtle.sign("HMAC", await signingKey(env), message(mediaId, expires)));
   return `${mediaFileUrl(baseUrl.replace(/\/+$/, ""), encodeURIComponent(mediaId))}?expires=${expires}&signature=${toBase64Url(mac)}`;
 }
