@@ -2,7 +2,7 @@ import { expect, vi } from "vitest";
 import { MAX_DELIVERY_ATTEMPTS } from "../../lib/delivery/rules";
 import { expectData, expectProblem } from "../helpers/typed";
 import type { ConnectedAccount, PlatformPost, ProviderDriver, SuiteContext, Workspace } from "./driver";
-import { newCaseWorkspace, publishSegments, pump, readPublication, settle, uploadImage, type Publication } from "./herald";
+import { newCaseWorkspace, publishSegments, pump, readPublication, settle, uploadImage, uploadVideo, type Publication } from "./herald";
 
 /**
  * The conformance cases (issue 28), one set for every provider: each goes through Herald's API and its real
@@ -29,10 +29,14 @@ async function connected(driver: ProviderDriver, suite: SuiteContext): Promise<{
 
 /**
  * A publication of these segments as the text cases send it: with nothing attached, or, for a platform where a
- * post needs media (`driver.requiresMedia`: Instagram), with one image, since text alone is refused at creation.
+ * post needs media (`driver.requiresMedia`), with one image (Instagram) or one video made by the test (TikTok,
+ * YouTube), since text alone is refused at creation.
  */
 async function publishText(driver: ProviderDriver, suite: SuiteContext, ws: Workspace, accountId: string, bodies: string[]): Promise<Publication> {
-  const media = driver.requiresMedia ? [(await uploadImage(suite, ws, `Required image ${tag()}`)).id] : [];
+  const required = driver.requiresMedia?.kind;
+  const media: string[] = [];
+  if (required === "image") media.push((await uploadImage(suite, ws, `Required image ${tag()}`)).id);
+  if (required === "video") media.push((await uploadVideo(suite, ws)).id);
   return publishSegments(ws, accountId, bodies, media);
 }
 

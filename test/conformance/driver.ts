@@ -125,10 +125,12 @@ export interface ProviderDriver {
   timeoutOutcome: TimeoutOutcome;
   tokenRefresh: TokenRefresh | NotApplicable;
   /**
-   * A post on this platform needs media (Instagram: an image): the text cases then attach one image, and why
-   * (shown nowhere else; a text-only publication is refused at creation with a 422).
+   * A post on this platform needs media, and why (shown nowhere else; a text-only publication is refused at
+   * creation with a 422): the text cases then attach one image (`image`: Instagram) or one MP4 the test makes
+   * (`video`: TikTok, YouTube; test/conformance/herald.ts `uploadVideo`). A video-only platform declares
+   * `images: { supported: false, reason }`, so the image case is n/a with that reason, never skipped silently.
    */
-  requiresMedia?: { kind: "image"; reason: string };
+  requiresMedia?: { kind: "image"; reason: string } | { kind: "video"; reason: string };
 
   /** Start the platform's server (once, before every case) and anything in front of it. */
   start(suite: SuiteContext): Promise<void>;

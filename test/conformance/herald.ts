@@ -1,3 +1,6 @@
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { expect } from "vitest";
 import { drainQueue } from "../../lib/jobs/consumer";
 import { relayOutbox } from "../../lib/jobs/outbox";
@@ -5,6 +8,7 @@ import { publish } from "../../queues/publish";
 import { newUser, newWorkspace, withDb } from "../helpers/harness";
 import { fixture, upload } from "../helpers/media";
 import { makeDueNow } from "../helpers/pipeline";
+import { writeBigMp4 } from "../peers/range-file-host";
 import { clientWithEnv, expectData, type Schemas } from "../helpers/typed";
 import type { SuiteContext, Workspace } from "./driver";
 
@@ -90,5 +94,33 @@ export async function uploadImage(suite: SuiteContext, ws: Workspace, altText: s
   const bytes = fixture("image-40x30.png");
   const res = await upload(suite.env, ws.token, { workspaceId: ws.workspaceId, bytes, filename: "conformance.png", altText });
   expect(res.status, res.text).toBe(201);
+  return { id: res.body.id as string, bytes };
+}
+
+const CLIP = join(import.meta.dirname, "../fixtures/media/clip-64x48-12fps-2s.mp4");
+/** A few MB: more than one read of a media URL, well under POST /media's limit (25 MiB by default). */
+export const CONFORMANCE_VIDEO_BYTES = 3 * 1024 * 1024;
+let madeVideo: Promise<Uint8Array> | undefined;
+
+/**
+ * An MP4 made by the test (once per run): the fixture clip followed by a `free` box of padding up to
+ * CONFORMANCE_VIDEO_BYTES, a real, playable file of the size a platform uploads in ranges.
+ */
+function conformanceVideo(): Promise<Uint8Array> {
+  madeVideo ??= (async () => {
+    const file = join(mkdtempSync(join(tmpdir(), "herald-conformance-video-")), "conformance.mp4");
+    await writeBigMp4(file, CLIP, CONFORMANCE_VIDEO_BYTES);
+    return new Uint8Array(readFileSync(file));
+  })();
+  return madeVideo;
+}
+
+/** That video uploaded to the workspace's media library (POST /media), checked to be taken as an MP4 with a duration. */
+export async function uploadVideo(suite: SuiteContext, ws: Workspace) {
+  const bytes = await conformanceVideo();
+  const res = await upload(suite.env, ws.token, { workspaceId: ws.workspaceId, bytes, filename: "conformance.mp4" });
+  expect(res.status, res.text).toBe(201);
+  expect(res.body).toMatchObject({ mime_type: "video/mp4", size: CONFORMANCE_VIDEO_BYTES, duration_ms: expect.any(Number) });
+  expect(res.body.duration_ms).toBeGreaterThan(0);
   return { id: res.body.id as string, bytes };
 }
