@@ -1,6 +1,6 @@
 import { inArray, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { auditEvents, idempotencyKeys, invitations, jobReceipts, outboxJobs } from "../db/schema";
+import { auditEvents, idempotencyKeys, invitations, jobReceipts, oauthStates, outboxJobs } from "../db/schema";
 import { newId } from "../lib/ids";
 import { RETENTION } from "../lib/retention/periods";
 import { runRetention } from "../lib/retention/run";
@@ -25,6 +25,9 @@ async function plant() {
     invitationOld: newId("inv"),
     invitationAccepted: newId("inv"),
     invitationRecent: newId("inv"),
+    oauthStateOld: newId("ost"),
+    oauthStateExpiredRecently: newId("ost"),
+    oauthStateLive: newId("ost"),
   };
   const owner = await newUser();
   const workspace = await newWorkspace(owner);
@@ -45,6 +48,21 @@ async function plant() {
       // Expired, but not yet a month ago: still listed, so an admin can see it went unused.
       invitation(ids.invitationRecent, daysAgo(RETENTION.invitationsDays - 1)),
     ]);
+    const state = (id: string, expiresAt: Date) => ({
+      stateHash: id,
+      platform: "x" as const,
+      workspaceId: workspace,
+      userId: owner.id,
+      expiresAt,
+      createdAt: new Date(expiresAt.getTime() - 10 * 60_000),
+    });
+    await db
+      .insert(oauthStates)
+      .values([
+        state(ids.oauthStateOld, hoursAgo(RETENTION.oauthStatesHours + 1)),
+        state(ids.oauthStateExpiredRecently, hoursAgo(RETENTION.oauthStatesHours / 2)),
+        state(ids.oauthStateLive, hoursAgo(-0.1)),
+      ]);
     const key = (k: string, createdAt: Date) => ({
       userId: "usr_retention",
       workspaceId: "wsp_retention",
@@ -93,7 +111,8 @@ async function survivors(ids: Record<string, string>) {
     const jobs = await db.select({ id: outboxJobs.id }).from(outboxJobs).where(inArray(outboxJobs.id, all));
     const receipts = await db.select({ id: jobReceipts.jobId }).from(jobReceipts).where(inArray(jobReceipts.jobId, all));
     const invites = await db.select({ id: invitations.id }).from(invitations).where(inArray(invitations.id, all));
-    const left = new Set([...keys, ...jobs, ...receipts, ...invites].map((r) => r.id));
+    const states = await db.select({ id: oauthStates.stateHash }).from(oauthStates).where(inArray(oauthStates.stateHash, all));
+    const left = new Set([...keys, ...jobs, ...receipts, ...invites, ...states].map((r) => r.id));
     return Object.entries(ids)
       .filter(([, id]) => left.has(id))
       .map(([name]) => name)
@@ -102,11 +121,14 @@ async function survivors(ids: Record<string, string>) {
 }
 
 describe("bookkeeping retention (lib/retention/bookkeeping.ts)", () => {
-  it("remove idempotency keys after 24 h, finished outbox rows, receipts and ended invitations after their retention; nothing unfinished", async () => {
+  it("remove idempotency keys after 24 h, finished outbox rows, receipts, OAuth states and ended invitations after their retention; nothing unfinished", async () => {
     const ids = await plant();
     const result = await withDb((db) => runRetention(db));
     expect(result.idempotencyKeys).toBeGreaterThanOrEqual(1);
-    expect(await survivors(ids)).toEqual(["deadWeek", "doneNew", "invitationRecent", "keyNew", "pendingOld", "queuedOld", "receiptNew"].sort());
+    expect(result.oauthStates).toBeGreaterThanOrEqual(1);
+    expect(await survivors(ids)).toEqual(
+      ["deadWeek", "doneNew", "invitationRecent", "keyNew", "oauthStateExpiredRecently", "oauthStateLive", "pendingOld", "queuedOld", "receiptNew"].sort(),
+    );
   });
 
   it("work in bounded batches: a backlog is worked off over several runs", async () => {
@@ -143,7 +165,9 @@ describe("bookkeeping retention (lib/retention/bookkeeping.ts)", () => {
     const ctx = { waitUntil: (p: Promise<unknown>) => void pending.push(p), passThroughOnException() {} } as unknown as ExecutionContext;
     await outboxRelay.scheduled({} as ScheduledController, env, ctx);
     await Promise.all(pending);
-    expect(await survivors(ids)).toEqual(["deadWeek", "doneNew", "invitationRecent", "keyNew", "pendingOld", "queuedOld", "receiptNew"].sort());
+    expect(await survivors(ids)).toEqual(
+      ["deadWeek", "doneNew", "invitationRecent", "keyNew", "oauthStateExpiredRecently", "oauthStateLive", "pendingOld", "queuedOld", "receiptNew"].sort(),
+    );
     const audits = await withDb((db) =>
       db
         .select({ id: auditEvents.id })

@@ -21,6 +21,8 @@ export const RETENTION = {
    * or unused) and GET /workspaces/{id}/invitations has shown how for a month.
    */
   invitationsDays: 30,
+  /** OAuth connection states live 10 minutes (CONTRACT §9); an hour past their expiry nobody can use one. */
+  oauthStatesHours: 1,
   /** Delivery attempts (by start): a delivery ends within hours (8 attempts at most), this keeps a quarter of history. */
   deliveryAttemptsDays: 90,
   /**
