@@ -125,6 +125,12 @@ export interface ProviderDriver {
   timeoutOutcome: TimeoutOutcome;
   tokenRefresh: TokenRefresh | NotApplicable;
   /**
+   * The platform's 429 carries no reset time (no header, nothing in the body) and its documentation gives only
+   * the window a limit is counted over (TikTok: a one-minute sliding window). Herald then retries once that
+   * window has passed since the refused request, and the 429 case checks that instead of `resetAt`.
+   */
+  rateLimitWindow?: { seconds: number; documented: string };
+  /**
    * A post on this platform needs media, and why (shown nowhere else; a text-only publication is refused at
    * creation with a 422): the text cases then attach one image (`image`: Instagram) or one MP4 the test makes
    * (`video`: TikTok, YouTube; test/conformance/herald.ts `uploadVideo`). A video-only platform declares
