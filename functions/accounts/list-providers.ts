@@ -1,5 +1,5 @@
 import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
-import { PROVIDERS } from "../../lib/accounts/catalog";
+import { PROVIDERS, type ProviderSpec } from "../../lib/accounts/catalog";
 import { readinessOf } from "../../lib/accounts/readiness";
 import { db, type AppEnv } from "../../lib/http/context";
 import { configuredPlatforms } from "../../lib/providers/oauth/config";
@@ -10,6 +10,8 @@ import { withSchemaEach } from "../../lib/http/schema-ref";
 import { WorkspaceIdField } from "../../lib/schemas/common";
 import { Provider } from "./schemas";
 import { inQuery, workspaceRole } from "../../lib/http/access";
+import { mediaMaxBytes } from "../../lib/media/limits";
+import type { Env } from "../../lib/env";
 
 export const route = createRoute({
   method: "get",
@@ -18,7 +20,8 @@ export const route = createRoute({
   summary: "List configured account providers",
   description:
     "Every platform (webhook, bluesky, mastodon, x, linkedin, threads, facebook, instagram, tiktok, youtube, discord), with " +
-    "its documented limits (`limits`: text length, media count and kinds, threads, reposts, analytics) and what it can do " +
+    "its documented limits (`limits`: text length, media count and kinds, video length and size, image size, threads, reposts, " +
+    "analytics; what exceeds them is refused with a 422 when a publication is created) and what it can do " +
     "here and what it cannot (readiness facts and blockers). An OAuth platform is `configured` only when the operator has " +
     "set its client id and secret (instance settings `<platform>_client_id`, `<platform>_client_secret`); webhook, bluesky, " +
     "mastodon and discord need no configuration. A platform whose adapter is not built yet has readiness state " +
@@ -32,6 +35,13 @@ export const route = createRoute({
 
 // Without workspace_id, any signed-in caller; with it, a member of that workspace.
 export const access = workspaceRole("viewer", inQuery("workspace_id", { optional: true }));
+
+/** A webhook receiver takes whatever Herald stores, so its media bounds are this instance's upload limit. */
+function limitsOf(spec: ProviderSpec, env: Pick<Env, "MEDIA_MAX_BYTES">) {
+  if (spec.platform !== "webhook") return spec.limits;
+  const cap = mediaMaxBytes(env);
+  return { ...spec.limits, video_max_bytes: cap, image_max_bytes: cap };
+}
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   // Read on every call (live settings): an operator's new client id and secret show at once.
@@ -56,7 +66,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
         configured_connection_modes: configured ? spec.connection_modes : [],
         connection_readiness: Object.fromEntries(spec.connection_modes.map((mode) => [mode, readiness])),
         readiness,
-        limits: spec.limits,
+        limits: limitsOf(spec, c.env),
       };
     }),
   );

@@ -56,6 +56,18 @@ export const Provider = responseObject("Provider", {
       threads: z.boolean().openapi({ description: "Segments become a reply chain on the platform" }),
       reposts: z.boolean().openapi({ description: "The platform's API lets Herald repost" }),
       analytics: z.boolean().openapi({ description: "The platform's API gives per-post metrics" }),
+      video_max_duration_seconds: z.number().int().nullable().openapi({
+        description:
+          "Longest video one post carries, in seconds (YouTube: 12 hours; an unverified channel takes 15 minutes, which YouTube enforces at upload). Null when Herald sends no video to the platform or the platform sets no length. A publication whose video is longer is refused with a 422 when it is created; a video whose duration Herald could not read is left to the platform",
+      }),
+      video_max_bytes: z.number().int().nullable().openapi({
+        description:
+          "Largest video file one post carries, in bytes; null when Herald sends no video to the platform. For webhooks, the instance's upload limit (MEDIA_MAX_BYTES). A larger video is refused with a 422 when the publication is created",
+      }),
+      image_max_bytes: z.number().int().nullable().openapi({
+        description:
+          "Largest image file Herald sends to the platform, in bytes; null when Herald sends no images there or sets no bound of its own (the platform then decides at publication). A larger image is refused with a 422 when the publication is created",
+      }),
     })
     .openapi("ProviderLimits", { description: "What one post of the platform carries, as the platform documents it" }),
 });
