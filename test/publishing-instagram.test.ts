@@ -5,11 +5,12 @@ import { newAccount } from "./helpers/publishing";
 
 /**
  * What Instagram cannot take is refused when the publication is created (422 naming instagram), not found at
- * publish time: no image, a video (Herald sends no Reels), a caption over 30 hashtags once the segments are joined.
+ * publish time: no media, a video mixed with an image (a Reel is one video alone), a caption over 30 hashtags once
+ * the segments are joined. One video alone is taken (a Reel).
  */
 
 describe("Instagram destinations at creation", () => {
-  it("refuses a publication without an image, with a video, or with 31 hashtags; takes one with an image", async () => {
+  it("refuses a publication without media, mixing a video with an image, or with 31 hashtags; takes an image or one video", async () => {
     const owner = await newUser();
     const ws = await newWorkspace(owner);
     const ig = await newAccount(ws, owner.id, "instagram", { credentials: { access_token: "not-used-here", page_id: "1" } });
@@ -21,12 +22,14 @@ describe("Instagram destinations at creation", () => {
 
     const textOnly = await create({ destinations: [{ social_account_id: hook }, { social_account_id: ig }] });
     expectProblem(textOnly, 422, "validation-error");
-    expect(textOnly.body.errors).toEqual([{ location: "body.media_ids", message: "instagram: An Instagram post needs an image: attach one (media_ids)" }]);
+    expect(textOnly.body.errors).toEqual([
+      { location: "body.media_ids", message: "instagram: An Instagram post needs an image or a video: attach one (media_ids)" },
+    ]);
 
-    const film = await create({ media_ids: [video], destinations: [{ social_account_id: ig }] });
-    expectProblem(film, 422, "validation-error");
-    expect(film.body.errors).toEqual([
-      { location: "body.media_ids[0]", message: expect.stringContaining("instagram: Instagram posts from Herald carry images only") },
+    const mixed = await create({ media_ids: [video, image], destinations: [{ social_account_id: ig }] });
+    expectProblem(mixed, 422, "validation-error");
+    expect(mixed.body.errors).toEqual([
+      { location: "body.media_ids", message: "instagram: An Instagram Reel is one video alone; Herald does not mix videos with other media" },
     ]);
 
     const tags = Array.from({ length: 31 }, (_, i) => `#tag${i}`).join(" ");
@@ -40,5 +43,7 @@ describe("Instagram destinations at creation", () => {
     expect((await create({ destinations: [{ social_account_id: hook }] })).status).toBe(201);
     const ok = await create({ media_ids: [image], destinations: [{ social_account_id: ig }] });
     expect(ok.status, ok.text).toBe(201);
+    const reel = await create({ media_ids: [video], destinations: [{ social_account_id: ig }] });
+    expect(reel.status, reel.text).toBe(201);
   });
 });

@@ -256,8 +256,8 @@ export const PROVIDERS: Record<Platform, ProviderSpec> = {
   instagram: oauthProvider("instagram", {
     display_name: "Instagram",
     description:
-      "Posts to an Instagram professional account through the Instagram API with Facebook Login: a connection is the Instagram account of the first Page the user manages that is linked to one, kept with the Page's token; a media container (POST /{ig-user-id}/media) then media_publish; one image or a carousel of up to 10, with alt text; an image is required (a publication without one is refused with a 422 at creation); captions of 2,200 characters with at most 30 hashtags; no threads: a rendition's segments are joined into one caption.",
-    capabilities: ["publish", "images", "segments_joined"],
+      "Posts to an Instagram professional account through the Instagram API with Facebook Login: a connection is the Instagram account of the first Page the user manages that is linked to one, kept with the Page's token; a media container (POST /{ig-user-id}/media) then media_publish; one image or a carousel of up to 10, with alt text, or one video alone as a Reel (media_type REELS with video_url; Instagram's processing polled through status_code until FINISHED, the container kept across retries); an image or a video is required (a publication without one, or mixing a video with anything, is refused with a 422 at creation); captions of 2,200 characters with at most 30 hashtags; no threads: a rendition's segments are joined into one caption.",
+    capabilities: ["publish", "images", "video", "segments_joined"],
     thread_replies_supported: false,
     analytics_ready: false,
     facts: metaFacts(
@@ -268,8 +268,10 @@ export const PROVIDERS: Record<Platform, ProviderSpec> = {
     extraBlockers: [
       { code: "analytics_not_available", detail: "Instagram insights are not collected yet (no Instagram collector in lib/analytics)." },
       { code: "reposts_not_available", detail: "The Instagram API has no repost." },
-      { code: "video_not_supported", detail: "Herald sends images only to Instagram; Reels (video_url, media_type REELS) are not built." },
-      { code: "media_required", detail: "An Instagram post needs an image: a publication with an Instagram destination and no image is refused at creation." },
+      {
+        code: "media_required",
+        detail: "An Instagram post needs an image or a video: a publication with an Instagram destination and no media is refused at creation.",
+      },
     ],
   }),
   tiktok: oauthProvider("tiktok", {

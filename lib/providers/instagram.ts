@@ -2,7 +2,16 @@ import { graphemeLength } from "../text/graphemes";
 import { INSTAGRAM_CAPTION_LIMIT, instagramPlan } from "./instagram-body";
 import { joinedText } from "./linkedin-text";
 import { idOf, metaGraph, normalise } from "./meta-graph";
-import { ProviderError, type AccountContext, type PostRef, type ProviderAdapter, type ProviderProfile } from "./types";
+import { awaitProcessing, type Processing } from "./platform-processing";
+import {
+  ProviderError,
+  type AccountContext,
+  type PostRef,
+  type ProviderAdapter,
+  type ProviderProfile,
+  type PublishProgress,
+  type RenditionToPublish,
+} from "./types";
 
 /**
  * Instagram professional accounts through the Instagram API with Facebook Login (Graph API v21.0): at connection
@@ -12,8 +21,14 @@ import { ProviderError, type AccountContext, type PostRef, type ProviderAdapter,
  * Instagram has fetched its image (`status_code` FINISHED), then published (POST /{ig-user-id}/media_publish).
  * Instagram has no threads: a rendition's segments are joined into one caption (a blank line between them).
  *
+ * A Reel (one video) is a REELS container whose video Instagram fetches and processes for a while: its id is
+ * kept in upload_checkpoints as soon as Instagram answers, `status_code` is polled a few times per attempt
+ * (IN_PROGRESS, then FINISHED, or ERROR/EXPIRED with the reason in `status`), and while it is still in progress
+ * the delivery retries on its schedule (./platform-processing.ts), every later attempt polling the same container.
+ *
  * Never twice: a container is not a post, so only media_publish can leave an outcome unknown; after one Herald
  * reads the account's newest 50 media (GET /{ig-user-id}/media) and takes the one whose caption is the text.
+ * A kept Reel container is never replaced while it may still be published: only one Instagram failed is cleared.
  */
 
 const RECENT_PAGE = 50;
@@ -66,6 +81,68 @@ async function permalinkOf(account: AccountContext, mediaId: string): Promise<st
   }
 }
 
+/** The upload_checkpoints key of a rendition's Reel container. */
+export const REEL_CONTAINER_KEY = "instagram-reel-container";
+
+/** One look at a Reel container. `PUBLISHED` means an earlier media_publish took effect (its answer was lost). */
+export async function reelProcessing(account: AccountContext, containerId: string): Promise<Processing | { state: "published" }> {
+  const out = await metaGraph<{ status_code?: string; status?: string }>(account, `/${encodeURIComponent(containerId)}`, {
+    params: { fields: "status_code,status" },
+  });
+  const code = out?.status_code;
+  if (code === "FINISHED") return { state: "done", id: containerId, url: "" };
+  if (code === "PUBLISHED") return { state: "published" };
+  if (code === "ERROR" || code === "EXPIRED") return { state: "failed", reason: `${code}: ${String(out?.status ?? "no reason given")}` };
+  return { state: "pending", detail: `container ${code ?? "status unknown"}` };
+}
+
+/** The account's newest media whose caption is the rendition's text, if any (reconciliation). */
+async function findPosted(account: AccountContext, rendition: RenditionToPublish): Promise<PostRef | null> {
+  const out = await metaGraph<{ data?: { id: string; caption?: string; permalink?: string }[] }>(account, `/${igUserOf(account)}/media`, {
+    params: { fields: "id,caption,permalink", limit: String(RECENT_PAGE) },
+  });
+  const wanted = normalise(joinedText(rendition.segments));
+  const match = (out?.data ?? []).find((p) => normalise(p.caption ?? "") === wanted);
+  return match ? { id: match.id, url: match.permalink ?? null } : null;
+}
+
+/**
+ * A Reel: the container kept from an earlier attempt, or a new one saved before anything else; polled until
+ * Instagram has processed the video; the container id (ready to publish) is the answer.
+ */
+async function readyReel(account: AccountContext, igUser: string, main: Record<string, string>, progress: PublishProgress): Promise<string> {
+  const kept = await progress.uploads?.load(REEL_CONTAINER_KEY);
+  let container = kept?.platformId ?? null;
+  if (!container) {
+    container = await createContainer(account, igUser, main);
+    await progress.uploads?.save(REEL_CONTAINER_KEY, { session: container, platformId: container, total: 0, chunkSize: 0, offset: 0, phase: "processing" });
+  }
+  const id = container;
+  let published = false;
+  try {
+    await awaitProcessing(async () => {
+      const look = await reelProcessing(account, id);
+      if (look.state !== "published") return look;
+      published = true;
+      return { state: "done", id, url: "" };
+    });
+  } catch (err) {
+    // Instagram could not process the video: a later round makes a new container rather than polling a dead one.
+    if (err instanceof ProviderError && err.info.code === "processing_failed") await progress.uploads?.clear(REEL_CONTAINER_KEY);
+    throw err;
+  }
+  if (published)
+    // media_publish took effect in an earlier attempt but reconciliation did not find the post by its caption.
+    throw new ProviderError("Instagram says this Reel's container is already published; Herald cannot tell which post it became.", {
+      kind: "unknown",
+      code: "container_published",
+      retryable: false,
+      outcomeUnknown: true,
+      unverifiable: true,
+    });
+  return id;
+}
+
 type PageWithIg = { id: string; access_token?: string; instagram_business_account?: { id: string; username?: string; profile_picture_url?: string } };
 
 export const instagramAdapter: ProviderAdapter = {
@@ -82,10 +159,14 @@ export const instagramAdapter: ProviderAdapter = {
         rendition.segments.flatMap((s) => s.media),
       );
       const igUser = igUserOf(account);
-      const children: string[] = [];
-      for (const item of plan.items) children.push(await createContainer(account, igUser, item));
-      const container = await createContainer(account, igUser, children.length ? { ...plan.main, children: children.join(",") } : plan.main);
-      await awaitFinished(account, container);
+      let container: string;
+      if (plan.reel) container = await readyReel(account, igUser, plan.main, progress);
+      else {
+        const children: string[] = [];
+        for (const item of plan.items) children.push(await createContainer(account, igUser, item));
+        container = await createContainer(account, igUser, children.length ? { ...plan.main, children: children.join(",") } : plan.main);
+        await awaitFinished(account, container);
+      }
       const out = await metaGraph<{ id?: string }>(account, `/${igUser}/media_publish`, { method: "POST", params: { creation_id: container }, mutating: true });
       const id = idOf(out, "the published post");
       ref = { id, url: await permalinkOf(account, id) };
@@ -96,13 +177,9 @@ export const instagramAdapter: ProviderAdapter = {
   },
 
   async reconcile(account, rendition) {
-    const out = await metaGraph<{ data?: { id: string; caption?: string; permalink?: string }[] }>(account, `/${igUserOf(account)}/media`, {
-      params: { fields: "id,caption,permalink", limit: String(RECENT_PAGE) },
-    });
-    const wanted = normalise(joinedText(rendition.segments));
-    const match = (out?.data ?? []).find((p) => normalise(p.caption ?? "") === wanted);
+    const match = await findPosted(account, rendition);
     const found = new Map<number, PostRef>();
-    if (match) for (const s of rendition.segments) found.set(s.position, { id: match.id, url: match.permalink ?? null });
+    if (match) for (const s of rendition.segments) found.set(s.position, match);
     return found;
   },
 

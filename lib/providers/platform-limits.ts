@@ -141,15 +141,15 @@ export const PLATFORM_LIMITS: Record<Platform, PlatformLimits> = {
     video_max_bytes: null,
     image_max_bytes: null,
   },
-  // Instagram content publishing: caption 2,200 characters (30 hashtags), carousels of up to 10 items, an image
-  // required. lib/providers/instagram.ts joins a rendition's segments into one caption and sends images only.
-  // Reels (Content Publishing API video specifications): 3 seconds to 15 minutes, at most 300 MB; checked once
-  // "video" joins media_kinds.
+  // Instagram content publishing: caption 2,200 characters (30 hashtags), carousels of up to 10 images, or one
+  // video alone as a Reel; media required. lib/providers/instagram.ts joins a rendition's segments into one caption.
+  // Reels (Content Publishing API video specifications): 3 seconds to 15 minutes, at most 300 MB (the size checked
+  // at creation, lib/publishing/media-rules.ts; the duration by Instagram).
   instagram: {
     text_limit: 2_200,
     text_unit: "graphemes",
     media_max_count: 10,
-    media_kinds: ["image"],
+    media_kinds: ["image", "video"],
     threads: false,
     reposts: false,
     analytics: false,

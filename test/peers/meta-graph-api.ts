@@ -8,12 +8,15 @@ import { faultQueue, formOf, mountOAuth, newToken, startServer, tokenRegistry } 
  * /{page-id}/feed with `message` and `attached_media`, GET /{page-id}/published_posts), "Page Photos" (POST
  * /{page-id}/photos with `url`, `caption`, `published`, `alt_text_custom`), "Instagram Platform: Content
  * Publishing" (POST /{ig-user-id}/media with `image_url`, `caption`, `alt_text`, `is_carousel_item`,
- * `media_type=CAROUSEL` and `children`; GET /{container-id}?fields=status_code; POST /{ig-user-id}/media_publish
- * `creation_id`; GET /{ig-user-id}/media), and the Graph API error and rate-limit pages). Meta cannot run here;
- * this answers what Herald calls.
+ * `media_type=CAROUSEL` and `children`, `media_type=REELS` with `video_url`; GET /{container-id}?fields=status_code,status;
+ * POST /{ig-user-id}/media_publish `creation_id`; GET /{ig-user-id}/media), and the Graph API error and rate-limit
+ * pages). Meta cannot run here; this answers what Herald calls.
  *
- * Like Meta, it FETCHES every `url`/`image_url` it is given when the photo or container is created (unreachable
- * → 400, code 9004 / 2207052) and keeps the bytes, so a test proves Herald's signed media URL works.
+ * Like Meta, it FETCHES every `url`/`image_url`/`video_url` it is given when the photo or container is created
+ * (unreachable → 400, code 9004 / 2207052) and keeps the bytes, so a test proves Herald's signed media URL works.
+ * A REELS container reports `status_code` IN_PROGRESS for its first `reelPolls` looks, then FINISHED (or, when a
+ * test asked for it, ERROR with the reason in `status`); media_publish of a container not FINISHED is refused
+ * (code 9007, "Media ID is not available"), as Meta does.
  * Tokens: the OAuth code gives a short user token, fb_exchange_token (GET /v21.0/oauth/access_token) a
  * long-lived one; GET /me/accounts gives each Page's token. Page calls need the Page's token; Instagram calls
  * the token of the Page the Instagram account is linked to. 401 `{error: {type: "OAuthException", code: 190}}`
@@ -49,6 +52,8 @@ export interface MetaStoredPost {
   ownerId: string;
   text: string;
   images: Photo[];
+  /** A Reel's video, as fetched from its `video_url`. */
+  video: Uint8Array | null;
   permalink: string;
   timestamp: string;
 }
@@ -60,9 +65,12 @@ interface IgContainer {
   images: Photo[];
   carouselItem: boolean;
   published: string | null;
+  video: Uint8Array | null;
+  /** A REELS container: looks at its status so far, and how it ends. */
+  reel: { polls: number; until: number; fails: string | null } | null;
 }
 
-export async function startMetaGraphApi(opts: { oauth?: { clientId: string; clientSecret: string } } = {}) {
+export async function startMetaGraphApi(opts: { oauth?: { clientId: string; clientSecret: string }; reelPolls?: number } = {}) {
   const users: MetaUser[] = [];
   const pages: MetaPage[] = [];
   const posts: MetaStoredPost[] = [];
@@ -72,6 +80,8 @@ export async function startMetaGraphApi(opts: { oauth?: { clientId: string; clie
   const faults = faultQueue();
   const hung: string[] = [];
   let exchanges = 0;
+  let reelPolls = opts.reelPolls ?? 1;
+  const reelFailures: string[] = [];
   const oauth = opts.oauth
     ? mountOAuth(tokens, {
         ...opts.oauth,
@@ -170,6 +180,7 @@ export async function startMetaGraphApi(opts: { oauth?: { clientId: string; clie
           ownerId: page.id,
           text: params.get("caption") ?? "",
           images: [photo],
+          video: null,
           permalink: `https://www.facebook.com/${id}`,
           timestamp: new Date().toISOString(),
         });
@@ -191,7 +202,15 @@ export async function startMetaGraphApi(opts: { oauth?: { clientId: string; clie
         if (f === "answered") return;
         const id = `${page.id}_${nextId()}`;
         for (const p of attached) photos.delete(p.id);
-        posts.push({ id, ownerId: page.id, text: message, images: attached, permalink: `https://www.facebook.com/${id}`, timestamp: new Date().toISOString() });
+        posts.push({
+          id,
+          ownerId: page.id,
+          text: message,
+          images: attached,
+          video: null,
+          permalink: `https://www.facebook.com/${id}`,
+          timestamp: new Date().toISOString(),
+        });
         if (f === "hang") return void hung.push(page.id);
         return send(200, { id });
       }
@@ -216,8 +235,16 @@ export async function startMetaGraphApi(opts: { oauth?: { clientId: string; clie
         if (caption.length > 2200) return fail(400, "(#100) The caption is too long", 100);
         if ((caption.match(/#[\p{L}\p{N}_]+/gu) ?? []).length > 30) return fail(400, "(#100) Too many hashtags", 100);
         const carouselItem = params.get("is_carousel_item") === "true";
-        let images: Photo[];
-        if (params.get("media_type") === "CAROUSEL") {
+        let images: Photo[] = [];
+        let video: Uint8Array | null = null;
+        let reel: IgContainer["reel"] = null;
+        if (params.get("media_type") === "REELS") {
+          // Meta fetches the video (here at once) and processes it over the next polls.
+          const bytes = await fetched(params.get("video_url"));
+          if (!bytes) return fail(400, "The media could not be fetched from this URI", 9004);
+          video = bytes;
+          reel = { polls: 0, until: reelPolls, fails: reelFailures.shift() ?? null };
+        } else if (params.get("media_type") === "CAROUSEL") {
           const children = (params.get("children") ?? "")
             .split(",")
             .filter(Boolean)
@@ -227,18 +254,20 @@ export async function startMetaGraphApi(opts: { oauth?: { clientId: string; clie
           images = children.flatMap((c) => c!.images);
         } else {
           const url = params.get("image_url");
-          if (params.get("media_type") || params.get("video_url")) return fail(400, "(#100) Only images are served by this double", 100);
+          if (params.get("media_type") || params.get("video_url"))
+            return fail(400, "(#100) media_type must be CAROUSEL or REELS for this double, or absent for an image", 100);
           const bytes = await fetched(url);
           if (!url || !bytes) return fail(400, "The media could not be fetched from this URI", 9004);
           images = [{ id: nextId(), url, bytes, alt: params.get("alt_text") }];
         }
         const id = nextId();
-        containers.set(id, { id, ownerId: igId, caption, images, carouselItem, published: null });
+        containers.set(id, { id, ownerId: igId, caption, images, carouselItem, published: null, video, reel });
         return send(200, { id });
       }
       if (req.method === "POST" && igEdge[2] === "media_publish") {
         const container = containers.get(params.get("creation_id") ?? "");
         if (!container || container.ownerId !== igId || container.carouselItem) return fail(400, "(#100) Invalid creation_id", 100);
+        if (container.reel && (container.reel.fails || container.reel.polls <= container.reel.until)) return fail(400, "Media ID is not available", 9007);
         const f = faultFor(fail);
         if (f === "answered") return;
         if (container.published) return fail(400, "(#9007) The media has already been published", 9007);
@@ -249,7 +278,8 @@ export async function startMetaGraphApi(opts: { oauth?: { clientId: string; clie
           ownerId: igId,
           text: container.caption,
           images: container.images,
-          permalink: `https://www.instagram.com/p/${id}/`,
+          video: container.video,
+          permalink: container.reel ? `https://www.instagram.com/reel/${id}/` : `https://www.instagram.com/p/${id}/`,
           timestamp: new Date().toISOString(),
         });
         if (f === "hang") return void hung.push(igId);
@@ -265,7 +295,7 @@ export async function startMetaGraphApi(opts: { oauth?: { clientId: string; clie
             id: p.id,
             caption: p.text || undefined,
             permalink: p.permalink,
-            media_type: p.images.length > 1 ? "CAROUSEL_ALBUM" : "IMAGE",
+            media_type: p.video ? "VIDEO" : p.images.length > 1 ? "CAROUSEL_ALBUM" : "IMAGE",
             timestamp: p.timestamp,
           }));
         return send(200, { data });
@@ -281,7 +311,15 @@ export async function startMetaGraphApi(opts: { oauth?: { clientId: string; clie
       if (igPage?.ig && actor.page === igPage)
         return send(200, { id: igPage.ig.id, username: igPage.ig.username, profile_picture_url: `https://scontent.example/${igPage.ig.id}.jpg` });
       const container = containers.get(node[1]);
-      if (container) return send(200, { id: container.id, status_code: container.published ? "PUBLISHED" : "FINISHED" });
+      if (container) {
+        if (container.published) return send(200, { id: container.id, status_code: "PUBLISHED", status: "Published" });
+        const reel = container.reel;
+        if (!reel) return send(200, { id: container.id, status_code: "FINISHED", status: "Finished" });
+        reel.polls++;
+        if (reel.polls <= reel.until) return send(200, { id: container.id, status_code: "IN_PROGRESS", status: "In Progress" });
+        if (reel.fails) return send(200, { id: container.id, status_code: "ERROR", status: reel.fails });
+        return send(200, { id: container.id, status_code: "FINISHED", status: "Finished" });
+      }
       const post = posts.find((p) => p.id === node[1]);
       if (post) return send(200, { id: post.id, permalink: post.permalink });
     }
@@ -336,6 +374,16 @@ export async function startMetaGraphApi(opts: { oauth?: { clientId: string; clie
       faults.failNext(n, 429, { "x-business-use-case-usage": JSON.stringify(usage), "retry-after": String(seconds) });
     },
     postsOf: (ownerId: string) => posts.filter((p) => p.ownerId === ownerId),
+    /** REELS containers made for an Instagram account (published or not). */
+    reelContainersOf: (igId: string) => [...containers.values()].filter((c) => c.ownerId === igId && c.reel),
+    /** Reels containers report IN_PROGRESS for this many looks before they end. */
+    setReelPolls(n: number) {
+      reelPolls = n;
+    },
+    /** The next Reel container created ends ERROR with this `status` (what Instagram says went wrong). */
+    failNextReel(status: string) {
+      reelFailures.push(status);
+    },
   };
 }
 
