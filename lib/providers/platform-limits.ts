@@ -143,8 +143,8 @@ export const PLATFORM_LIMITS: Record<Platform, PlatformLimits> = {
   },
   // Instagram content publishing: caption 2,200 characters (30 hashtags), carousels of up to 10 images, or one
   // video alone as a Reel; media required. lib/providers/instagram.ts joins a rendition's segments into one caption.
-  // Reels (Content Publishing API video specifications): 3 seconds to 15 minutes, at most 300 MB (the size checked
-  // at creation, lib/publishing/media-rules.ts; the duration by Instagram).
+  // Reels (Content Publishing API video specifications): 3 seconds to 15 minutes, at most 300 MB (the size and the
+  // longest duration checked at creation, lib/publishing/media-rules.ts and video-rules.ts; the shortest by Instagram).
   instagram: {
     text_limit: 2_200,
     text_unit: "graphemes",

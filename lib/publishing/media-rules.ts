@@ -3,7 +3,7 @@ import { BLUESKY_MAX_IMAGE_BYTES, BLUESKY_MAX_IMAGES } from "../providers/bluesk
 import { INSTAGRAM_REEL_MAX_BYTES, instagramProblem } from "../providers/instagram-body";
 import { MASTODON_MAX_MEDIA } from "../providers/mastodon-media";
 import { PLATFORM_LIMITS } from "../providers/platform-limits";
-import { isVideoPlatform, videoProblems } from "./video-rules";
+import { isVideoPlatform, videoProblems, withLimitProblems } from "./video-rules";
 
 /**
  * What each platform can carry on one post, as Herald's adapters deliver it (lib/providers/*-media.ts):
@@ -16,6 +16,8 @@ export interface MediaFacts {
   mediaType: "image" | "video" | "audio";
   mimeType: string;
   size: number;
+  /** The media row's duration_ms; null or absent when unknown (then not refused for its length). */
+  durationMs?: number | null;
 }
 
 export interface MediaProblem {
@@ -54,8 +56,16 @@ function mastodonProblems(media: MediaFacts[]): MediaProblem[] {
   return [];
 }
 
-/** The problems of one platform with the given media (each message names the platform); none for webhooks. */
+/**
+ * The problems of one platform with the given media (each message names the platform); none for webhooks. Besides
+ * each platform's own rules, every item is held to the platform's documented video length, video size and image
+ * size (lib/providers/platform-limits.ts, through ./video-rules.ts limitProblems).
+ */
 export function mediaProblemsFor(platform: Platform, media: MediaFacts[]): MediaProblem[] {
+  return withLimitProblems(platform, media, platformProblems(platform, media));
+}
+
+function platformProblems(platform: Platform, media: MediaFacts[]): MediaProblem[] {
   switch (platform) {
     case "bluesky":
       return blueskyProblems(media);

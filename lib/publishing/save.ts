@@ -53,7 +53,7 @@ export async function planOrReject(tx: Tx, workspaceId: string, content: Publica
 
 /**
  * 422 naming `body.media_ids` when the attached media (already checked to be in the library) can never
- * go out on one post of a destination platform: too many, a kind or size the platform refuses.
+ * go out on one post of a destination platform: too many, a kind, size or video length the platform refuses.
  */
 export async function assertMediaFits(tx: Tx, mediaIds: string[], platformNames: readonly string[]): Promise<void> {
   // `publications.platforms` is text[]: only the platforms Herald knows have rules.
@@ -63,7 +63,7 @@ export async function assertMediaFits(tx: Tx, mediaIds: string[], platformNames:
   const rows = await loadMedia(tx, mediaIds);
   const facts = mediaIds.flatMap((id) => {
     const m = rows.get(id);
-    return m ? [{ mediaType: m.mediaType, mimeType: m.mimeType, size: m.size }] : [];
+    return m ? [{ mediaType: m.mediaType, mimeType: m.mimeType, size: m.size, durationMs: m.durationMs }] : [];
   });
   const problems = mediaProblems(platforms, facts);
   if (problems.length) {
