@@ -4,10 +4,13 @@ import { ProviderError, type AccountContext } from "./types";
 /**
  * Calls to TikTok's Open API v2 (open.tiktokapis.com) with the account's access token. Every answer carries
  * `error: {code, message, log_id}`, `code: "ok"` on success; `access_token_invalid` (401) is a credentials
- * problem, `rate_limit_exceeded` (429) a rate limit (TikTok documents no reset header: Retry-After when sent).
+ * problem, `rate_limit_exceeded` (429) a rate limit (TikTok documents no reset header: Retry-After when sent,
+ * else the end of the one-minute window).
  */
 
 export const TIKTOK_API_BASE = "https://open.tiktokapis.com";
+/** TikTok's documented rate-limit window: one minute, sliding. */
+export const TIKTOK_RATE_WINDOW_SECONDS = 60;
 
 export const tiktokBase = (account: Pick<AccountContext, "instanceUrl">) => (account.instanceUrl ?? TIKTOK_API_BASE).replace(/\/+$/, "");
 
@@ -40,7 +43,9 @@ export function tiktokError(res: Response, body: TikTokAnswer<unknown> | null): 
       code: code ?? "http_429",
       httpStatus: res.status,
       retryable: true,
-      retryAt: base.info.retryAt,
+      // No reset time is documented; limits are counted over a one-minute sliding window ("Rate Limits"), so a
+      // minute after the refusal the window no longer holds the requests that filled it.
+      retryAt: base.info.retryAt ?? new Date(Date.now() + TIKTOK_RATE_WINDOW_SECONDS * 1000),
     });
   }
   if (res.ok)

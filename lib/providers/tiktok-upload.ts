@@ -2,6 +2,7 @@ import { planChunks, sendChunks } from "./chunked-upload";
 import { providerFetch, readJson } from "./http";
 import { mediaSize, readMediaRange } from "./media-range";
 import { tiktokApi, tiktokError } from "./tiktok-api";
+import type { TikTokPostSettings } from "./tiktok-creator";
 import { ProviderError, type AccountContext, type MediaRef, type UploadCheckpoint, type UploadCheckpoints } from "./types";
 
 /**
@@ -24,9 +25,9 @@ export const UPLOAD_KEY = "video-0";
 /** The chunk size TikTok is told: the whole file under 5 MB, else TIKTOK_CHUNK_BYTES. Pure. */
 export const tiktokChunkSize = (total: number) => (total < TIKTOK_MIN_CHUNK_BYTES ? total : Math.min(total, TIKTOK_CHUNK_BYTES));
 
-export interface TikTokPostInfo {
+/** `post_info` of the init: the caption (`title`) and the settings read from creator_info (./tiktok-creator.ts). */
+export interface TikTokPostInfo extends TikTokPostSettings {
   title: string;
-  privacy_level: "SELF_ONLY" | "MUTUAL_FOLLOW_FRIENDS" | "FOLLOWER_OF_CREATOR" | "PUBLIC_TO_EVERYONE";
 }
 
 async function init(account: AccountContext, post: TikTokPostInfo, total: number): Promise<UploadCheckpoint> {
@@ -34,7 +35,7 @@ async function init(account: AccountContext, post: TikTokPostInfo, total: number
   const data = await tiktokApi<{ publish_id?: string; upload_url?: string }>(account, "/v2/post/publish/video/init/", {
     method: "POST",
     body: {
-      post_info: { ...post, disable_duet: false, disable_comment: false, disable_stitch: false },
+      post_info: post,
       source_info: { source: "FILE_UPLOAD", video_size: total, chunk_size: chunkSize, total_chunk_count: planChunks(total, chunkSize, true).length },
     },
   });
@@ -59,7 +60,8 @@ async function putChunk(account: AccountContext, url: string, start: number, end
 export async function uploadTikTokVideo(
   account: AccountContext,
   media: MediaRef,
-  post: TikTokPostInfo,
+  /** Asked only when a new upload starts (not when one resumes): creator_info is read just before the init. */
+  post: () => Promise<TikTokPostInfo>,
   uploads: UploadCheckpoints | undefined,
   uploadedBytes: (publishId: string) => Promise<number | null>,
 ): Promise<UploadCheckpoint> {
@@ -70,7 +72,7 @@ export async function uploadTikTokVideo(
     if (held !== null && held > checkpoint.offset) checkpoint = { ...checkpoint, offset: held };
   }
   if (!checkpoint) {
-    checkpoint = await init(account, post, await mediaSize(account, media));
+    checkpoint = await init(account, await post(), await mediaSize(account, media));
     await uploads?.save(UPLOAD_KEY, checkpoint);
   }
   const { total, session } = checkpoint;

@@ -1,5 +1,6 @@
 import { awaitProcessing, type Processing } from "./platform-processing";
 import { tiktokApi } from "./tiktok-api";
+import { postSettings, queryCreatorInfo } from "./tiktok-creator";
 import { UPLOAD_KEY, uploadTikTokVideo } from "./tiktok-upload";
 import { joinedText, recordEverySegment, theVideo } from "./video-media";
 import { ProviderError, type AccountContext, type ProviderAdapter, type ProviderProfile } from "./types";
@@ -9,8 +10,11 @@ import { ProviderError, type AccountContext, type ProviderAdapter, type Provider
  * (./tiktok-upload.ts), then `POST /v2/post/publish/status/fetch/` polled until `PUBLISH_COMPLETE` (published)
  * or `FAILED` (failed with TikTok's `fail_reason`); still processing, the delivery polls again on its retry
  * schedule (./platform-processing.ts). The rendition's text is the caption (2,200 characters). Posts are
- * `SELF_ONLY`: TikTok lets an unaudited app post nothing else, and an audited one must offer the creator's own
- * choice of privacy (creator_info), which Herald does not ask yet.
+ * `SELF_ONLY`: TikTok lets an unaudited app post nothing else. Before a new upload, creator_info is read
+ * (./tiktok-creator.ts): SELF_ONLY must be among the creator's options and the video within their longest
+ * allowed duration, else the delivery fails at once saying so; comments, duets and stitches follow their settings.
+ * A private post has no public id or URL: its external_id is the publish_id and its URL the creator's profile,
+ * where they find it signed in.
  *
  * Never twice: the publish_id is saved before the first chunk and every later attempt continues it, so
  * reconciliation has nothing more to find.
@@ -31,6 +35,9 @@ const status = (account: AccountContext, publishId: string) =>
 export const tiktokVideoUrl = (account: Pick<AccountContext, "username">, id: string) =>
   account.username ? `https://www.tiktok.com/@${encodeURIComponent(account.username.replace(/^@/, ""))}/video/${id}` : null;
 
+export const tiktokProfileUrl = (account: Pick<AccountContext, "username">) =>
+  account.username ? `https://www.tiktok.com/@${encodeURIComponent(account.username.replace(/^@/, ""))}` : null;
+
 export async function tiktokProcessing(account: AccountContext, publishId: string): Promise<Processing> {
   const s = await status(account, publishId);
   if (s.status === "FAILED") return { state: "failed", reason: s.fail_reason || "TikTok gave no reason" };
@@ -38,7 +45,7 @@ export async function tiktokProcessing(account: AccountContext, publishId: strin
     // A private (SELF_ONLY) post has no public id: the publish_id is then what identifies it.
     const postId = s.publicaly_available_post_id?.[0];
     const id = postId !== undefined ? String(postId) : publishId;
-    return { state: "done", id, url: postId !== undefined ? (tiktokVideoUrl(account, id) ?? "") : "" };
+    return { state: "done", id, url: (postId !== undefined ? tiktokVideoUrl(account, id) : tiktokProfileUrl(account)) ?? "" };
   }
   return { state: "pending", detail: s.status ?? "no status" };
 }
@@ -62,10 +69,11 @@ export const tiktokAdapter: ProviderAdapter = {
         code: "text_too_long",
         retryable: false,
       });
+    const video = theVideo(segment?.media ?? [], "TikTok");
     const checkpoint = await uploadTikTokVideo(
       account,
-      theVideo(segment?.media ?? [], "TikTok"),
-      { title: caption, privacy_level: "SELF_ONLY" },
+      video,
+      async () => ({ title: caption, ...postSettings(await queryCreatorInfo(account), video.duration_ms) }),
       progress.uploads,
       async (id) => (await status(account, id)).uploaded_bytes ?? null,
     );

@@ -35,6 +35,8 @@ export interface MediaRef {
   url: string;
   mime_type: string;
   alt_text: string | null;
+  /** A video's or audio's length as detected at upload (the media row's duration_ms), when known. */
+  duration_ms?: number | null;
 }
 
 export interface SegmentToPublish {

@@ -6,6 +6,7 @@ import { instagramDriver } from "./instagram";
 import { linkedinDriver } from "./linkedin";
 import { mastodonDriver } from "./mastodon";
 import { threadsDriver } from "./threads";
+import { tiktokDriver } from "./tiktok";
 import { webhookDriver } from "./webhook";
 import { xDriver } from "./x";
 
@@ -20,4 +21,5 @@ export const DRIVERS: ProviderDriver[] = [
   threadsDriver,
   facebookDriver,
   instagramDriver,
+  tiktokDriver,
 ];
