@@ -2,8 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { blueskyAdapter, linkFacets, recordKey } from "../lib/providers/bluesky";
 import { forgetSessions } from "../lib/providers/bluesky-xrpc";
 import { graphemeLength } from "../lib/providers/text";
-import { ProviderError } from "../lib/providers/types";
-import { accountContext, recordingProgress, rendition } from "./peers/adapter-context";
+import { accountContext, recordingProgress, rendition, providerFailure } from "./peers/adapter-context";
 import { startPds, type PdsAccount, type PdsPeer } from "./peers/bluesky-pds";
 
 /** The Bluesky adapter against a REAL PDS (@atproto/pds with @did-plc/server) started on loopback. */
@@ -21,15 +20,6 @@ afterAll(async () => {
 
 const account = (who: PdsAccount = alice, password = who.appPassword) =>
   accountContext({ platform: "bluesky", instanceUrl: pds.url, credentials: { identifier: who.handle, app_password: password } });
-
-async function failure(p: Promise<unknown>): Promise<ProviderError> {
-  const err = await p.then(
-    () => null,
-    (e) => e,
-  );
-  expect(err).toBeInstanceOf(ProviderError);
-  return err as ProviderError;
-}
 
 describe("bluesky adapter against a real PDS", () => {
   it("publishes a three-segment thread that reads back as a reply chain (root and parent refs)", async () => {
@@ -104,7 +94,7 @@ describe("bluesky adapter against a real PDS", () => {
     const posts = await pds.listPosts(dave.did);
     expect(posts.map((p) => p.value.text)).toEqual([text]);
 
-    const err = await failure(blueskyAdapter.publish(account(dave), rendition(["ok", `${text}x`]), recordingProgress()));
+    const err = await providerFailure(blueskyAdapter.publish(account(dave), rendition(["ok", `${text}x`]), recordingProgress()));
     expect(err.info).toMatchObject({ kind: "validation", code: "text_too_long", retryable: false });
     expect(err.message).toContain("301 graphemes");
     // Nothing of that thread was posted: not even its valid first segment.
@@ -115,7 +105,7 @@ describe("bluesky adapter against a real PDS", () => {
 
   it("a wrong app password is an authentication error, not retryable", async () => {
     forgetSessions();
-    const err = await failure(blueskyAdapter.readProfile(account(alice, "aaaa-bbbb-cccc-dddd")));
+    const err = await providerFailure(blueskyAdapter.readProfile(account(alice, "aaaa-bbbb-cccc-dddd")));
     expect(err.info).toMatchObject({ kind: "authentication", code: "AuthenticationRequired", httpStatus: 401, retryable: false });
   });
 
@@ -125,7 +115,7 @@ describe("bluesky adapter against a real PDS", () => {
   });
 
   it("readMessages needs an AppView; this PDS has none, and says so as a non-retryable error", async () => {
-    const err = await failure(blueskyAdapter.readMessages!(account(), {}));
+    const err = await providerFailure(blueskyAdapter.readMessages!(account(), {}));
     expect(err.info).toMatchObject({ kind: "configuration", code: "appview_unavailable", retryable: false });
   });
 

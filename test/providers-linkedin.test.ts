@@ -4,10 +4,9 @@ import { linkedinAdapter } from "../lib/providers/linkedin";
 import { nextMidnightUtc } from "../lib/providers/linkedin-api";
 import { postBody } from "../lib/providers/linkedin-body";
 import { escapeLittleText, joinedText, unescapeLittleText } from "../lib/providers/linkedin-text";
-import { ProviderError } from "../lib/providers/types";
 import { segmentLimit } from "../lib/publishing/limits";
 import { planRenditions } from "../lib/publishing/plan";
-import { accountContext, recordingProgress, rendition } from "./peers/adapter-context";
+import { accountContext, recordingProgress, rendition, providerFailure } from "./peers/adapter-context";
 import { type LinkedInApiPeer, startLinkedInApi } from "./peers/linkedin-api";
 import { ONE_PIXEL_PNG, startMediaHost } from "./peers/stand-in-kit";
 
@@ -34,15 +33,6 @@ const account = (who: { id: string; username: string; token: string }, over = {}
     credentials: { access_token: who.token },
     ...over,
   });
-
-async function failure(p: Promise<unknown>): Promise<ProviderError> {
-  const err = await p.then(
-    () => null,
-    (e) => e,
-  );
-  expect(err).toBeInstanceOf(ProviderError);
-  return err as ProviderError;
-}
 
 describe("LinkedIn post body (pure)", () => {
   it("escapes little text's reserved characters, and unescaping gives the text back", () => {
@@ -136,7 +126,7 @@ describe("LinkedIn adapter (against a test double of LinkedIn's API)", () => {
 
   it("refuses a joined text over 3,000 characters before sending anything", async () => {
     const me = api.addAccount("Di");
-    const err = await failure(linkedinAdapter.publish(account(me), rendition(["a".repeat(2000), "b".repeat(1000)]), recordingProgress()));
+    const err = await providerFailure(linkedinAdapter.publish(account(me), rendition(["a".repeat(2000), "b".repeat(1000)]), recordingProgress()));
     expect(err.info).toMatchObject({ kind: "validation", code: "text_too_long" });
     expect(api.postsOf(me.id)).toHaveLength(0);
   });
@@ -145,11 +135,11 @@ describe("LinkedIn adapter (against a test double of LinkedIn's API)", () => {
     const me = api.addAccount("Ed");
     const reset = new Date(Date.now() + 120_000);
     api.rateLimitNext(1, reset);
-    const limited = await failure(linkedinAdapter.publish(account(me), rendition(["later"]), recordingProgress()));
+    const limited = await providerFailure(linkedinAdapter.publish(account(me), rendition(["later"]), recordingProgress()));
     expect(limited.info).toMatchObject({ kind: "rate_limited", httpStatus: 429, retryable: true });
     expect(Math.abs(limited.info.retryAt!.getTime() - reset.getTime())).toBeLessThan(2_000);
     api.expireToken(me.token);
-    expect((await failure(linkedinAdapter.publish(account(me), rendition(["nope"]), recordingProgress()))).info).toMatchObject({
+    expect((await providerFailure(linkedinAdapter.publish(account(me), rendition(["nope"]), recordingProgress()))).info).toMatchObject({
       kind: "authentication",
       httpStatus: 401,
       retryable: false,
@@ -160,7 +150,7 @@ describe("LinkedIn adapter (against a test double of LinkedIn's API)", () => {
     const me = api.addAccount("Flo");
     const r = rendition(["first (with markup) #tag", "second"]);
     api.hangNext(1);
-    const err = await failure(linkedinAdapter.publish(account(me), r, recordingProgress()));
+    const err = await providerFailure(linkedinAdapter.publish(account(me), r, recordingProgress()));
     expect(err.info).toMatchObject({ code: "timeout", outcomeUnknown: true });
     const found = await linkedinAdapter.reconcile(account(me), r);
     expect([...found.keys()]).toEqual([0, 1]);
@@ -171,7 +161,7 @@ describe("LinkedIn adapter (against a test double of LinkedIn's API)", () => {
 
   it("without r_member_social reconcile cannot say: the outcome stays unknown (verify_on_platform in the end)", async () => {
     const me = api.addAccount("Gil", { readPosts: false });
-    const err = await failure(linkedinAdapter.reconcile(account(me), rendition(["anything"])));
+    const err = await providerFailure(linkedinAdapter.reconcile(account(me), rendition(["anything"])));
     expect(err.info).toMatchObject({ code: "reconcile_not_permitted", outcomeUnknown: true });
   });
 });

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { idempotencyKey, mastodonAdapter, mastodonLength } from "../lib/providers/mastodon";
 import { softwareFromVersion } from "../lib/providers/mastodon-instance";
-import { ProviderError } from "../lib/providers/types";
-import { accountContext, recordingProgress, rendition } from "./peers/adapter-context";
+import { accountContext, recordingProgress, rendition, providerFailure } from "./peers/adapter-context";
 import { startMastodon, type MastodonPeer } from "./peers/mastodon-server";
 
 /**
@@ -28,15 +27,6 @@ afterAll(async () => {
 
 const account = (peer: MastodonPeer, who: { id: string; token: string }, over = {}) =>
   accountContext({ platform: "mastodon", instanceUrl: peer.url, externalAccountId: who.id, credentials: { access_token: who.token }, ...over });
-
-async function failure(p: Promise<unknown>): Promise<ProviderError> {
-  const err = await p.then(
-    () => null,
-    (e) => e,
-  );
-  expect(err).toBeInstanceOf(ProviderError);
-  return err as ProviderError;
-}
 
 describe("mastodon adapter (against a documented-behaviour test double)", () => {
   it("publishes a thread through in_reply_to_id, with an Idempotency-Key on every status", async () => {
@@ -74,7 +64,7 @@ describe("mastodon adapter (against a documented-behaviour test double)", () => 
     const r = rendition(["flaky server"]);
     server.failNext(2, 500);
     for (let i = 0; i < 2; i++) {
-      expect((await failure(mastodonAdapter.publish(account(server, me), r, recordingProgress()))).info).toMatchObject({
+      expect((await providerFailure(mastodonAdapter.publish(account(server, me), r, recordingProgress()))).info).toMatchObject({
         kind: "unavailable",
         httpStatus: 500,
         retryable: true,
@@ -87,16 +77,18 @@ describe("mastodon adapter (against a documented-behaviour test double)", () => 
   it("classifies 400 and 422 (not retryable), 429 with Retry-After, 401 (authentication)", async () => {
     const me = server.addAccount("dave");
     server.failNext(1, 400);
-    expect((await failure(mastodonAdapter.publish(account(server, me), rendition(["x"]), recordingProgress()))).info).toMatchObject({
+    expect((await providerFailure(mastodonAdapter.publish(account(server, me), rendition(["x"]), recordingProgress()))).info).toMatchObject({
       kind: "validation",
       httpStatus: 400,
       retryable: false,
     });
     server.failNext(1, 429, { retryAfter: 30 });
-    const limited = await failure(mastodonAdapter.publish(account(server, me), rendition(["x"]), recordingProgress()));
+    const limited = await providerFailure(mastodonAdapter.publish(account(server, me), rendition(["x"]), recordingProgress()));
     expect(limited.info).toMatchObject({ kind: "rate_limited", retryable: true });
     expect(Math.round((limited.info.retryAt!.getTime() - Date.now()) / 1000)).toBeGreaterThan(25);
-    const unauthorised = await failure(mastodonAdapter.publish(account(server, { id: me.id, token: "revoked" }), rendition(["x"]), recordingProgress()));
+    const unauthorised = await providerFailure(
+      mastodonAdapter.publish(account(server, { id: me.id, token: "revoked" }), rendition(["x"]), recordingProgress()),
+    );
     expect(unauthorised.info).toMatchObject({ kind: "authentication", httpStatus: 401, retryable: false });
     expect(unauthorised.message).toContain("The access token is invalid");
   });
@@ -107,7 +99,7 @@ describe("mastodon adapter (against a documented-behaviour test double)", () => 
     server.hangNext(1);
     const { providerFetch } = await import("../lib/providers/http");
     // The adapter's own path with a short timeout: the POST is stored, the answer never comes.
-    const err = await failure(
+    const err = await providerFailure(
       providerFetch(`${server.url}/api/v1/statuses`, {
         method: "POST",
         headers: { authorization: `Bearer ${me.token}`, "content-type": "application/json", "idempotency-key": await idempotencyKey(r.deliveryKey, 0) },
@@ -134,7 +126,7 @@ describe("mastodon adapter (against a documented-behaviour test double)", () => 
     expect(mastodonLength(`${"a".repeat(477)}${url}`)).toBe(500);
     expect(mastodonLength("hi @someone@example.social")).toBe("hi @someone".length);
     await mastodonAdapter.publish(account(server, me), rendition([`${"a".repeat(477)}${url}`]), recordingProgress());
-    const err = await failure(mastodonAdapter.publish(account(server, me), rendition(["b".repeat(501)]), recordingProgress()));
+    const err = await providerFailure(mastodonAdapter.publish(account(server, me), rendition(["b".repeat(501)]), recordingProgress()));
     expect(err.info).toMatchObject({ kind: "validation", code: "text_too_long", retryable: false });
     // A server announcing 1000 takes 800.
     const other = big.addAccount("gina");

@@ -6,7 +6,7 @@ import { containerPlan } from "../lib/providers/threads-body";
 import { threadsRepost, threadsUnrepostUnavailable } from "../lib/providers/threads-repost";
 import { threadsLength } from "../lib/providers/threads-text";
 import { ProviderError } from "../lib/providers/types";
-import { accountContext, recordingProgress, rendition } from "./peers/adapter-context";
+import { accountContext, recordingProgress, rendition, providerFailure } from "./peers/adapter-context";
 import { ONE_PIXEL_PNG, startMediaHost } from "./peers/stand-in-kit";
 import { startThreadsApi, type ThreadsApiPeer } from "./peers/threads-api";
 
@@ -33,15 +33,6 @@ const account = (who: { id: string; username: string; token: string }, over = {}
     credentials: { access_token: who.token },
     ...over,
   });
-
-async function failure(p: Promise<unknown>): Promise<ProviderError> {
-  const err = await p.then(
-    () => null,
-    (e) => e,
-  );
-  expect(err).toBeInstanceOf(ProviderError);
-  return err as ProviderError;
-}
 
 describe("Threads text and containers (pure)", () => {
   it("counts characters as 1 and an emoji as its UTF-8 bytes", () => {
@@ -118,7 +109,7 @@ describe("Threads adapter (against a test double of the Threads API)", () => {
 
   it("refuses a segment over 500 before sending anything", async () => {
     const me = api.addAccount("dave");
-    const err = await failure(threadsAdapter.publish(account(me), rendition(["fine", "👍".repeat(126)]), recordingProgress()));
+    const err = await providerFailure(threadsAdapter.publish(account(me), rendition(["fine", "👍".repeat(126)]), recordingProgress()));
     expect(err.info).toMatchObject({ kind: "validation", code: "text_too_long" });
     expect(api.postsOf(me.id)).toHaveLength(0);
   });
@@ -126,7 +117,7 @@ describe("Threads adapter (against a test double of the Threads API)", () => {
   it("an expired token (Graph code 190) → authentication", async () => {
     const me = api.addAccount("erin");
     api.expireToken(me.token);
-    expect((await failure(threadsAdapter.publish(account(me), rendition(["x"]), recordingProgress()))).info).toMatchObject({
+    expect((await providerFailure(threadsAdapter.publish(account(me), rendition(["x"]), recordingProgress()))).info).toMatchObject({
       kind: "authentication",
       httpStatus: 401,
       retryable: false,
@@ -138,7 +129,7 @@ describe("Threads adapter (against a test double of the Threads API)", () => {
     const reset = new Date(Date.now() + 10 * 60_000);
     api.rateLimitNext(1, reset);
     const before = Date.now();
-    const err = await failure(threadsAdapter.publish(account(me), rendition(["later"]), recordingProgress()));
+    const err = await providerFailure(threadsAdapter.publish(account(me), rendition(["later"]), recordingProgress()));
     expect(err.info).toMatchObject({ kind: "rate_limited", retryable: true });
     expect(Math.abs(err.info.retryAt!.getTime() - (before + 10 * 60_000))).toBeLessThan(5_000);
   });
@@ -149,7 +140,7 @@ describe("Threads adapter (against a test double of the Threads API)", () => {
     const progress = recordingProgress();
     await threadsAdapter.publish(account(me), { ...r, segments: r.segments.slice(0, 1) }, progress);
     api.hangNext(1);
-    const err = await failure(threadsAdapter.publish(account(me), r, progress));
+    const err = await providerFailure(threadsAdapter.publish(account(me), r, progress));
     expect(err.info).toMatchObject({ code: "timeout", outcomeUnknown: true });
     expect(api.postsOf(me.id)).toHaveLength(2);
     const found = await threadsAdapter.reconcile(account(me), r);

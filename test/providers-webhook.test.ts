@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../local/services/ports";
-import { ProviderError } from "../lib/providers/types";
 import { secretBytes, sign, webhookAdapter } from "../lib/providers/webhook";
-import { accountContext, recordingProgress, rendition } from "./peers/adapter-context";
+import { accountContext, recordingProgress, rendition, providerFailure } from "./peers/adapter-context";
 import { startWebhookReceiver, verifySignature, type WebhookPeer } from "./peers/webhook-receiver";
 
 /** The webhook adapter against a local receiver that verifies Standard Webhooks signatures with node:crypto. */
@@ -24,15 +23,6 @@ afterAll(async () => {
 });
 
 const account = (peer: WebhookPeer, secret?: string) => accountContext({ platform: "webhook", url: peer.url, credentials: secret ? { secret } : {} });
-
-async function failure(p: Promise<unknown>): Promise<ProviderError> {
-  const err = await p.then(
-    () => null,
-    (e) => e,
-  );
-  expect(err).toBeInstanceOf(ProviderError);
-  return err as ProviderError;
-}
 
 describe("webhook adapter", () => {
   it("posts one signed request per rendition with every segment; whsec_ secrets are keyed by their decoded bytes", async () => {
@@ -90,7 +80,7 @@ describe("webhook adapter", () => {
     const r = rendition(["retry me"]);
     signed.failNext(2, 500);
     for (let i = 0; i < 2; i++) {
-      const err = await failure(webhookAdapter.publish(account(signed, WHSEC), r, recordingProgress()));
+      const err = await providerFailure(webhookAdapter.publish(account(signed, WHSEC), r, recordingProgress()));
       expect(err.info).toMatchObject({ kind: "unavailable", code: "http_500", httpStatus: 500, retryable: true });
     }
     await webhookAdapter.publish(account(signed, WHSEC), r, recordingProgress());
@@ -120,18 +110,18 @@ describe("webhook adapter", () => {
 
   it("classifies 400 (not retryable), 408 and 429 with Retry-After (retryable)", async () => {
     signed.failNext(1, 400);
-    expect((await failure(webhookAdapter.publish(account(signed, WHSEC), rendition(["x"]), recordingProgress()))).info).toMatchObject({
+    expect((await providerFailure(webhookAdapter.publish(account(signed, WHSEC), rendition(["x"]), recordingProgress()))).info).toMatchObject({
       kind: "validation",
       httpStatus: 400,
       retryable: false,
     });
     signed.failNext(1, 408);
-    expect((await failure(webhookAdapter.publish(account(signed, WHSEC), rendition(["x"]), recordingProgress()))).info).toMatchObject({
+    expect((await providerFailure(webhookAdapter.publish(account(signed, WHSEC), rendition(["x"]), recordingProgress()))).info).toMatchObject({
       httpStatus: 408,
       retryable: true,
     });
     signed.failNext(1, 429, { retryAfter: 120 });
-    const limited = await failure(webhookAdapter.publish(account(signed, WHSEC), rendition(["x"]), recordingProgress()));
+    const limited = await providerFailure(webhookAdapter.publish(account(signed, WHSEC), rendition(["x"]), recordingProgress()));
     expect(limited.info).toMatchObject({ kind: "rate_limited", httpStatus: 429, retryable: true });
     expect(limited.info.retryAt!.getTime()).toBeGreaterThan(Date.now() + 100_000);
     expect(limited.info.retryAt!.getTime()).toBeLessThan(Date.now() + 125_000);
@@ -142,7 +132,7 @@ describe("webhook adapter", () => {
     signed.hangNext(1);
     const { providerFetch } = await import("../lib/providers/http");
     // The adapter's own timeout is 15 s; the same path with a short one keeps the test quick.
-    const err = await failure(providerFetch(signed.url, { method: "POST", body: "{}", allowPrivateUrls: true, timeoutMs: 300, mutating: true }));
+    const err = await providerFailure(providerFetch(signed.url, { method: "POST", body: "{}", allowPrivateUrls: true, timeoutMs: 300, mutating: true }));
     expect(err.info).toMatchObject({ kind: "network", code: "timeout", retryable: true, outcomeUnknown: true });
     // Reconciliation for webhooks is re-sending with the same webhook-id: nothing is reported found.
     expect((await webhookAdapter.reconcile(account(signed, WHSEC), r)).size).toBe(0);
@@ -150,7 +140,7 @@ describe("webhook adapter", () => {
 
   it("a refused connection is retryable and known not to have been sent", async () => {
     const closed = await freePort(); // nothing listens there
-    const err = await failure(
+    const err = await providerFailure(
       webhookAdapter.publish(accountContext({ platform: "webhook", url: `http://127.0.0.1:${closed}/hook` }), rendition(["x"]), recordingProgress()),
     );
     expect(err.info).toMatchObject({ kind: "network", code: "ECONNREFUSED", retryable: true, outcomeUnknown: false });
@@ -158,7 +148,7 @@ describe("webhook adapter", () => {
 
   it("refuses a private URL without ALLOW_PRIVATE_URLS, before sending anything", async () => {
     const before = signed.attempts.length;
-    const err = await failure(
+    const err = await providerFailure(
       webhookAdapter.publish(accountContext({ platform: "webhook", url: signed.url, allowPrivateUrls: false }), rendition(["x"]), recordingProgress()),
     );
     expect(err.info).toMatchObject({ kind: "configuration", code: "url_refused", retryable: false });

@@ -1,11 +1,10 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ProviderError } from "../lib/providers/types";
 import { xAdapter } from "../lib/providers/x";
 import { matchThread, postedText } from "../lib/providers/x-match";
 import { xRetweet, xUnretweet } from "../lib/providers/x-repost";
 import { xWeightedLength } from "../lib/providers/x-text";
-import { accountContext, recordingProgress, rendition } from "./peers/adapter-context";
+import { accountContext, recordingProgress, rendition, providerFailure } from "./peers/adapter-context";
 import { startMediaHost } from "./peers/stand-in-kit";
 import { startXApi, type XApiPeer } from "./peers/x-api";
 
@@ -25,15 +24,6 @@ afterAll(async () => {
 
 const account = (who: { id: string; username: string; token: string }, over = {}) =>
   accountContext({ platform: "x", instanceUrl: x.url, username: who.username, externalAccountId: who.id, credentials: { access_token: who.token }, ...over });
-
-async function failure(p: Promise<unknown>): Promise<ProviderError> {
-  const err = await p.then(
-    () => null,
-    (e) => e,
-  );
-  expect(err).toBeInstanceOf(ProviderError);
-  return err as ProviderError;
-}
 
 describe("X weighted length", () => {
   it("counts as X does: Latin 1, CJK 2, an emoji 2, a URL 23", () => {
@@ -130,7 +120,7 @@ describe("X adapter (against a test double of the X API v2)", () => {
 
   it("refuses a segment over 280 weighted characters before sending anything", async () => {
     const me = x.addAccount("dave");
-    const err = await failure(xAdapter.publish(account(me), rendition(["fine", "日".repeat(141)]), recordingProgress()));
+    const err = await providerFailure(xAdapter.publish(account(me), rendition(["fine", "日".repeat(141)]), recordingProgress()));
     expect(err.info).toMatchObject({ kind: "validation", code: "text_too_long", retryable: false });
     expect(x.postsOf(me.id)).toHaveLength(0);
   });
@@ -138,7 +128,7 @@ describe("X adapter (against a test double of the X API v2)", () => {
   it("401 for an expired token → authentication, not retryable", async () => {
     const me = x.addAccount("erin");
     x.expireToken(me.token);
-    const err = await failure(xAdapter.publish(account(me), rendition(["nope"]), recordingProgress()));
+    const err = await providerFailure(xAdapter.publish(account(me), rendition(["nope"]), recordingProgress()));
     expect(err.info).toMatchObject({ kind: "authentication", httpStatus: 401, retryable: false });
   });
 
@@ -146,7 +136,7 @@ describe("X adapter (against a test double of the X API v2)", () => {
     const me = x.addAccount("frank");
     const reset = new Date(Math.floor(Date.now() / 1000 + 900) * 1000);
     x.rateLimitNext(1, reset);
-    const err = await failure(xAdapter.publish(account(me), rendition(["later"]), recordingProgress()));
+    const err = await providerFailure(xAdapter.publish(account(me), rendition(["later"]), recordingProgress()));
     expect(err.info).toMatchObject({ kind: "rate_limited", httpStatus: 429, retryable: true });
     expect(err.info.retryAt?.toISOString()).toBe(reset.toISOString());
   });
@@ -155,7 +145,7 @@ describe("X adapter (against a test double of the X API v2)", () => {
     const me = x.addAccount("gina");
     x.failNext(1, 503);
     const r = rendition(["flaky"]);
-    expect((await failure(xAdapter.publish(account(me), r, recordingProgress()))).info).toMatchObject({ kind: "unavailable", retryable: true });
+    expect((await providerFailure(xAdapter.publish(account(me), r, recordingProgress()))).info).toMatchObject({ kind: "unavailable", retryable: true });
     await xAdapter.publish(account(me), r, recordingProgress());
     expect(x.postsOf(me.id)).toHaveLength(1);
   });
@@ -165,7 +155,7 @@ describe("X adapter (against a test double of the X API v2)", () => {
     const r = rendition(["first https://example.com/a?b=1&c=2 <ok>", "second"]);
     x.hangNext(1);
     // X stores the post and never answers: the adapter's own timeout (15 s) ends the call.
-    const err = await failure(xAdapter.publish(account(me), r, recordingProgress()));
+    const err = await providerFailure(xAdapter.publish(account(me), r, recordingProgress()));
     expect(err.info).toMatchObject({ code: "timeout", retryable: true, outcomeUnknown: true });
     expect(x.postsOf(me.id)).toHaveLength(1);
     const found = await xAdapter.reconcile(account(me), r);
@@ -192,7 +182,7 @@ describe("X adapter (against a test double of the X API v2)", () => {
     const me = x.addAccount("jack");
     const r = rendition(["video"]);
     r.segments[0].media = [{ url: `${media.url}/v.mp4`, mime_type: "video/mp4", alt_text: null }];
-    expect((await failure(xAdapter.publish(account(me), r, recordingProgress()))).info).toMatchObject({ code: "media_unsupported" });
+    expect((await providerFailure(xAdapter.publish(account(me), r, recordingProgress()))).info).toMatchObject({ code: "media_unsupported" });
   });
 
   it("retweets once however often asked (X ignores a duplicate), and undoes it", async () => {

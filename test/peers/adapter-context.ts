@@ -1,4 +1,12 @@
-import type { AccountContext, PostRef, PublishProgress, RenditionToPublish, SegmentToPublish } from "../../lib/providers/types";
+import { expect } from "vitest";
+import {
+  type AccountContext,
+  type PostRef,
+  ProviderError,
+  type PublishProgress,
+  type RenditionToPublish,
+  type SegmentToPublish,
+} from "../../lib/providers/types";
 
 /** Test helpers for calling adapters directly: an account context and a progress that records. */
 
@@ -29,4 +37,15 @@ export function rendition(bodies: string[], over: Partial<RenditionToPublish> = 
     segments: bodies.map((body, position) => ({ position, title: null, body, url: null, media: [], ...segment })),
     ...over,
   };
+}
+
+/** The ProviderError a call fails with; the test fails if the call succeeds or throws anything else. */
+export async function providerFailure(p: Promise<unknown>): Promise<ProviderError> {
+  const err: unknown = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(ProviderError);
+  if (err instanceof ProviderError) return err;
+  throw new Error(`expected a ProviderError, got ${String(err)}`);
 }
