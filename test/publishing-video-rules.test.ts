@@ -39,14 +39,14 @@ describe("documented video length and sizes (limitProblems)", () => {
   it("a video longer than the platform's maximum is refused, naming the platform and both lengths", () => {
     expect(limitProblems("tiktok", [video(600)])).toEqual([]);
     expect(limitProblems("tiktok", [video(600.5)])).toEqual([
-      { index: 0, message: "TikTok takes videos of at most 600 seconds (10 minutes); this one is 600.5 seconds (10 minutes)" },
+      { index: 0, message: "TikTok takes videos of at most 600 seconds (10 min); this one is 600.5 seconds (10 min 0.5 s)" },
     ]);
     // YouTube: 12 hours, what a verified channel takes; 20 minutes is left to YouTube (an unverified channel's 15).
     expect(limitProblems("youtube", [video(20 * 60)])).toEqual([]);
     expect(limitProblems("youtube", [video(13 * 3600)])[0].message).toBe(
-      "YouTube takes videos of at most 43,200 seconds (12 hours); this one is 46,800 seconds (13 hours)",
+      "YouTube takes videos of at most 43,200 seconds (12 h); this one is 46,800 seconds (13 h)",
     );
-    expect(limitProblems("instagram", [video(16 * 60)])[0].message).toMatch(/^Instagram takes videos of at most 900 seconds \(15 minutes\)/);
+    expect(limitProblems("instagram", [video(16 * 60)])[0].message).toMatch(/^Instagram takes videos of at most 900 seconds \(15 min\)/);
   });
 
   it("a video whose duration is unknown is not refused for its length, only for its size", () => {

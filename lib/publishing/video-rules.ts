@@ -68,10 +68,12 @@ function bytes(n: number): string {
   const readable = n >= GiB ? `${round1(n / GiB)} GiB` : n >= MiB ? `${round1(n / MiB)} MiB` : `${round1(n / 1000)} kB`;
   return `${readable} (${n.toLocaleString("en-US")} bytes)`;
 }
-/** "600 seconds (10 minutes)". */
-function seconds(s: number): string {
-  const readable = s >= 3600 ? `${round1(s / 3600)} hours` : `${round1(s / 60)} minutes`;
-  return `${round1(s).toLocaleString("en-US")} seconds (${readable})`;
+/** "601 seconds (10 min 1 s)": the exact figure compared, and hours, minutes and seconds. */
+function seconds(total: number): string {
+  const whole = Math.floor(total);
+  const [h, min, s] = [Math.floor(whole / 3600), Math.floor((whole % 3600) / 60), round1((whole % 60) + (total - whole))];
+  const readable = [h ? `${h} h` : "", min ? `${min} min` : "", s ? `${s} s` : ""].filter(Boolean).join(" ") || "0 s";
+  return `${round1(total).toLocaleString("en-US")} seconds (${readable})`;
 }
 
 /**
