@@ -6297,7 +6297,7 @@ export interface paths {
         };
         /**
          * List configured account providers
-         * @description Every platform (webhook, bluesky, mastodon, x, linkedin, threads, facebook, instagram, tiktok, youtube, discord), with its documented limits (`limits`: text length, media count and kinds, threads, reposts, analytics) and what it can do here and what it cannot (readiness facts and blockers). An OAuth platform is `configured` only when the operator has set its client id and secret (instance settings `<platform>_client_id`, `<platform>_client_secret`); webhook, bluesky, mastodon and discord need no configuration. A platform whose adapter is not built yet has readiness state `not_implemented`. There are no operator-installed connectors, so `workspace_id` (when given, the caller must be a member) does not change the list.
+         * @description Every platform (webhook, bluesky, mastodon, x, linkedin, threads, facebook, instagram, tiktok, youtube, discord), with its documented limits (`limits`: text length, media count and kinds, video length and size, image size, threads, reposts, analytics; what exceeds them is refused with a 422 when a publication is created) and what it can do here and what it cannot (readiness facts and blockers). An OAuth platform is `configured` only when the operator has set its client id and secret (instance settings `<platform>_client_id`, `<platform>_client_secret`); webhook, bluesky, mastodon and discord need no configuration. A platform whose adapter is not built yet has readiness state `not_implemented`. There are no operator-installed connectors, so `workspace_id` (when given, the caller must be a member) does not change the list.
          */
         get: {
             parameters: {
@@ -7595,7 +7595,7 @@ export interface paths {
         };
         /**
          * Download a media item's bytes (viewer or above)
-         * @description Served with the detected Content-Type. A single `Range: bytes=…` is answered with 206 so players can seek. Either with a bearer token (viewer or above), or without one through a signed URL (`expires` and `signature`, as Herald hands to platforms and webhook receivers for a publication's media): an invalid or expired signature answers 401, an item in the trash 404.
+         * @description Served with the detected Content-Type. A single `Range: bytes=…` is answered with 206 so players can seek. Either with a bearer token (viewer or above), or without one through a signed URL (`expires` and `signature`, as Herald hands to platforms and webhook receivers for a publication's media, valid for minutes, a day for webhook receivers): an altered or expired signature answers 403 and says nothing of the item, an item in the trash 404.
          */
         get: {
             parameters: {
@@ -7648,6 +7648,15 @@ export interface paths {
                 };
                 /** @description Missing, unknown or revoked bearer token */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role too low for this operation, or a plan limit reached */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -13119,6 +13128,12 @@ export interface components {
             reposts: boolean;
             /** @description The platform's API gives per-post metrics */
             analytics: boolean;
+            /** @description Longest video one post carries, in seconds (YouTube: 12 hours; an unverified channel takes 15 minutes, which YouTube enforces at upload). Null when Herald sends no video to the platform or the platform sets no length. A publication whose video is longer is refused with a 422 when it is created; a video whose duration Herald could not read is left to the platform */
+            video_max_duration_seconds: number | null;
+            /** @description Largest video file one post carries, in bytes; null when Herald sends no video to the platform. For webhooks, the instance's upload limit (MEDIA_MAX_BYTES). A larger video is refused with a 422 when the publication is created */
+            video_max_bytes: number | null;
+            /** @description Largest image file Herald sends to the platform, in bytes; null when Herald sends no images there or sets no bound of its own (the platform then decides at publication). A larger image is refused with a 422 when the publication is created */
+            image_max_bytes: number | null;
         };
         ConnectStarted: {
             /**
