@@ -302,21 +302,21 @@ export const PROVIDERS: Record<Platform, ProviderSpec> = {
     display_name: "YouTube",
     description:
       "Uploads one video per rendition through the YouTube Data API (videos.insert, resumable upload in 8 MiB chunks, resumed after a crash from what YouTube reports holding), then polls processing until the video is processed or rejected; title from the rendition (100 characters), its text the description (5,000 characters); uploaded private. A publication without a video is refused at creation.",
-    capabilities: ["publish", "video"],
+    capabilities: ["publish", "video", "analytics"],
     thread_replies_supported: false,
-    analytics_ready: false,
+    analytics_ready: true,
     facts: {
       approval: "The operator creates a Google Cloud OAuth client with the YouTube Data API enabled; unverified apps upload private videos only.",
-      authorization: "Google OAuth 2.0 authorization code with PKCE and access_type=offline; scope https://www.googleapis.com/auth/youtube.upload.",
+      authorization:
+        "Google OAuth 2.0 authorization code with PKCE and access_type=offline; scopes https://www.googleapis.com/auth/youtube.upload and https://www.googleapis.com/auth/youtube.readonly (statistics).",
       configuration: "youtube_client_id and youtube_client_secret instance settings; redirect URI <PUBLIC_BASE_URL>/accounts/connect/youtube/callback.",
       control: "The user can revoke access in their Google account.",
       live_certification: "Not certified against www.googleapis.com from this deployment.",
       local_test:
         "Tested against a local stand-in written from the YouTube Data API reference (test/peers/youtube-api.ts), including a 200 MB upload resumed after a kill.",
       policy:
-        "Access tokens last an hour and are refreshed with the refresh token. A video exists on YouTube only once its last chunk is in; the upload session and then the video id are kept, so a retry continues the same upload and never makes a second video. Each upload costs 1,600 quota units of the project's 10,000 a day. While YouTube processes, the delivery polls on its retry schedule (8 attempts), then ends failed with verify_on_platform.",
+        "Access tokens last an hour and are refreshed with the refresh token. A video exists on YouTube only once its last chunk is in; the upload session and then the video id are kept, so a retry continues the same upload and never makes a second video. Each upload costs 1,600 quota units of the project's 10,000 a day. While YouTube processes, the delivery polls on its retry schedule (8 attempts), then ends failed with verify_on_platform. Analytics: subscribers (unavailable when the channel hides them) and each video's views, likes and comments from channels.list, the uploads playlist and videos.list, a few quota units a run.",
     },
-    extraBlockers: [{ code: "analytics_not_available", detail: "YouTube video statistics are not collected yet." }],
   }),
   discord: {
     platform: "discord",

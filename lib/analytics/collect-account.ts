@@ -11,6 +11,7 @@ import { collectBluesky } from "./collect-bluesky";
 import { collectMastodon } from "./collect-mastodon";
 import { collectThreads } from "./collect-threads";
 import { collectX } from "./collect-x";
+import { collectYouTube } from "./collect-youtube";
 import { platformSupport } from "./overview";
 import { insertMeasurements, refreshRollups, upsertContentItems, type MeasurementInput } from "./store";
 
@@ -26,6 +27,7 @@ const COLLECTORS: Record<string, { collect: Collector; budget: number }> = {
   bluesky: { collect: collectBluesky, budget: READ_BUDGET.bluesky },
   x: { collect: collectX, budget: READ_BUDGET.x },
   threads: { collect: collectThreads, budget: READ_BUDGET.threads },
+  youtube: { collect: collectYouTube, budget: READ_BUDGET.youtube },
 };
 
 type Coverage = typeof analyticsCoverage.$inferSelect;

@@ -177,7 +177,8 @@ export const PLATFORM_LIMITS: Record<Platform, PlatformLimits> = {
   // YouTube Help: 12 hours for a verified channel, 15 minutes for an unverified one). Herald cannot tell a channel's
   // verification when a publication is created, so it refuses what no channel can take (over 12 hours) and leaves
   // 15 minutes to YouTube, which refuses a longer upload to an unverified channel with its reason; refusing every
-  // video over 15 minutes would turn away what most channels accept. lib/providers/youtube.ts; no statistics yet.
+  // video over 15 minutes would turn away what most channels accept. lib/providers/youtube.ts; statistics
+  // lib/analytics/collect-youtube.ts.
   youtube: {
     text_limit: 5_000,
     text_unit: "characters",
@@ -185,7 +186,7 @@ export const PLATFORM_LIMITS: Record<Platform, PlatformLimits> = {
     media_kinds: ["video"],
     threads: false,
     reposts: false,
-    analytics: false,
+    analytics: true,
     video_max_duration_seconds: 12 * 60 * 60,
     video_max_bytes: 256 * GiB,
     image_max_bytes: null,

@@ -38,7 +38,7 @@ export async function youtubeError(res: Response): Promise<ProviderError> {
 export async function youtubeApi(
   account: AccountContext,
   path: string,
-  init: { method?: string; body?: unknown; headers?: Record<string, string> } = {},
+  init: { method?: string; body?: unknown; headers?: Record<string, string>; timeoutMs?: number } = {},
 ): Promise<Response> {
   const res = await providerFetch(`${youtubeBase(account)}${path}`, {
     method: init.method ?? "GET",
@@ -50,6 +50,7 @@ export async function youtubeApi(
     },
     body: init.body !== undefined ? JSON.stringify(init.body) : undefined,
     allowPrivateUrls: account.allowPrivateUrls,
+    timeoutMs: init.timeoutMs,
   });
   if (!res.ok) throw await youtubeError(res);
   return res;

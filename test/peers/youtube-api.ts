@@ -18,7 +18,15 @@ import { contentRange, readJsonBody, startSinkServer, UploadSink, type SinkAnswe
  * - GET /youtube/v3/videos?part=processingDetails,status&id= → `processingDetails.processingStatus` `processing`
  *   for the first `processingPolls` looks, then `succeeded` (`status.uploadStatus: processed`), or, when the
  *   video is set to fail, `status.uploadStatus: rejected` with `rejectionReason` (or `failed` with `failureReason`).
- * - GET /youtube/v3/channels?part=snippet&mine=true → the token's channel.
+ * - GET /youtube/v3/channels?mine=true → the token's channel with the parts asked: `snippet`, `statistics`
+ *   (`subscriberCount` as a decimal string, or `hiddenSubscriberCount: true` and no count when the channel hides it;
+ *   `videoCount`, `viewCount`) and `contentDetails.relatedPlaylists.uploads` (the uploads playlist, "UU…").
+ * - GET /youtube/v3/playlistItems?part=contentDetails&playlistId=<uploads>&maxResults=(1-50)&pageToken= → the
+ *   channel's videos newest first as `{contentDetails: {videoId, videoPublishedAt}}`, `nextPageToken` while more
+ *   remain; an unknown playlist → 404 `playlistNotFound`.
+ * - GET /youtube/v3/videos?part=statistics,snippet&id=<up to 50 ids, comma-separated> → the videos found (unknown
+ *   ids left out) with `snippet.publishedAt/title` and `statistics` counts as decimal strings; a count the owner
+ *   hides (likes) is absent. More than 50 ids → 400.
  * - 401 `{error: {code: 401, errors: [{reason: "authError"}]}}` for an unknown or expired token; 403 `quotaExceeded`.
  *
  * Faults on chunk PUTs: `failNextChunk(status, reason, headers)` (401, 429 with Retry-After, 403 quotaExceeded),
@@ -28,6 +36,14 @@ import { contentRange, readJsonBody, startSinkServer, UploadSink, type SinkAnswe
 export interface Channel {
   id: string;
   title: string;
+  /** Null: the channel hides its subscriber count. */
+  subscribers: number | null;
+}
+
+export interface VideoStats {
+  viewCount?: number;
+  likeCount?: number;
+  commentCount?: number;
 }
 
 interface Session {
@@ -48,6 +64,8 @@ export interface Video {
   privacy: string;
   sink: UploadSink;
   polls: number;
+  publishedAt: Date;
+  stats: VideoStats;
 }
 
 const CHUNK_UNIT = 256 * 1024;
@@ -65,6 +83,12 @@ export async function startYouTubeApi(opts: { processingPolls?: number } = {}) {
   const failing = new Map<string, { upload: "rejected" | "failed"; reason: string }>();
   let processingPolls = opts.processingPolls ?? 1;
   let nextFailure: { upload: "rejected" | "failed"; reason: string } | null = null;
+  /** Statistics reads answered with something that is not the documented shape (a bad answer), by path. */
+  const badAnswers = new Map<string, { after: number }>();
+  const reads = new Map<string, number>();
+  const uploadsOf = (channel: Channel) => `UU${channel.id.slice(2)}`;
+  const newestFirst = (channel: Channel) => videos.filter((v) => v.channel === channel).sort((a, b) => b.publishedAt.getTime() - a.publishedAt.getTime());
+  const counts = (stats: VideoStats) => Object.fromEntries(Object.entries(stats).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]])));
 
   const videoResource = (v: Video) => ({
     kind: "youtube#video",
@@ -116,6 +140,8 @@ export async function startYouTubeApi(opts: { processingPolls?: number } = {}) {
           privacy: session.privacy,
           sink: session.sink,
           polls: 0,
+          publishedAt: new Date(),
+          stats: { viewCount: 0, likeCount: 0, commentCount: 0 },
         };
         if (nextFailure) {
           failing.set(video.id, nextFailure);
@@ -126,6 +152,57 @@ export async function startYouTubeApi(opts: { processingPolls?: number } = {}) {
       }
       if (fault?.kind === "drop") return { status: 0, drop: true };
       return session.video ? { status: 200, body: videoResource(session.video) } : { status: 308, headers: held() };
+    }
+
+    if (r.method === "GET") reads.set(r.path, (reads.get(r.path) ?? 0) + 1);
+    const bad = r.method === "GET" ? badAnswers.get(r.path) : undefined;
+    if (bad && bad.after-- === 0) {
+      badAnswers.delete(r.path);
+      return { status: 200, body: { kind: "youtube#error", items: "not a list" } };
+    }
+
+    if (r.method === "GET" && r.path === "/youtube/v3/playlistItems") {
+      const playlist = r.query.get("playlistId");
+      if (playlist !== uploadsOf(channel))
+        return googleError(404, "playlistNotFound", "The playlist identified with the request's playlistId parameter cannot be found.");
+      const max = Number(r.query.get("maxResults") ?? 5);
+      if (!Number.isInteger(max) || max < 0 || max > 50) return googleError(400, "invalidValue", "maxResults must be between 0 and 50.");
+      const token = r.query.get("pageToken");
+      const start = token ? Number(/^CP(\d+)$/.exec(token)?.[1] ?? Number.NaN) : 0;
+      if (Number.isNaN(start)) return googleError(400, "invalidPageToken", "The request specifies an invalid page token.");
+      const all = newestFirst(channel);
+      const page = all.slice(start, start + max);
+      return {
+        status: 200,
+        body: {
+          kind: "youtube#playlistItemListResponse",
+          items: page.map((v) => ({
+            kind: "youtube#playlistItem",
+            id: `PLI${v.id}`,
+            contentDetails: { videoId: v.id, videoPublishedAt: v.publishedAt.toISOString() },
+          })),
+          ...(start + max < all.length ? { nextPageToken: `CP${start + max}` } : {}),
+          pageInfo: { totalResults: all.length, resultsPerPage: max },
+        },
+      };
+    }
+
+    if (r.method === "GET" && r.path === "/youtube/v3/videos" && (r.query.get("part") ?? "").split(",").includes("statistics")) {
+      const ids = (r.query.get("id") ?? "").split(",").filter(Boolean);
+      if (ids.length > 50) return googleError(400, "invalidValue", "At most 50 video ids may be given.");
+      const found = ids.flatMap((id) => videos.filter((v) => v.id === id && v.channel === channel));
+      return {
+        status: 200,
+        body: {
+          kind: "youtube#videoListResponse",
+          items: found.map((v) => ({
+            kind: "youtube#video",
+            id: v.id,
+            snippet: { publishedAt: v.publishedAt.toISOString(), channelId: channel.id, title: v.title, description: v.description },
+            statistics: counts(v.stats),
+          })),
+        },
+      };
     }
 
     if (r.method === "GET" && r.path === "/youtube/v3/videos") {
@@ -147,13 +224,31 @@ export async function startYouTubeApi(opts: { processingPolls?: number } = {}) {
     }
 
     if (r.method === "GET" && r.path === "/youtube/v3/channels" && r.query.get("mine") === "true") {
+      const parts = (r.query.get("part") ?? "").split(",");
+      const mine = videos.filter((v) => v.channel === channel);
       return {
         status: 200,
         body: {
+          kind: "youtube#channelListResponse",
           items: [
             {
+              kind: "youtube#channel",
               id: channel.id,
-              snippet: { title: channel.title, customUrl: `@${channel.title}`, thumbnails: { default: { url: "https://yt3.example/a.jpg" } } },
+              ...(parts.includes("snippet")
+                ? { snippet: { title: channel.title, customUrl: `@${channel.title}`, thumbnails: { default: { url: "https://yt3.example/a.jpg" } } } }
+                : {}),
+              ...(parts.includes("contentDetails") ? { contentDetails: { relatedPlaylists: { likes: "", uploads: uploadsOf(channel) } } } : {}),
+              ...(parts.includes("statistics")
+                ? {
+                    statistics: {
+                      viewCount: String(mine.reduce((n, v) => n + (v.stats.viewCount ?? 0), 0)),
+                      ...(channel.subscribers === null
+                        ? { hiddenSubscriberCount: true }
+                        : { subscriberCount: String(channel.subscribers), hiddenSubscriberCount: false }),
+                      videoCount: String(mine.length),
+                    },
+                  }
+                : {}),
             },
           ],
         },
@@ -169,12 +264,41 @@ export async function startYouTubeApi(opts: { processingPolls?: number } = {}) {
     videos,
     /** A channel with a fresh access token (what OAuth would have issued). */
     addChannel(title = "herald-test") {
-      const channel: Channel = { id: `UC${newToken("c").slice(2, 24)}`, title };
+      const channel: Channel = { id: `UC${newToken("c").slice(2, 24)}`, title, subscribers: 0 };
       const token = newToken("ya29");
       tokens.issue(token, channel);
       return { channel, token };
     },
     expireTokensOf: (channel: Channel) => tokens.expireAll(channel),
+    /** The channel's subscriber count; null hides it (`hiddenSubscriberCount: true`). */
+    setSubscribers(channel: Channel, n: number | null) {
+      channel.subscribers = n;
+    },
+    /** A video already on the channel (uploaded elsewhere), with its statistics; a count left out is one YouTube omits. */
+    addVideo(channel: Channel, title: string, publishedAt: Date, stats: VideoStats = {}): Video {
+      const video: Video = {
+        id: newToken("vid").slice(0, 20),
+        channel,
+        title,
+        description: "",
+        privacy: "public",
+        sink: new UploadSink(0),
+        polls: 0,
+        publishedAt,
+        stats,
+      };
+      videos.push(video);
+      return video;
+    },
+    setStats(video: Video, stats: VideoStats) {
+      video.stats = stats;
+    },
+    /** After `after` good answers, the next GET of this path answers 200 with a body that is not the documented shape. */
+    badAnswerNext(path: string, after = 0) {
+      badAnswers.set(path, { after });
+    },
+    /** GETs answered so far, by path. */
+    readsOf: (path: string) => reads.get(path) ?? 0,
     setProcessingPolls(n: number) {
       processingPolls = n;
     },
