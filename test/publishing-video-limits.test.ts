@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { media } from "../db/schema";
-import { newUser, newWorkspace, withDb } from "./helpers/harness";
+import { env, newUser, newWorkspace, withDb } from "./helpers/harness";
 import { call, fixture, insertMediaRows, startMediaStorage, upload, type MediaStorage } from "./helpers/media";
 import { newAccount } from "./helpers/publishing";
 
@@ -102,5 +102,22 @@ describe("video length and size at creation", () => {
     // A webhook receiver takes whatever Herald stored.
     const toHook = await create(owner.token, { workspace_id: ws, media_ids: [large], destinations: [{ social_account_id: hook }] });
     expect(toHook.status, toHook.text).toBe(201);
+  });
+});
+
+describe("GET /accounts/providers lists the video limits", () => {
+  it("each platform's video length and size, image size; a webhook's are the instance's upload limit", async () => {
+    const owner = await newUser();
+    const res = await call({ ...env, MEDIA_MAX_BYTES: "1234567" }, "GET", "/accounts/providers", { token: owner.token });
+    expect(res.status, res.text).toBe(200);
+    const limits = Object.fromEntries((res.body as { platform: string; limits: Record<string, unknown> }[]).map((p) => [p.platform, p.limits]));
+    expect(limits.tiktok).toMatchObject({ video_max_duration_seconds: 600, video_max_bytes: 4 * 1024 ** 3, image_max_bytes: null });
+    expect(limits.youtube).toMatchObject({ video_max_duration_seconds: 43_200, video_max_bytes: 256 * 1024 ** 3 });
+    expect(limits.instagram).toMatchObject({ video_max_duration_seconds: 900, video_max_bytes: 300 * 1024 ** 2 });
+    expect(limits.mastodon).toMatchObject({ video_max_duration_seconds: null, video_max_bytes: 99 * 1024 ** 2, image_max_bytes: 16 * 1024 ** 2 });
+    expect(limits.bluesky).toMatchObject({ video_max_duration_seconds: null, video_max_bytes: null, image_max_bytes: 1_000_000 });
+    expect(limits.webhook).toMatchObject({ video_max_duration_seconds: null, video_max_bytes: 1_234_567, image_max_bytes: 1_234_567 });
+    for (const l of Object.values(limits))
+      expect(Object.keys(l)).toEqual(expect.arrayContaining(["video_max_duration_seconds", "video_max_bytes", "image_max_bytes"]));
   });
 });
