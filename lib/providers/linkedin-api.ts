@@ -1,5 +1,6 @@
-import { errorFromResponse, providerFetch, readJson } from "./http";
-import { ProviderError, type AccountContext } from "./types";
+import { accessTokenOf, bearerFetch } from "./bearer";
+import { errorFromResponse, readJson } from "./http";
+import type { ProviderError, AccountContext } from "./types";
 
 /**
  * Calls to LinkedIn's versioned REST API (api.linkedin.com/rest, plus /v2/userinfo) with the member's access
@@ -21,22 +22,15 @@ export function nextMidnightUtc(now = new Date()): Date {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1));
 }
 
-export function linkedinHeaders(token: string, json: boolean): Record<string, string> {
-  return {
-    accept: "application/json",
-    authorization: `Bearer ${token}`,
-    "linkedin-version": LINKEDIN_VERSION,
-    "x-restli-protocol-version": "2.0.0",
-    "user-agent": "Herald/1",
-    ...(json ? { "content-type": "application/json" } : {}),
-  };
+/** The headers of every LinkedIn REST call besides the bearer token. */
+const LINKEDIN_HEADERS = { "linkedin-version": LINKEDIN_VERSION, "x-restli-protocol-version": "2.0.0" };
+
+/** Headers for a call made outside linkedinCall (an image upload to the URL LinkedIn gave). */
+export function linkedinHeaders(token: string): Record<string, string> {
+  return { accept: "application/json", authorization: `Bearer ${token}`, "user-agent": "Herald/1", ...LINKEDIN_HEADERS };
 }
 
-export function tokenOf(account: AccountContext): string {
-  const token = account.credentials.access_token;
-  if (!token) throw new ProviderError("The LinkedIn account has no access token.", { kind: "configuration", code: "missing_credentials", retryable: false });
-  return token;
-}
+export const tokenOf = (account: AccountContext) => accessTokenOf(account, "LinkedIn");
 
 /** A non-2xx answer as a ProviderError (LinkedIn's `{message, serviceErrorCode, status}` kept for the message). */
 export async function linkedinError(res: Response, mutating?: boolean): Promise<ProviderError> {
@@ -48,16 +42,9 @@ export async function linkedinError(res: Response, mutating?: boolean): Promise<
 
 /** One authenticated call; answers the Response (the created post's id is in its `x-restli-id` header). */
 export async function linkedinCall(account: AccountContext, path: string, init: LinkedInInit = {}): Promise<Response> {
-  const res = await providerFetch(`${linkedinBase(account)}${path}`, {
-    method: init.method ?? "GET",
-    headers: linkedinHeaders(tokenOf(account), init.body !== undefined),
-    body: init.body !== undefined ? JSON.stringify(init.body) : undefined,
-    allowPrivateUrls: account.allowPrivateUrls,
-    mutating: init.mutating,
-    timeoutMs: init.timeoutMs,
-  });
-  if (!res.ok) throw await linkedinError(res, init.mutating);
-  return res;
+  return bearerFetch(account, `${linkedinBase(account)}${path}`, { ...init, headers: LINKEDIN_HEADERS }, "LinkedIn", (res) =>
+    linkedinError(res, init.mutating),
+  );
 }
 
 export async function linkedinApi<T>(account: AccountContext, path: string, init: LinkedInInit = {}): Promise<T> {

@@ -42,7 +42,7 @@ export async function uploadLinkedInImages(account: AccountContext, owner: strin
       throw new ProviderError("LinkedIn answered the image upload without its URL or URN.", { kind: "unknown", code: "malformed_id", retryable: true });
     const put = await providerFetch(uploadUrl, {
       method: "PUT",
-      headers: { ...linkedinHeaders(tokenOf(account), false), "content-type": item.mime_type },
+      headers: { ...linkedinHeaders(tokenOf(account)), "content-type": item.mime_type },
       body: bytes,
       allowPrivateUrls: account.allowPrivateUrls,
       timeoutMs: 60_000,

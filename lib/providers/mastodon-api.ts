@@ -1,5 +1,6 @@
 import { normaliseInstanceUrl } from "../net/outbound-url";
-import { errorFromResponse, providerFetch, readJson } from "./http";
+import { type BearerCall, bearerFetch } from "./bearer";
+import { errorFromResponse, readJson } from "./http";
 import { ProviderError, type AccountContext } from "./types";
 
 /** Calls to a Mastodon-API server with the account's bearer token. */
@@ -10,7 +11,7 @@ export const baseUrl = (account: Pick<AccountContext, "instanceUrl">) => {
   return normaliseInstanceUrl(account.instanceUrl);
 };
 
-type ApiInit = { method?: string; body?: unknown; form?: FormData; headers?: Record<string, string>; mutating?: boolean; timeoutMs?: number };
+type ApiInit = Omit<BearerCall, "params">;
 
 /** One authenticated API call; any non-2xx becomes a ProviderError carrying Mastodon's `error` text. */
 export async function mastodonApi<T>(account: AccountContext, path: string, init: ApiInit = {}): Promise<T> {
@@ -19,29 +20,12 @@ export async function mastodonApi<T>(account: AccountContext, path: string, init
 
 /** The same call, answering the 2xx Response itself (for callers that read headers, e.g. Link paging). */
 export async function mastodonResponse(account: AccountContext, path: string, init: ApiInit = {}): Promise<Response> {
-  const token = account.credentials.access_token;
-  if (!token) throw new ProviderError("The Mastodon account has no access token.", { kind: "configuration", code: "missing_credentials", retryable: false });
-  const res = await providerFetch(`${baseUrl(account)}${path}`, {
-    method: init.method ?? "GET",
-    headers: {
-      accept: "application/json",
-      authorization: `Bearer ${token}`,
-      "user-agent": "Herald/1",
-      ...(init.body !== undefined ? { "content-type": "application/json" } : {}),
-      ...init.headers,
-    },
-    body: init.form ?? (init.body !== undefined ? JSON.stringify(init.body) : undefined),
-    allowPrivateUrls: account.allowPrivateUrls,
-    mutating: init.mutating,
-    timeoutMs: init.timeoutMs,
-  });
-  if (!res.ok) {
+  return bearerFetch(account, `${baseUrl(account)}${path}`, init, "Mastodon", async (res) => {
     const error = await readJson<{ error?: unknown }>(res);
-    throw errorFromResponse(res, {
+    return errorFromResponse(res, {
       providerName: "The Mastodon server",
       message: typeof error?.error === "string" ? error.error : undefined,
       mutating: init.mutating,
     });
-  }
-  return res;
+  });
 }

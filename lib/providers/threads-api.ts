@@ -1,4 +1,5 @@
-import { errorFromResponse, providerFetch, readJson } from "./http";
+import { bearerFetch } from "./bearer";
+import { errorFromResponse, readJson } from "./http";
 import { ProviderError, type AccountContext } from "./types";
 
 /**
@@ -57,23 +58,8 @@ export function graphError(res: Response, body: GraphError | null, mutating?: bo
 
 /** One authenticated call; POST parameters go form-encoded in the body, GET ones in the query. */
 export async function threadsApi<T>(account: AccountContext, path: string, init: ThreadsInit = {}): Promise<T> {
-  const token = account.credentials.access_token;
-  if (!token) throw new ProviderError("The Threads account has no access token.", { kind: "configuration", code: "missing_credentials", retryable: false });
-  const method = init.method ?? "GET";
-  const query = method === "GET" && init.params ? `?${new URLSearchParams(init.params)}` : "";
-  const res = await providerFetch(`${threadsBase(account)}${path}${query}`, {
-    method,
-    headers: {
-      accept: "application/json",
-      authorization: `Bearer ${token}`,
-      "user-agent": "Herald/1",
-      ...(method === "POST" ? { "content-type": "application/x-www-form-urlencoded" } : {}),
-    },
-    body: method === "POST" ? new URLSearchParams(init.params ?? {}).toString() : undefined,
-    allowPrivateUrls: account.allowPrivateUrls,
-    mutating: init.mutating,
-    timeoutMs: init.timeoutMs,
-  });
-  if (!res.ok) throw graphError(res, await readJson<GraphError>(res), init.mutating);
+  const res = await bearerFetch(account, `${threadsBase(account)}${path}`, init, "Threads", async (r) =>
+    graphError(r, await readJson<GraphError>(r), init.mutating),
+  );
   return (await readJson<T>(res)) as T;
 }

@@ -1,4 +1,5 @@
-import { errorFromResponse, providerFetch, readJson } from "./http";
+import { type BearerCall, bearerFetch } from "./bearer";
+import { errorFromResponse, readJson } from "./http";
 import { ProviderError, type AccountContext } from "./types";
 
 /**
@@ -11,7 +12,7 @@ export const X_API_BASE = "https://api.x.com";
 /** The API base for this account: the instance's `x_api_base` setting (a stand-in in tests), else X's own. */
 export const xBase = (account: Pick<AccountContext, "instanceUrl">) => (account.instanceUrl ?? X_API_BASE).replace(/\/+$/, "");
 
-export type XInit = { method?: string; body?: unknown; form?: FormData; mutating?: boolean; timeoutMs?: number };
+export type XInit = Omit<BearerCall, "params" | "headers">;
 
 /** X's problem answers: `{title, detail, type, status}`, or `{errors: [{message}]}` on older paths. */
 interface XProblem {
@@ -42,32 +43,21 @@ export async function xApi<T>(account: AccountContext, path: string, init: XInit
 
 /** The same call, answering the 2xx Response itself (analytics reads it strictly, lib/providers/answer.ts). */
 export async function xResponse(account: AccountContext, path: string, init: XInit = {}): Promise<Response> {
-  const token = account.credentials.access_token;
-  if (!token) throw new ProviderError("The X account has no access token.", { kind: "configuration", code: "missing_credentials", retryable: false });
-  const res = await providerFetch(`${xBase(account)}${path}`, {
-    method: init.method ?? "GET",
-    headers: {
-      accept: "application/json",
-      authorization: `Bearer ${token}`,
-      "user-agent": "Herald/1",
-      ...(init.body !== undefined ? { "content-type": "application/json" } : {}),
-    },
-    body: init.form ?? (init.body !== undefined ? JSON.stringify(init.body) : undefined),
-    allowPrivateUrls: account.allowPrivateUrls,
-    mutating: init.mutating,
-    timeoutMs: init.timeoutMs,
-  });
-  if (!res.ok) {
+  return bearerFetch(account, `${xBase(account)}${path}`, init, "X", async (res) => {
     const message = problemText(await readJson<XProblem>(res));
     const err = errorFromResponse(res, { providerName: "X", message, mutating: init.mutating });
     if (res.status === 429) err.info.retryAt = xResetAt(res.headers) ?? err.info.retryAt;
     if (res.status === 403 && message && /duplicate content/i.test(message)) {
       // Not a credentials problem: X refuses a post identical to a recent one (the caller looks for it).
-      throw new ProviderError(`X answered 403: ${message.slice(0, 300)}`, { kind: "validation", code: "duplicate_content", httpStatus: 403, retryable: false });
+      return new ProviderError(`X answered 403: ${message.slice(0, 300)}`, {
+        kind: "validation",
+        code: "duplicate_content",
+        httpStatus: 403,
+        retryable: false,
+      });
     }
-    throw err;
-  }
-  return res;
+    return err;
+  });
 }
 
 /** The account's X user id: the one stored at connection, else X's answer for the token's user. */
