@@ -237,17 +237,16 @@ export const PROVIDERS: Record<Platform, ProviderSpec> = {
   facebook: oauthProvider("facebook", {
     display_name: "Facebook Pages",
     description:
-      "Posts to a Facebook Page through the Graph API: a connection is the first Page the user manages (GET /me/accounts), kept with its Page token; text and links (POST /{page-id}/feed), one photo (POST /{page-id}/photos) or up to 10 (unpublished photos attached to one feed post), with alt text; no threads: a rendition's segments are joined into one post (a blank line between them).",
-    capabilities: ["publish", "images", "segments_joined"],
+      "Posts to a Facebook Page through the Graph API: a connection is the first Page the user manages (GET /me/accounts), kept with its Page token; text and links (POST /{page-id}/feed), one photo (POST /{page-id}/photos) or up to 10 (unpublished photos attached to one feed post), with alt text; no threads: a rendition's segments are joined into one post (a blank line between them). Analytics: the Page's followers and each post's reactions, comments and shares (GET /{page-id}/posts with summary counts; a count Graph leaves out is unavailable, never zero).",
+    capabilities: ["publish", "images", "segments_joined", "analytics"],
     thread_replies_supported: false,
-    analytics_ready: false,
+    analytics_ready: true,
     facts: metaFacts(
       "facebook",
       "pages_show_list, pages_manage_posts, pages_read_engagement",
       "Facebook has no idempotency key: after an unknown outcome Herald reads the Page's newest 50 published posts (GET /{page-id}/published_posts) and takes the one whose message is the rendition's text, so a retry never posts twice. The Page token read with a long-lived user token does not expire, so nothing is refreshed; a revoked one asks for a reconnection.",
     ),
     extraBlockers: [
-      { code: "analytics_not_available", detail: "Page and post insights are not collected yet (no Facebook collector in lib/analytics)." },
       { code: "reposts_not_available", detail: "The Graph API cannot share a Page's post again as a repost." },
       { code: "video_not_supported", detail: "Herald sends images only to Facebook; Page videos need the resumable video upload." },
       { code: "page_choice", detail: "A connection is the first Page /me/accounts lists; to post to another Page, grant only that Page when connecting." },
@@ -256,17 +255,16 @@ export const PROVIDERS: Record<Platform, ProviderSpec> = {
   instagram: oauthProvider("instagram", {
     display_name: "Instagram",
     description:
-      "Posts to an Instagram professional account through the Instagram API with Facebook Login: a connection is the Instagram account of the first Page the user manages that is linked to one, kept with the Page's token; a media container (POST /{ig-user-id}/media) then media_publish; one image or a carousel of up to 10, with alt text, or one video alone as a Reel (media_type REELS with video_url; Instagram's processing polled through status_code until FINISHED, the container kept across retries); an image or a video is required (a publication without one, or mixing a video with anything, is refused with a 422 at creation); captions of 2,200 characters with at most 30 hashtags; no threads: a rendition's segments are joined into one caption.",
-    capabilities: ["publish", "images", "video", "segments_joined"],
+      "Posts to an Instagram professional account through the Instagram API with Facebook Login: a connection is the Instagram account of the first Page the user manages that is linked to one, kept with the Page's token; a media container (POST /{ig-user-id}/media) then media_publish; one image or a carousel of up to 10, with alt text, or one video alone as a Reel (media_type REELS with video_url; Instagram's processing polled through status_code until FINISHED, the container kept across retries); an image or a video is required (a publication without one, or mixing a video with anything, is refused with a 422 at creation); captions of 2,200 characters with at most 30 hashtags; no threads: a rendition's segments are joined into one caption. Analytics: followers, each media's likes and comments, and its views and reach from media insights (GET /{ig-media-id}/insights; what Instagram withholds, as for media too few people saw, is unavailable, never zero).",
+    capabilities: ["publish", "images", "video", "segments_joined", "analytics"],
     thread_replies_supported: false,
-    analytics_ready: false,
+    analytics_ready: true,
     facts: metaFacts(
       "instagram",
-      "instagram_basic, instagram_content_publish, pages_show_list, pages_read_engagement",
+      "instagram_basic, instagram_content_publish, instagram_manage_insights, pages_show_list, pages_read_engagement",
       "Instagram has no idempotency key: a container is not a post, and after an unknown outcome of media_publish Herald reads the account's newest 50 media (GET /{ig-user-id}/media) and takes the one whose caption is the rendition's text, so a retry never posts twice. The Page token does not expire, so nothing is refreshed; a revoked one asks for a reconnection.",
     ),
     extraBlockers: [
-      { code: "analytics_not_available", detail: "Instagram insights are not collected yet (no Instagram collector in lib/analytics)." },
       { code: "reposts_not_available", detail: "The Instagram API has no repost." },
       {
         code: "media_required",

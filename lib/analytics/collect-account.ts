@@ -8,6 +8,8 @@ import { ProviderError, type AccountContext } from "../providers/types";
 import { backoffUntil, isBackingOff } from "./backoff";
 import { READ_BUDGET, READ_TIMEOUT_MS, type BackfillState, type CollectLimits, type CollectResult } from "./collect";
 import { collectBluesky } from "./collect-bluesky";
+import { collectFacebook } from "./collect-facebook";
+import { collectInstagram } from "./collect-instagram";
 import { collectMastodon } from "./collect-mastodon";
 import { collectThreads } from "./collect-threads";
 import { collectX } from "./collect-x";
@@ -28,6 +30,8 @@ const COLLECTORS: Record<string, { collect: Collector; budget: number }> = {
   x: { collect: collectX, budget: READ_BUDGET.x },
   threads: { collect: collectThreads, budget: READ_BUDGET.threads },
   youtube: { collect: collectYouTube, budget: READ_BUDGET.youtube },
+  facebook: { collect: collectFacebook, budget: READ_BUDGET.facebook },
+  instagram: { collect: collectInstagram, budget: READ_BUDGET.instagram },
 };
 
 type Coverage = typeof analyticsCoverage.$inferSelect;

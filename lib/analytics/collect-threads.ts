@@ -47,7 +47,7 @@ async function get(account: AccountContext, path: string, params: Record<string,
 }
 
 /** A metric's value from an insights answer: `values[0].value` (media) or `total_value.value` (user). */
-function insightValues(body: Shape, what: string): Map<string, number | undefined> {
+export function insightValues(body: Shape, what: string): Map<string, number | undefined> {
   const out = new Map<string, number | undefined>();
   arrayOf(body.data, `${what}: data`).forEach((v, i) => {
     const m = objectOf(v, `${what}: data[${i}]`);

@@ -129,6 +129,7 @@ export const PLATFORM_LIMITS: Record<Platform, PlatformLimits> = {
   },
   // Graph API Page posts: 63,206 characters (Herald's API takes at most 50,000 per segment); lib/providers/facebook.ts
   // joins a rendition's segments into one post, sends images only (one photo, or up to 10 attached to a feed post).
+  // Followers and post counts through lib/analytics/collect-facebook.ts.
   facebook: {
     text_limit: 63_206,
     text_unit: "graphemes",
@@ -136,7 +137,7 @@ export const PLATFORM_LIMITS: Record<Platform, PlatformLimits> = {
     media_kinds: ["image"],
     threads: false,
     reposts: false,
-    analytics: false,
+    analytics: true,
     video_max_duration_seconds: null,
     video_max_bytes: null,
     image_max_bytes: null,
@@ -152,7 +153,8 @@ export const PLATFORM_LIMITS: Record<Platform, PlatformLimits> = {
     media_kinds: ["image", "video"],
     threads: false,
     reposts: false,
-    analytics: false,
+    // Followers, likes, comments and media insights through lib/analytics/collect-instagram.ts.
+    analytics: true,
     video_max_duration_seconds: 15 * 60,
     video_max_bytes: 300 * MiB,
     image_max_bytes: null,

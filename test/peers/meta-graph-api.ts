@@ -17,6 +17,12 @@ import { faultQueue, formOf, mountOAuth, newToken, startServer, tokenRegistry } 
  * A REELS container reports `status_code` IN_PROGRESS for its first `reelPolls` looks, then FINISHED (or, when a
  * test asked for it, ERROR with the reason in `status`); media_publish of a container not FINISHED is refused
  * (code 9007, "Media ID is not available"), as Meta does.
+ * Analytics, from "Page" (`followers_count`), "Page Posts" (GET /{page-id}/posts with `reactions.summary(total_count)`,
+ * `comments.summary(total_count)` and `shares`, which Graph leaves out when a post has none or withholds it), "IG User"
+ * (`followers_count`), "IG User Media" (`like_count`, absent when the owner hides likes, and `comments_count`) and
+ * "IG Media Insights" (GET /{ig-media-id}/insights?metric=views,reach: an empty `data` when Instagram has nothing to
+ * give, error code 10 "Not enough viewers for the media to show insights"); lists paged by `paging.cursors.after`
+ * with `paging.next` present while more remain.
  * Tokens: the OAuth code gives a short user token, fb_exchange_token (GET /v21.0/oauth/access_token) a
  * long-lived one; GET /me/accounts gives each Page's token. Page calls need the Page's token; Instagram calls
  * the token of the Page the Instagram account is linked to. 401 `{error: {type: "OAuthException", code: 190}}`
@@ -35,6 +41,16 @@ export interface MetaPage {
   ownerId: string;
   token: string;
   ig: { id: string; username: string } | null;
+}
+
+/** A post's counts as Graph gives them; an absent one is left out of the answer (withheld, or none). */
+export interface MetaCounts {
+  reactions?: number;
+  comments?: number;
+  shares?: number;
+  likes?: number;
+  /** Instagram media insights; `not_enough_viewers` answers error code 10, `{}` an empty data set. */
+  insights?: { views?: number; reach?: number } | "not_enough_viewers";
 }
 
 type Actor = { user: MetaUser; page: MetaPage | null };
@@ -56,6 +72,7 @@ export interface MetaStoredPost {
   video: Uint8Array | null;
   permalink: string;
   timestamp: string;
+  counts?: MetaCounts;
 }
 
 interface IgContainer {
@@ -81,6 +98,30 @@ export async function startMetaGraphApi(opts: { oauth?: { clientId: string; clie
   const hung: string[] = [];
   let exchanges = 0;
   let reelPolls = opts.reelPolls ?? 1;
+  const followers = new Map<string, number>();
+  /** Answers given once instead of the real one, to the next GET whose path matches (a malformed answer). */
+  const overrides: { path: RegExp; body: unknown }[] = [];
+  /** Graph's paging: `after` is an opaque cursor (here the offset), `next` present while more remain. */
+  function paged<T>(list: T[], params: URLSearchParams, max: number) {
+    const limit = Math.min(max, Number(params.get("limit") ?? 25));
+    const start = params.get("after") ? Number(Buffer.from(params.get("after")!, "base64url").toString()) : 0;
+    const data = list.slice(start, start + limit);
+    const end = start + data.length;
+    const cursor = (n: number) => Buffer.from(String(n)).toString("base64url");
+    return {
+      data,
+      paging: {
+        cursors: { before: cursor(start), after: cursor(end) },
+        ...(end < list.length ? { next: `${server.url}/v21.0/next?after=${cursor(end)}` } : {}),
+      },
+    };
+  }
+  const newestFirst = (ownerId: string) =>
+    posts
+      .filter((p) => p.ownerId === ownerId)
+      .reverse()
+      .sort((a, b) => b.timestamp.localeCompare(a.timestamp));
+  const wants = (params: URLSearchParams, field: string) => (params.get("fields") ?? "").includes(field);
   const reelFailures: string[] = [];
   const oauth = opts.oauth
     ? mountOAuth(tokens, {
@@ -141,6 +182,9 @@ export async function startMetaGraphApi(opts: { oauth?: { clientId: string; clie
         ? new URLSearchParams(Object.fromEntries(((await formOf(req)) ?? new FormData()).entries() as Iterable<[string, string]>))
         : req.query;
 
+    const override = req.method === "GET" ? overrides.findIndex((o) => o.path.test(path)) : -1;
+    if (override >= 0) return send(200, overrides.splice(override, 1)[0].body);
+
     if (req.method === "GET" && path === "/me/accounts") {
       if (actor.page) return fail(400, "(#100) Tried accessing nonexisting field (accounts) on node type (Page)", 100);
       const data = pages
@@ -158,7 +202,7 @@ export async function startMetaGraphApi(opts: { oauth?: { clientId: string; clie
       return send(200, { data, paging: { cursors: { before: "b", after: "a" } } });
     }
 
-    const pageEdge = /^\/([^/]+)\/(feed|photos|published_posts)$/.exec(path);
+    const pageEdge = /^\/([^/]+)\/(feed|photos|published_posts|posts)$/.exec(path);
     if (pageEdge) {
       const page = pages.find((p) => p.id === pageEdge[1]);
       if (!page || actor.page !== page) return fail(403, "(#200) The user hasn't authorized the application to perform this action", 200);
@@ -213,6 +257,24 @@ export async function startMetaGraphApi(opts: { oauth?: { clientId: string; clie
         });
         if (f === "hang") return void hung.push(page.id);
         return send(200, { id });
+      }
+      if (req.method === "GET" && pageEdge[2] === "posts") {
+        const out = paged(newestFirst(page.id), params, 100);
+        return send(200, {
+          ...out,
+          data: out.data.map((p) => ({
+            id: p.id,
+            created_time: p.timestamp.replace(/\.\d{3}Z$/, "+0000"),
+            ...(p.text ? { message: p.text } : {}),
+            permalink_url: p.permalink,
+            ...(wants(params, "reactions") ? { reactions: { data: [], summary: { total_count: p.counts?.reactions ?? 0, viewer_reaction: "NONE" } } } : {}),
+            ...(wants(params, "comments")
+              ? { comments: { data: [], summary: { order: "ranked", total_count: p.counts?.comments ?? 0, can_comment: true } } }
+              : {}),
+            // Graph leaves `shares` out when there are none to show.
+            ...(wants(params, "shares") && p.counts?.shares !== undefined ? { shares: { count: p.counts.shares } } : {}),
+          })),
+        });
       }
       if (req.method === "GET" && pageEdge[2] === "published_posts") {
         const limit = Math.min(100, Number(params.get("limit") ?? 25));
@@ -286,30 +348,66 @@ export async function startMetaGraphApi(opts: { oauth?: { clientId: string; clie
         return send(200, { id });
       }
       if (req.method === "GET" && igEdge[2] === "media") {
-        const limit = Math.min(100, Number(params.get("limit") ?? 25));
-        const data = posts
-          .filter((p) => p.ownerId === igId)
-          .reverse()
-          .slice(0, limit)
-          .map((p) => ({
+        const out = paged(newestFirst(igId), params, 100);
+        return send(200, {
+          ...out,
+          data: out.data.map((p) => ({
             id: p.id,
             caption: p.text || undefined,
             permalink: p.permalink,
             media_type: p.video ? "VIDEO" : p.images.length > 1 ? "CAROUSEL_ALBUM" : "IMAGE",
-            timestamp: p.timestamp,
-          }));
-        return send(200, { data });
+            timestamp: p.timestamp.replace(/\.\d{3}Z$/, "+0000"),
+            // Left out when the owner hides like counts.
+            ...(wants(params, "like_count") && p.counts?.likes !== undefined ? { like_count: p.counts.likes } : {}),
+            ...(wants(params, "comments_count") ? { comments_count: p.counts?.comments ?? 0 } : {}),
+          })),
+        });
       }
+    }
+
+    const insightsOf = /^\/([^/]+)\/insights$/.exec(path);
+    if (req.method === "GET" && insightsOf) {
+      const post = posts.find((p) => p.id === insightsOf[1]);
+      const page = pages.find((p) => p.ig?.id === post?.ownerId);
+      if (!post || !page || actor.page !== page) return fail(400, `Unsupported get request. Object with ID '${insightsOf[1]}' does not exist`, 100);
+      const insights = post.counts?.insights ?? {};
+      if (insights === "not_enough_viewers") return fail(400, "(#10) Not enough viewers for the media to show insights", 10);
+      const metrics = (params.get("metric") ?? "").split(",").filter(Boolean);
+      if (!metrics.length) return fail(400, "(#100) The parameter metric is required", 100);
+      const bad = metrics.find((m) => !["views", "reach", "likes", "comments", "shares", "saved", "total_interactions"].includes(m));
+      if (bad) return fail(400, `(#100) metric[0] must be one of the following values: views, reach, likes, comments, shares, saved, total_interactions`, 100);
+      // Data Instagram does not have (yet) is left out: an empty set, never 0.
+      const data = metrics
+        .filter((m) => (insights as Record<string, number | undefined>)[m] !== undefined)
+        .map((m) => ({
+          name: m,
+          period: "lifetime",
+          values: [{ value: (insights as Record<string, number>)[m] }],
+          title: m,
+          description: m,
+          id: `${post.id}/insights/${m}/lifetime`,
+        }));
+      return send(200, { data });
     }
 
     const node = /^\/([^/]+)$/.exec(path);
     if (req.method === "GET" && node) {
       const page = pages.find((p) => p.id === node[1]);
       if (page && actor.page === page)
-        return send(200, { id: page.id, name: page.name, picture: { data: { url: `https://scontent.example/${page.id}.jpg` } } });
+        return send(200, {
+          id: page.id,
+          name: page.name,
+          picture: { data: { url: `https://scontent.example/${page.id}.jpg` } },
+          ...(wants(params, "followers_count") && followers.has(page.id) ? { followers_count: followers.get(page.id) } : {}),
+        });
       const igPage = pages.find((p) => p.ig?.id === node[1]);
       if (igPage?.ig && actor.page === igPage)
-        return send(200, { id: igPage.ig.id, username: igPage.ig.username, profile_picture_url: `https://scontent.example/${igPage.ig.id}.jpg` });
+        return send(200, {
+          id: igPage.ig.id,
+          username: igPage.ig.username,
+          profile_picture_url: `https://scontent.example/${igPage.ig.id}.jpg`,
+          ...(wants(params, "followers_count") && followers.has(igPage.ig.id) ? { followers_count: followers.get(igPage.ig.id) } : {}),
+        });
       const container = containers.get(node[1]);
       if (container) {
         if (container.published) return send(200, { id: container.id, status_code: "PUBLISHED", status: "Published" });
@@ -374,6 +472,35 @@ export async function startMetaGraphApi(opts: { oauth?: { clientId: string; clie
       faults.failNext(n, 429, { "x-business-use-case-usage": JSON.stringify(usage), "retry-after": String(seconds) });
     },
     postsOf: (ownerId: string) => posts.filter((p) => p.ownerId === ownerId),
+    /** A post (Page) or media (Instagram account) already there, `at` its publication time, with its counts. */
+    addPost(ownerId: string, text: string, at: Date, counts: MetaCounts = {}) {
+      const id = pages.some((p) => p.id === ownerId) ? `${ownerId}_${nextId()}` : nextId();
+      const post: MetaStoredPost = {
+        id,
+        ownerId,
+        text,
+        images: [],
+        video: null,
+        permalink: id.includes("_") ? `https://www.facebook.com/${id}` : `https://www.instagram.com/p/${id}/`,
+        // Graph's times are to the second.
+        timestamp: new Date(Math.floor(at.getTime() / 1000) * 1000).toISOString(),
+        counts,
+      };
+      posts.push(post);
+      return post;
+    },
+    setCounts(postId: string, counts: MetaCounts) {
+      const post = posts.find((p) => p.id === postId)!;
+      post.counts = { ...post.counts, ...counts };
+    },
+    /** The next GET whose path (after the version) matches answers `body` with 200, whatever it is. */
+    answerNextGet(path: RegExp, body: unknown) {
+      overrides.push({ path, body });
+    },
+    /** The Page's or Instagram account's followers_count (left out of answers until set). */
+    setFollowers(id: string, n: number) {
+      followers.set(id, n);
+    },
     /** REELS containers made for an Instagram account (published or not). */
     reelContainersOf: (igId: string) => [...containers.values()].filter((c) => c.ownerId === igId && c.reel),
     /** Reels containers report IN_PROGRESS for this many looks before they end. */

@@ -95,7 +95,8 @@ export const OAUTH_PLATFORMS: Record<OAuthNetwork, OAuthPlatform> = {
   instagram: {
     authorizeUrl: "https://www.facebook.com/v21.0/dialog/oauth",
     tokenUrl: "https://graph.facebook.com/v21.0/oauth/access_token",
-    scopes: ["instagram_basic", "instagram_content_publish", "pages_show_list", "pages_read_engagement"],
+    // instagram_manage_insights: media insights and followers_count for analytics (lib/analytics/collect-instagram.ts).
+    scopes: ["instagram_basic", "instagram_content_publish", "instagram_manage_insights", "pages_show_list", "pages_read_engagement"],
     scopeSeparator: ",",
     pkce: false,
     clientAuth: "body",
