@@ -1,6 +1,7 @@
 import { inArray, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { auditEvents, idempotencyKeys, invitations, jobReceipts, oauthStates, outboxJobs } from "../db/schema";
+import { eq } from "drizzle-orm";
+import { auditEvents, idempotencyKeys, invitations, jobReceipts, oauthStates, outboxJobs, usageEvents, workspaces } from "../db/schema";
 import { newId } from "../lib/ids";
 import { RETENTION } from "../lib/retention/periods";
 import { runRetention } from "../lib/retention/run";
@@ -28,6 +29,8 @@ async function plant() {
     oauthStateOld: newId("ost"),
     oauthStateExpiredRecently: newId("ost"),
     oauthStateLive: newId("ost"),
+    usageOld: newId("pub"),
+    usageRecent: newId("pub"),
   };
   const owner = await newUser();
   const workspace = await newWorkspace(owner);
@@ -63,6 +66,12 @@ async function plant() {
         state(ids.oauthStateExpiredRecently, hoursAgo(RETENTION.oauthStatesHours / 2)),
         state(ids.oauthStateLive, hoursAgo(-0.1)),
       ]);
+    const [{ organizationId }] = await db.select({ organizationId: workspaces.organizationId }).from(workspaces).where(eq(workspaces.id, workspace));
+    const usage = (subjectId: string, createdAt: Date) => ({ kind: "publication" as const, subjectId, organizationId, workspaceId: workspace, createdAt });
+    // Older than any monthly usage period can reach, and one still inside the retention.
+    await db
+      .insert(usageEvents)
+      .values([usage(ids.usageOld, daysAgo(RETENTION.usageEventsDays + 1)), usage(ids.usageRecent, daysAgo(RETENTION.usageEventsDays - 1))]);
     const key = (k: string, createdAt: Date) => ({
       userId: "usr_retention",
       workspaceId: "wsp_retention",
@@ -112,7 +121,8 @@ async function survivors(ids: Record<string, string>) {
     const receipts = await db.select({ id: jobReceipts.jobId }).from(jobReceipts).where(inArray(jobReceipts.jobId, all));
     const invites = await db.select({ id: invitations.id }).from(invitations).where(inArray(invitations.id, all));
     const states = await db.select({ id: oauthStates.stateHash }).from(oauthStates).where(inArray(oauthStates.stateHash, all));
-    const left = new Set([...keys, ...jobs, ...receipts, ...invites, ...states].map((r) => r.id));
+    const usage = await db.select({ id: usageEvents.subjectId }).from(usageEvents).where(inArray(usageEvents.subjectId, all));
+    const left = new Set([...keys, ...jobs, ...receipts, ...invites, ...states, ...usage].map((r) => r.id));
     return Object.entries(ids)
       .filter(([, id]) => left.has(id))
       .map(([name]) => name)
@@ -121,13 +131,24 @@ async function survivors(ids: Record<string, string>) {
 }
 
 describe("bookkeeping retention (lib/retention/bookkeeping.ts)", () => {
-  it("remove idempotency keys after 24 h, finished outbox rows, receipts, OAuth states and ended invitations after their retention; nothing unfinished", async () => {
+  it("remove idempotency keys after 24 h, finished outbox rows, receipts, OAuth states, ended invitations and usage events after their retention; nothing unfinished", async () => {
     const ids = await plant();
     const result = await withDb((db) => runRetention(db));
     expect(result.idempotencyKeys).toBeGreaterThanOrEqual(1);
     expect(result.oauthStates).toBeGreaterThanOrEqual(1);
     expect(await survivors(ids)).toEqual(
-      ["deadWeek", "doneNew", "invitationRecent", "keyNew", "oauthStateExpiredRecently", "oauthStateLive", "pendingOld", "queuedOld", "receiptNew"].sort(),
+      [
+        "deadWeek",
+        "doneNew",
+        "invitationRecent",
+        "keyNew",
+        "oauthStateExpiredRecently",
+        "oauthStateLive",
+        "pendingOld",
+        "queuedOld",
+        "receiptNew",
+        "usageRecent",
+      ].sort(),
     );
   });
 
@@ -166,7 +187,18 @@ describe("bookkeeping retention (lib/retention/bookkeeping.ts)", () => {
     await outboxRelay.scheduled({} as ScheduledController, env, ctx);
     await Promise.all(pending);
     expect(await survivors(ids)).toEqual(
-      ["deadWeek", "doneNew", "invitationRecent", "keyNew", "oauthStateExpiredRecently", "oauthStateLive", "pendingOld", "queuedOld", "receiptNew"].sort(),
+      [
+        "deadWeek",
+        "doneNew",
+        "invitationRecent",
+        "keyNew",
+        "oauthStateExpiredRecently",
+        "oauthStateLive",
+        "pendingOld",
+        "queuedOld",
+        "receiptNew",
+        "usageRecent",
+      ].sort(),
     );
     const audits = await withDb((db) =>
       db

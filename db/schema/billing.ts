@@ -130,6 +130,8 @@ export const usageEvents = pgTable(
   (t) => [
     primaryKey({ columns: [t.kind, t.subjectId] }),
     index("usage_events_organization_idx").on(t.organizationId, t.kind, t.createdAt),
+    // The retention sweep's (lib/retention/bookkeeping.ts): events older than any usage period.
+    index("usage_events_created_idx").on(t.createdAt),
     check("usage_events_kind_check", sql`${t.kind} in ('publication','build')`),
   ],
 );

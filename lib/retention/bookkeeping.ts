@@ -4,7 +4,7 @@ import type { Database } from "../db/client";
 import { type Bounds, daysAgo, deleteWhere, hoursAgo } from "./batch";
 import { RETENTION } from "./periods";
 
-/** Idempotency keys, finished outbox rows, job receipts, WebAuthn challenges, OAuth states, ended invitations and browser sessions. */
+/** Idempotency keys, finished outbox rows, job receipts, WebAuthn challenges, OAuth states, ended invitations and browser sessions, usage events past any usage period. */
 export async function sweepBookkeeping(db: Database, opts: Bounds) {
   return {
     idempotencyKeys: await deleteWhere(db, sql`idempotency_keys`, sql`created_at < ${hoursAgo(RETENTION.idempotencyKeysHours)}`, opts),
@@ -18,6 +18,7 @@ export async function sweepBookkeeping(db: Database, opts: Bounds) {
     webauthnChallenges: await deleteWhere(db, sql`webauthn_challenges`, sql`expires_at < ${hoursAgo(RETENTION.challengesHours)}`, opts),
     oauthStates: await deleteWhere(db, sql`oauth_states`, sql`expires_at < ${hoursAgo(RETENTION.oauthStatesHours)}`, opts),
     invitations: await deleteWhere(db, sql`invitations`, sql`expires_at < ${daysAgo(RETENTION.invitationsDays)}`, opts),
+    usageEvents: await deleteWhere(db, sql`usage_events`, sql`created_at < ${daysAgo(RETENTION.usageEventsDays)}`, opts),
     browserSessions: await deleteWhere(
       db,
       sql`browser_sessions`,

@@ -49,6 +49,11 @@ export const RETENTION = {
    * this: a billing period is one month, so no period's usage ever reads a folded month.
    */
   providerCostEventsDays: 100,
+  /**
+   * Usage events (what an organization created, counted against its plan) matter only inside the monthly usage period
+   * that contains them (lib/billing/state.ts organizationUsage); past 100 days none can be counted again.
+   */
+  usageEventsDays: 100,
   /** Audit events are the evidence kept longest: two years. */
   auditEventsDays: 730,
 } as const;
