@@ -32,6 +32,8 @@ export interface AccountContext {
 }
 
 export interface MediaRef {
+  /** Herald's media item (a resumed upload checks its checkpoint is this item's). */
+  id?: string;
   url: string;
   mime_type: string;
   alt_text: string | null;
@@ -87,6 +89,8 @@ export interface UploadCheckpoint {
   offset: number;
   /** `processing`: every byte is there and the platform is processing it (polled until it ends). */
   phase: "uploading" | "processing";
+  /** What is being uploaded (the media item and its length): a checkpoint of another file is never resumed with this one. */
+  media?: string;
 }
 
 /** The pipeline's durable store for UploadCheckpoint; `save` renews the delivery's lease and throws once it is lost. */

@@ -62,17 +62,39 @@ async function startSession(account: AccountContext, meta: YouTubeVideoMeta, tot
   return session;
 }
 
+/** The session YouTube no longer knows (expired or dropped): nothing was made by it, so a fresh one starts. */
+class SessionGone extends Error {}
+
+const isGone = (res: Response) => res.status === 404 || res.status === 410;
+
+/** What a checkpoint uploads: the media item and its length (a file replaced under a rendition differs in one or both). */
+export const uploadIdentity = (media: MediaRef, total: number) => `${media.id ?? "media"}:${total}`;
+
 /**
  * Where a saved session stands at YouTube: the offset it holds, the video id when it finished, or null when
  * the session is gone (expired: a new one starts; nothing was published by it).
  */
 async function sessionStatus(account: AccountContext, checkpoint: UploadCheckpoint): Promise<{ offset: number; videoId: string | null } | null> {
   const res = await putToSession(account, checkpoint.session, `bytes */${checkpoint.total}`);
-  if (res.status === 404 || res.status === 410) {
+  if (isGone(res)) {
     await res.body?.cancel();
     return null;
   }
   return sessionAnswer(res);
+}
+
+/**
+ * The checkpoint to go on from: a finished video is kept whatever the rendition carries now (YouTube made it; a
+ * second upload would post twice); an unfinished session is continued only when it uploads this very file (same
+ * media item, same length) and YouTube still knows it; otherwise null, and a fresh session starts from byte 0 (an
+ * unfinished session makes no video, so abandoning it posts nothing).
+ */
+async function resumable(account: AccountContext, checkpoint: UploadCheckpoint, identity: string, total: number): Promise<UploadCheckpoint | null> {
+  const status = await sessionStatus(account, checkpoint);
+  if (status?.videoId) return { ...checkpoint, offset: checkpoint.total, platformId: status.videoId, phase: "processing" };
+  // A checkpoint saved before identities were kept is taken as this file's when the length agrees.
+  const same = checkpoint.total === total && (checkpoint.media === undefined || checkpoint.media === identity);
+  return status && same ? { ...checkpoint, offset: status.offset } : null;
 }
 
 /** Uploads the video (resuming a saved session); answers the checkpoint with the video id, ready to poll. */
@@ -84,41 +106,57 @@ export async function uploadYouTubeVideo(
 ): Promise<UploadCheckpoint> {
   let checkpoint = await uploads?.load(UPLOAD_KEY);
   if (checkpoint?.phase === "processing" && checkpoint.platformId) return checkpoint;
-  if (checkpoint) {
-    const status = await sessionStatus(account, checkpoint);
-    if (!status) checkpoint = null;
-    else if (status.videoId) checkpoint = { ...checkpoint, offset: checkpoint.total, platformId: status.videoId, phase: "processing" };
-    else checkpoint = { ...checkpoint, offset: status.offset };
+  const total = await mediaSize(account, media);
+  const identity = uploadIdentity(media, total);
+  if (checkpoint) checkpoint = await resumable(account, checkpoint, identity, total);
+  // At most one restart per attempt: a session lost again right away is left to the next attempt.
+  for (let fresh = 0; ; fresh++) {
+    if (!checkpoint) {
+      checkpoint = {
+        session: await startSession(account, meta, total, media.mime_type),
+        platformId: null,
+        total,
+        chunkSize: YOUTUBE_CHUNK_BYTES,
+        offset: 0,
+        phase: "uploading",
+        media: identity,
+      };
+      await uploads?.save(UPLOAD_KEY, checkpoint);
+    }
+    if (checkpoint.phase !== "uploading") return checkpoint;
+    try {
+      return await sendAll(account, media, checkpoint, uploads);
+    } catch (err) {
+      if (!(err instanceof SessionGone)) throw err;
+      if (fresh > 0)
+        throw new ProviderError("YouTube lost the upload session twice in one attempt.", { kind: "unavailable", code: "upload_session_lost", retryable: true });
+      checkpoint = null;
+    }
   }
-  if (!checkpoint) {
-    const total = await mediaSize(account, media);
-    checkpoint = {
-      session: await startSession(account, meta, total, media.mime_type),
-      platformId: null,
-      total,
-      chunkSize: YOUTUBE_CHUNK_BYTES,
-      offset: 0,
-      phase: "uploading",
-    };
-    await uploads?.save(UPLOAD_KEY, checkpoint);
-  }
-  if (checkpoint.phase === "uploading") {
-    const { total, session } = checkpoint;
-    const done = await sendChunks({
-      key: UPLOAD_KEY,
-      checkpoint,
-      chunks: planChunks(total, checkpoint.chunkSize),
-      uploads,
-      read: (c) => readMediaRange(account, media, c.start, c.end),
-      async send(c, bytes) {
-        const answer = await sessionAnswer(await putToSession(account, session, `bytes ${c.start}-${c.end - 1}/${total}`, bytes));
-        return answer.videoId ? { offset: total, platformId: answer.videoId } : { offset: answer.offset };
-      },
-    });
-    if (!done.platformId)
-      throw new ProviderError("YouTube took every byte but named no video.", { kind: "unavailable", code: "upload_incomplete", retryable: true });
-    checkpoint = { ...done, phase: "processing" };
-    await uploads?.save(UPLOAD_KEY, checkpoint);
-  }
-  return checkpoint;
+}
+
+/** Every chunk after the checkpoint's offset; the final checkpoint (video id known, processing) saved. */
+async function sendAll(account: AccountContext, media: MediaRef, start: UploadCheckpoint, uploads?: UploadCheckpoints): Promise<UploadCheckpoint> {
+  const { total, session } = start;
+  const done = await sendChunks({
+    key: UPLOAD_KEY,
+    checkpoint: start,
+    chunks: planChunks(total, start.chunkSize),
+    uploads,
+    read: (c) => readMediaRange(account, media, c.start, c.end),
+    async send(c, bytes) {
+      const res = await putToSession(account, session, `bytes ${c.start}-${c.end - 1}/${total}`, bytes);
+      if (isGone(res)) {
+        await res.body?.cancel();
+        throw new SessionGone();
+      }
+      const answer = await sessionAnswer(res);
+      return answer.videoId ? { offset: total, platformId: answer.videoId } : { offset: answer.offset };
+    },
+  });
+  if (!done.platformId)
+    throw new ProviderError("YouTube took every byte but named no video.", { kind: "unavailable", code: "upload_incomplete", retryable: true });
+  const processing: UploadCheckpoint = { ...done, phase: "processing" };
+  await uploads?.save(UPLOAD_KEY, processing);
+  return processing;
 }

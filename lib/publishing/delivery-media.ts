@@ -26,7 +26,7 @@ export async function deliveryMedia(q: Queryable, env: Env, mediaIds: string[], 
         retryable: false,
       });
     }
-    refs.push({ url: await signedMediaUrl(env, base, id, ttl), mime_type: m.mimeType, alt_text: m.altText, duration_ms: m.durationMs });
+    refs.push({ id, url: await signedMediaUrl(env, base, id, ttl), mime_type: m.mimeType, alt_text: m.altText, duration_ms: m.durationMs });
   }
   return refs;
 }

@@ -30,7 +30,8 @@ import { contentRange, readJsonBody, startSinkServer, UploadSink, type SinkAnswe
  * - 401 `{error: {code: 401, errors: [{reason: "authError"}]}}` for an unknown or expired token; 403 `quotaExceeded`.
  *
  * Faults on chunk PUTs: `failNextChunk(status, reason, headers)` (401, 429 with Retry-After, 403 quotaExceeded),
- * `dropAfterStoringNextChunk()` (the chunk is stored and the answer lost: the connection is cut).
+ * `dropAfterStoringNextChunk()` (the chunk is stored and the answer lost: the connection is cut),
+ * `forgetSessionAtNextChunk()` (the session expired at YouTube: that chunk and every later call to it → 404).
  */
 
 export interface Channel {
@@ -79,7 +80,7 @@ export async function startYouTubeApi(opts: { processingPolls?: number } = {}) {
   const tokens = tokenRegistry<Channel>();
   const sessions = new Map<string, Session>();
   const videos: Video[] = [];
-  const chunkFaults: ({ kind: "fail"; answer: SinkAnswer } | { kind: "drop" })[] = [];
+  const chunkFaults: ({ kind: "fail"; answer: SinkAnswer } | { kind: "drop" } | { kind: "forget" } | { kind: "pass" })[] = [];
   const failing = new Map<string, { upload: "rejected" | "failed"; reason: string }>();
   let processingPolls = opts.processingPolls ?? 1;
   let nextFailure: { upload: "rejected" | "failed"; reason: string } | null = null;
@@ -124,6 +125,10 @@ export async function startYouTubeApi(opts: { processingPolls?: number } = {}) {
       if ("query" in range) return { status: 308, headers: held() };
       const fault = chunkFaults.shift();
       if (fault?.kind === "fail") return fault.answer;
+      if (fault?.kind === "forget") {
+        sessions.delete(session.id);
+        return googleError(404, "notFound", "The upload session was not found.");
+      }
       const length = range.end - range.start + 1;
       const last = range.end + 1 === session.sink.total;
       if (range.start !== session.sink.received)
@@ -311,6 +316,11 @@ export async function startYouTubeApi(opts: { processingPolls?: number } = {}) {
     },
     dropAfterStoringNextChunk() {
       chunkFaults.push({ kind: "drop" });
+    },
+    /** After `after` chunks taken, the session of the next chunk PUT is forgotten (expired at YouTube): that PUT and every later call to it answer 404. */
+    forgetSessionAtNextChunk(after = 0) {
+      for (let i = 0; i < after; i++) chunkFaults.push({ kind: "pass" });
+      chunkFaults.push({ kind: "forget" });
     },
   };
 }
