@@ -1,4 +1,4 @@
-import { newToken, tokenRegistry } from "./stand-in-kit";
+import { mountOAuth, newToken, tokenRegistry } from "./stand-in-kit";
 import { contentRange, readJsonBody, startSinkServer, UploadSink, type SinkAnswer } from "./chunk-sink";
 
 /**
@@ -27,10 +27,19 @@ import { contentRange, readJsonBody, startSinkServer, UploadSink, type SinkAnswe
  * - GET /youtube/v3/videos?part=statistics,snippet&id=<up to 50 ids, comma-separated> → the videos found (unknown
  *   ids left out) with `snippet.publishedAt/title` and `statistics` counts as decimal strings; a count the owner
  *   hides (likes) is absent. More than 50 ids → 400.
- * - 401 `{error: {code: 401, errors: [{reason: "authError"}]}}` for an unknown or expired token; 403 `quotaExceeded`.
+ * - 401 `{error: {code: 401, message, errors: [{domain: "global", reason: "authError", location: "Authorization",
+ *   locationType: "header"}], status: "UNAUTHENTICATED"}}` for an unknown or expired token; 403 `quotaExceeded`.
+ * - With `oauth`, Google's OAuth 2.0 for web server applications (developers.google.com/identity/protocols/oauth2/
+ *   web-server) at its paths, through test/peers/oauth-server.ts: GET /o/oauth2/v2/auth (authorization code,
+ *   PKCE S256 required here, `access_type=offline`), POST /token (client id and secret by HTTP Basic or in the
+ *   form; `authorization_code` and `refresh_token` grants) answering `{access_token, expires_in: 3599,
+ *   token_type: "Bearer", scope, refresh_token}`: access tokens last an hour. (Google keeps one refresh token;
+ *   the shared server rotates it, which Herald, storing whichever it is given, takes either way.)
  *
  * Faults on chunk PUTs: `failNextChunk(status, reason, headers)` (401, 429 with Retry-After, 403 quotaExceeded),
  * `dropAfterStoringNextChunk()` (the chunk is stored and the answer lost: the connection is cut),
+ * `rateLimitNext(resetAt)` (the next upload session's start → 429 `rateLimitExceeded` with `Retry-After`),
+ * `hangNext()` (the next last chunk is stored, the video made, and no answer ever comes),
  * `forgetSessionAtNextChunk()` (the session expired at YouTube: that chunk and every later call to it → 404).
  */
 
@@ -76,8 +85,23 @@ const googleError = (status: number, reason: string, message: string, headers: R
   body: { error: { code: status, message, errors: [{ reason, message, domain: "youtube" }] } },
 });
 
-export async function startYouTubeApi(opts: { processingPolls?: number } = {}) {
+const hangForever = () => new Promise<never>(() => {});
+
+export async function startYouTubeApi(opts: { processingPolls?: number; oauth?: { clientId: string; clientSecret: string } } = {}) {
   const tokens = tokenRegistry<Channel>();
+  const oauth = opts.oauth
+    ? mountOAuth(tokens, {
+        ...opts.oauth,
+        paths: { authorize: "/o/oauth2/v2/auth", token: "/token" },
+        clientAuth: "either",
+        requirePkce: true,
+        accessTokenTtlSeconds: 3599,
+      })
+    : null;
+  const startFaults: Date[] = [];
+  let hangs = 0;
+  /** Channel ids whose last chunk was taken and never answered. */
+  const hung: string[] = [];
   const sessions = new Map<string, Session>();
   const videos: Video[] = [];
   const chunkFaults: ({ kind: "fail"; answer: SinkAnswer } | { kind: "drop" } | { kind: "forget" } | { kind: "pass" })[] = [];
@@ -99,8 +123,34 @@ export async function startYouTubeApi(opts: { processingPolls?: number } = {}) {
   });
 
   const server = await startSinkServer(async (r, url) => {
+    if (oauth && (r.path === oauth.authority.paths.authorize || r.path === oauth.authority.paths.token)) {
+      const chunks: Buffer[] = [];
+      for await (const c of r.req) chunks.push(c as Buffer);
+      let out: SinkAnswer = { status: 404 };
+      await oauth.answer({ method: r.method, path: r.path, query: r.query, headers: r.headers, raw: Buffer.concat(chunks) }, (status, body, headers) => {
+        // Google's token answer: no user id in it (the channel is read with the token), token_type "Bearer".
+        if (body && typeof body === "object" && "access_token" in body) {
+          const { user_id: _user, ...google } = body as Record<string, unknown>;
+          out = { status, body: { ...google, token_type: "Bearer" }, headers };
+        } else out = { status, body, headers };
+      });
+      return out;
+    }
+
     const channel = tokens.accountOf(r.headers);
-    if (!channel) return googleError(401, "authError", "Invalid Credentials");
+    if (!channel)
+      return {
+        status: 401,
+        headers: { "www-authenticate": 'Bearer realm="https://accounts.google.com/", error="invalid_token"' },
+        body: {
+          error: {
+            code: 401,
+            message: "Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.",
+            errors: [{ message: "Invalid Credentials", domain: "global", reason: "authError", location: "Authorization", locationType: "header" }],
+            status: "UNAUTHENTICATED",
+          },
+        },
+      };
 
     if (r.method === "POST" && r.path === "/upload/youtube/v3/videos" && r.query.get("uploadType") === "resumable") {
       const body = (await readJsonBody(r.req)) as { snippet?: { title?: unknown; description?: unknown }; status?: { privacyStatus?: unknown } } | undefined;
@@ -109,6 +159,11 @@ export async function startYouTubeApi(opts: { processingPolls?: number } = {}) {
       if (typeof title !== "string" || !title || [...title].length > 100 || /[<>]/.test(title))
         return googleError(400, "invalidTitle", "The request metadata specifies an invalid or empty video title.");
       if (!Number.isSafeInteger(total) || total <= 0) return googleError(400, "badContent", "X-Upload-Content-Length is required.");
+      const limited = startFaults.shift();
+      if (limited)
+        return googleError(429, "rateLimitExceeded", "The request cannot be completed because you have exceeded your rate limit.", {
+          "retry-after": String(Math.max(1, Math.ceil((limited.getTime() - Date.now()) / 1000))),
+        });
       const privacy = String(body?.status?.privacyStatus ?? "public");
       const id = newToken("upload");
       sessions.set(id, { id, channel, title, description: String(body?.snippet?.description ?? ""), privacy, sink: new UploadSink(total), video: null });
@@ -156,6 +211,11 @@ export async function startYouTubeApi(opts: { processingPolls?: number } = {}) {
         videos.push(video);
       }
       if (fault?.kind === "drop") return { status: 0, drop: true };
+      if (session.video && hangs > 0) {
+        hangs--;
+        hung.push(channel.id);
+        return hangForever();
+      }
       return session.video ? { status: 200, body: videoResource(session.video) } : { status: 308, headers: held() };
     }
 
@@ -267,6 +327,26 @@ export async function startYouTubeApi(opts: { processingPolls?: number } = {}) {
     stop: server.stop,
     sessions,
     videos,
+    oauth,
+    hung,
+    /** A channel the next authorization approves; its tokens come from the token endpoint. */
+    addAccount(title = `channel-${Math.random().toString(36).slice(2, 8)}`): Channel {
+      return { id: `UC${newToken("c").slice(2, 24)}`, title, subscribers: 0 };
+    },
+    connectNext(channel: Channel) {
+      oauth?.connectAs(channel);
+    },
+    tokensOf: (channel: Channel) => tokens.tokensOf(channel),
+    /** The next upload session's start is refused 429 rateLimitExceeded, Retry-After saying when it resets. */
+    rateLimitNext(resetAt: Date) {
+      startFaults.push(resetAt);
+    },
+    /** The next upload's last chunk is stored (the video made) and never answered. */
+    hangNext() {
+      hangs++;
+    },
+    /** Videos of this channel, oldest first. */
+    videosOf: (channel: Channel) => videos.filter((v) => v.channel === channel),
     /** A channel with a fresh access token (what OAuth would have issued). */
     addChannel(title = "herald-test") {
       const channel: Channel = { id: `UC${newToken("c").slice(2, 24)}`, title, subscribers: 0 };

@@ -9,6 +9,7 @@ import { threadsDriver } from "./threads";
 import { tiktokDriver } from "./tiktok";
 import { webhookDriver } from "./webhook";
 import { xDriver } from "./x";
+import { youtubeDriver } from "./youtube";
 
 /** Every provider the conformance suite runs (test/conformance/driver.ts says how to add one). */
 export const DRIVERS: ProviderDriver[] = [
@@ -22,4 +23,5 @@ export const DRIVERS: ProviderDriver[] = [
   facebookDriver,
   instagramDriver,
   tiktokDriver,
+  youtubeDriver,
 ];
