@@ -66,7 +66,7 @@ describe("tiktok adapter with creator_info", () => {
     const { user, account } = creator();
     tt.setCreator(user, { comment_disabled: true, duet_disabled: true, stitch_disabled: false });
     const out = await publish(account);
-    const p = tt.publishes.get(out.external_id)!;
+    const p = tt.publishes.get(out.external_id ?? "")!;
     expect(p).toMatchObject({ privacy: "SELF_ONLY", disabled: { comment: true, duet: true, stitch: false } });
     expect(out.external_url).toBe(`https://www.tiktok.com/@${user.username}`);
   });

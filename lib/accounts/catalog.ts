@@ -276,24 +276,28 @@ export const PROVIDERS: Record<Platform, ProviderSpec> = {
     display_name: "TikTok",
     description:
       "Posts one video per rendition through the TikTok Content Posting API (direct post, FILE_UPLOAD in 10 MiB chunks, resumed after a crash from the last confirmed chunk), then polls the post's status until TikTok publishes it or says why not; the rendition's text is the caption (2,200 characters); posted SELF_ONLY (private). A publication without a video is refused at creation.",
-    capabilities: ["publish", "video"],
+    capabilities: ["publish", "video", "analytics"],
     thread_replies_supported: false,
-    analytics_ready: false,
+    analytics_ready: true,
     facts: {
-      approval: "The operator registers an app on TikTok for Developers with Login Kit and the Content Posting API; unaudited apps post privately only.",
-      authorization: "OAuth 2.0 authorization code with PKCE; client_key instead of client_id; scopes user.info.basic video.publish.",
+      approval:
+        "The operator registers an app on TikTok for Developers with Login Kit, the Content Posting API and the Display API; unaudited apps post privately only.",
+      authorization:
+        "OAuth 2.0 authorization code with PKCE; client_key instead of client_id; scopes user.info.basic, video.publish, video.list and user.info.stats (analytics).",
       configuration:
         "tiktok_client_id (the client key) and tiktok_client_secret instance settings; redirect URI <PUBLIC_BASE_URL>/accounts/connect/tiktok/callback.",
       control: "The user can revoke the app in TikTok settings.",
       live_certification: "Not certified against open.tiktokapis.com from this deployment.",
       local_test:
-        "Tested against a local stand-in written from TikTok's Content Posting API reference (test/peers/tiktok-api.ts), including a 200 MB upload resumed after a kill.",
+        "Tested against a local stand-in written from TikTok's Content Posting API, Login Kit and Display API references (test/peers/tiktok-api.ts), including a 200 MB upload resumed after a kill, and by the conformance suite.",
       policy:
-        "Access tokens last 24 hours and are refreshed with the refresh token (365 days). FILE_UPLOAD rather than PULL_FROM_URL: TikTok pulls only from URL prefixes the app owner verified, which a self-hosted PUBLIC_BASE_URL usually is not. The publish_id is kept from the first chunk on, so a retry continues the same post and never starts a second one; while TikTok processes, the delivery polls on its retry schedule (8 attempts), then ends failed with verify_on_platform.",
+        "Access tokens last 24 hours and are refreshed with the refresh token (365 days). FILE_UPLOAD rather than PULL_FROM_URL: TikTok pulls only from URL prefixes the app owner verified, which a self-hosted PUBLIC_BASE_URL usually is not. The publish_id is kept from the first chunk on, so a retry continues the same post and never starts a second one; while TikTok processes, the delivery polls on its retry schedule (8 attempts), then ends failed with verify_on_platform. Before each post, creator_info: a creator who cannot post SELF_ONLY, or a video longer than they may post, fails at once saying why; comments, duets and stitches follow their settings. Analytics: followers and each public video's views, likes, comments and shares (video.list, 20 a page); private (SELF_ONLY) posts are not listed, so Herald's own posts have no statistics until made public.",
     },
     extraBlockers: [
-      { code: "analytics_not_available", detail: "TikTok video statistics (video.list, video.query) are not collected yet." },
-      { code: "privacy_private_only", detail: "Posts go out SELF_ONLY: offering the creator's own privacy options (creator_info) is not built." },
+      {
+        code: "privacy_private_only",
+        detail: "Posts go out SELF_ONLY (checked against the creator's options from creator_info): choosing another privacy level is not offered.",
+      },
     ],
   }),
   youtube: oauthProvider("youtube", {

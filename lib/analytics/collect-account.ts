@@ -12,6 +12,7 @@ import { collectFacebook } from "./collect-facebook";
 import { collectInstagram } from "./collect-instagram";
 import { collectMastodon } from "./collect-mastodon";
 import { collectThreads } from "./collect-threads";
+import { collectTikTok } from "./collect-tiktok";
 import { collectX } from "./collect-x";
 import { collectYouTube } from "./collect-youtube";
 import { platformSupport } from "./overview";
@@ -32,6 +33,7 @@ const COLLECTORS: Record<string, { collect: Collector; budget: number }> = {
   youtube: { collect: collectYouTube, budget: READ_BUDGET.youtube },
   facebook: { collect: collectFacebook, budget: READ_BUDGET.facebook },
   instagram: { collect: collectInstagram, budget: READ_BUDGET.instagram },
+  tiktok: { collect: collectTikTok, budget: READ_BUDGET.tiktok },
 };
 
 type Coverage = typeof analyticsCoverage.$inferSelect;

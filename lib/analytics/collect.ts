@@ -39,8 +39,9 @@ export interface CollectResult {
  * (a page of 25 and its insights fit one run); YouTube reads the channel, then two calls a page of 50 videos (the
  * uploads playlist, then the videos' statistics), one quota unit each. Facebook's pages of 50 Page posts carry their
  * counts; Instagram, like Threads, needs one insights read per media (a page of 25 and its insights fit one run).
+ * TikTok reads the user's followers, then pages of 20 videos (the most video.list gives) that carry their counts.
  */
-export const READ_BUDGET = { mastodon: 6, bluesky: 16, x: 6, threads: 28, youtube: 7, facebook: 6, instagram: 28 } as const;
+export const READ_BUDGET = { mastodon: 6, bluesky: 16, x: 6, threads: 28, youtube: 7, facebook: 6, instagram: 28, tiktok: 6 } as const;
 
 /** How long one read may wait for its answer: a provider that hangs costs a run this much per call at most. */
 export const READ_TIMEOUT_MS = 10_000;

@@ -23,7 +23,8 @@ export type MeasurementSource =
   | "threads_api"
   | "youtube_api"
   | "facebook_graph"
-  | "instagram_graph";
+  | "instagram_graph"
+  | "tiktok_api";
 
 /** A value to store, or a metric the provider could not give and why (stored unavailable, never as zero). */
 export type MetricReading = { metric: string; value: number } | { metric: string; value: null; reason: string };

@@ -15,7 +15,7 @@ const isStale = (lastMs: number | null | undefined, nowMs: number) => lastMs ===
 
 /** What each platform offers analytics (the collectors ask only for these). */
 export function platformSupport(platform: string): { account: boolean; content: boolean } {
-  return ["mastodon", "bluesky", "x", "threads", "youtube", "facebook", "instagram"].includes(platform)
+  return ["mastodon", "bluesky", "x", "threads", "youtube", "facebook", "instagram", "tiktok"].includes(platform)
     ? { account: true, content: true }
     : { account: false, content: false };
 }

@@ -161,8 +161,8 @@ export const PLATFORM_LIMITS: Record<Platform, PlatformLimits> = {
   },
   // TikTok Content Posting API: caption 2,200 characters, one video (Media Transfer Guide: MP4, WebM or MOV, up to
   // 4 GB; up to 10 minutes, the documented maximum of creator_info's max_video_post_duration_sec). A creator's own
-  // maximum may be shorter: Herald does not query creator_info, so TikTok applies it when the video is posted.
-  // lib/providers/tiktok.ts; video statistics not collected yet.
+  // maximum may be shorter: the adapter reads creator_info before each post and fails it at once, saying the limit
+  // (lib/providers/tiktok-creator.ts); statistics lib/analytics/collect-tiktok.ts.
   tiktok: {
     text_limit: 2_200,
     text_unit: "characters",
@@ -170,7 +170,7 @@ export const PLATFORM_LIMITS: Record<Platform, PlatformLimits> = {
     media_kinds: ["video"],
     threads: false,
     reposts: false,
-    analytics: false,
+    analytics: true,
     video_max_duration_seconds: 10 * 60,
     video_max_bytes: 4 * GiB,
     image_max_bytes: null,

@@ -26,9 +26,14 @@ export function tiktokToken(account: AccountContext): string {
 }
 
 /** A TikTok answer whose `error.code` is not `ok` (or whose status is not 2xx) as a ProviderError. */
-export function tiktokError(res: Response, body: TikTokAnswer<unknown> | null): ProviderError {
-  const code = typeof body?.error?.code === "string" ? body.error.code : undefined;
-  const message = typeof body?.error?.message === "string" ? body.error.message : undefined;
+export function tiktokError(res: Response, body: unknown): ProviderError {
+  const error = body !== null && typeof body === "object" && "error" in body ? body.error : undefined;
+  const field = (name: "code" | "message") => {
+    const v: unknown = error !== null && typeof error === "object" ? Reflect.get(error, name) : undefined;
+    return typeof v === "string" ? v : undefined;
+  };
+  const code = field("code");
+  const message = field("message");
   if (res.status === 401 || code === "access_token_invalid" || code === "scope_not_authorized")
     return new ProviderError(`TikTok refused the access token${message ? `: ${message.slice(0, 300)}` : "."}`, {
       kind: "authentication",
@@ -58,8 +63,15 @@ export function tiktokError(res: Response, body: TikTokAnswer<unknown> | null): 
   return errorFromResponse(res, { providerName: "TikTok", message, code });
 }
 
-/** One authenticated JSON call; answers `data`. */
-export async function tiktokApi<T>(account: AccountContext, path: string, init: { method?: "GET" | "POST"; body?: unknown } = {}): Promise<T> {
+/**
+ * One authenticated call answered 2xx (anything else a ProviderError); the caller reads the body (analytics read
+ * it through lib/providers/answer.ts and checks `error.code` itself). `timeoutMs` bounds the wait for an answer.
+ */
+export async function tiktokResponse(
+  account: AccountContext,
+  path: string,
+  init: { method?: "GET" | "POST"; body?: unknown; timeoutMs?: number } = {},
+): Promise<Response> {
   const res = await providerFetch(`${tiktokBase(account)}${path}`, {
     method: init.method ?? "GET",
     headers: {
@@ -69,9 +81,17 @@ export async function tiktokApi<T>(account: AccountContext, path: string, init: 
     },
     body: init.body !== undefined ? JSON.stringify(init.body) : undefined,
     allowPrivateUrls: account.allowPrivateUrls,
+    timeoutMs: init.timeoutMs,
   });
+  if (!res.ok) throw tiktokError(res, await readJson(res));
+  return res;
+}
+
+/** One authenticated JSON call; answers `data`. */
+export async function tiktokApi<T>(account: AccountContext, path: string, init: { method?: "GET" | "POST"; body?: unknown } = {}): Promise<T> {
+  const res = await tiktokResponse(account, path, init);
   const body = await readJson<TikTokAnswer<T>>(res);
-  if (!res.ok || (body?.error?.code !== undefined && body.error.code !== "ok")) throw tiktokError(res, body);
+  if (body?.error?.code !== undefined && body.error.code !== "ok") throw tiktokError(res, body);
   if (!body?.data) throw new ProviderError("TikTok answered without data.", { kind: "unknown", code: "malformed_answer", retryable: true });
   return body.data;
 }

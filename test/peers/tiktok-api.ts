@@ -37,7 +37,8 @@ import { mountOAuth, newToken, tokenRegistry } from "./stand-in-kit";
  *   429 `{error: {code: "rate_limit_exceeded"}}` with no reset header (TikTok documents none: its limits are
  *   counted over a one-minute sliding window).
  *
- * Faults: on chunk PUTs `failNextChunk(status, code, headers)`, `dropAfterStoringNextChunk()`; on posts
+ * Faults: on chunk PUTs `failNextChunk(status, code, headers)`, `dropAfterStoringNextChunk()`; on the video list
+ * `tamperNextVideoList(fn)` (its answer altered: a malformed answer); on posts
  * `rateLimitNext(n)` (the next video/init answers 429), `hangNext(n)` (the next upload's last chunk is stored,
  * completing the post, and its answer never comes; the user is recorded in `hung`).
  */
@@ -100,6 +101,8 @@ export async function startTikTokApi(opts: { processingPolls?: number; oauth?: {
   const chunkFaults: ({ kind: "fail"; answer: SinkAnswer } | { kind: "drop" })[] = [];
   const postFaults: ("rate_limit" | "hang")[] = [];
   const hung: string[] = [];
+  const listTampers: ((body: unknown) => unknown)[] = [];
+  let listCalls = 0;
   let processingPolls = opts.processingPolls ?? 1;
   let nextFailure: string | null = null;
   let connecting: TikTokUser | null = null;
@@ -261,6 +264,7 @@ export async function startTikTokApi(opts: { processingPolls?: number; oauth?: {
     }
 
     if (r.method === "POST" && r.path === "/v2/video/list/") {
+      listCalls += 1;
       const body = (await readJsonBody(r.req)) as { cursor?: unknown; max_count?: unknown } | undefined;
       const max = body?.max_count === undefined ? 10 : Number(body.max_count);
       if (!Number.isInteger(max) || max < 1 || max > 20) return answer(400, "invalid_params", "max_count must be 1 to 20.");
@@ -276,7 +280,9 @@ export async function startTikTokApi(opts: { processingPolls?: number; oauth?: {
         return Object.fromEntries(fields.map((f) => [f, all[f]]));
       });
       const last = page.at(-1);
-      return answer(200, "ok", "", { videos: shown, cursor: last ? last.createTime * 1000 : 0, has_more: mine.length > page.length });
+      const out = answer(200, "ok", "", { videos: shown, cursor: last ? last.createTime * 1000 : 0, has_more: mine.length > page.length });
+      const tamper = listTampers.shift();
+      return tamper ? { ...out, body: tamper(out.body) } : out;
     }
     return answer(404, "invalid_params", `No route for ${r.method} ${r.path}`);
   });
@@ -342,6 +348,13 @@ export async function startTikTokApi(opts: { processingPolls?: number; oauth?: {
     },
     dropAfterStoringNextChunk() {
       chunkFaults.push({ kind: "drop" });
+    },
+    /** The next video list answer, altered (a malformed answer for a collector to refuse). */
+    tamperNextVideoList(fn: (body: unknown) => unknown) {
+      listTampers.push(fn);
+    },
+    get listCalls() {
+      return listCalls;
     },
     rateLimitNext(n = 1) {
       for (let i = 0; i < n; i++) postFaults.push("rate_limit");

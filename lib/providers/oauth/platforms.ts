@@ -110,7 +110,8 @@ export const OAUTH_PLATFORMS: Record<OAuthNetwork, OAuthPlatform> = {
   tiktok: {
     authorizeUrl: "https://www.tiktok.com/v2/auth/authorize/",
     tokenUrl: "https://open.tiktokapis.com/v2/oauth/token/",
-    scopes: ["user.info.basic", "video.publish"],
+    // video.list and user.info.stats: the Display API's video list and follower count (lib/analytics/collect-tiktok.ts).
+    scopes: ["user.info.basic", "video.publish", "video.list", "user.info.stats"],
     scopeSeparator: ",",
     pkce: true,
     clientAuth: "body",
