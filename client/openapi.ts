@@ -13183,7 +13183,7 @@ export interface components {
             provider_installation_id: string | null;
             is_active: boolean;
             /**
-             * @description `reconnect_required` when the platform refused to refresh the account's token: connect it again; it is not sent to until then
+             * @description `reconnect_required` when an OAuth platform refused to refresh the account's token, or refused the token itself when Herald published (revoked): connect it again; it is not sent to until then
              * @enum {string}
              */
             status: "active" | "reconnect_required";

@@ -187,4 +187,42 @@ describe("refresh", () => {
       oauth.refuseRefreshes(false);
     }
   });
+
+  it("a token the platform refuses when publishing (revoked) marks the account reconnect_required with the failure, emits the event once, and the next delivery fails without calling the platform", async () => {
+    const { accountId, workspaceId, api } = await connected();
+    const hook = await api.POST("/webhook-endpoints", {
+      body: { workspace_id: workspaceId, url: "http://127.0.0.1:9/hooks", events: ["account.reconnect_required"] },
+    });
+    expect(hook.response.status, JSON.stringify(hook.error)).toBe(201);
+    xApi.expireTokensOf(xUser.id);
+    const publish = async (body: string) => {
+      const created = expectData(
+        await api.POST("/publications", {
+          body: { workspace_id: workspaceId, source_text: body, destinations: [{ social_account_id: accountId, segments: [{ body }] }] },
+        }),
+        201,
+      );
+      const started = await api.POST("/publications/{id}/publish-now", { params: { path: { id: created.id } }, body: { expected_revision: created.revision } });
+      expect(started.response.status, JSON.stringify(started.error)).toBe(202);
+      await runPipeline(created.id, { env: workerEnv });
+      return expectData(await api.GET("/publications/{id}", { params: { path: { id: created.id } } })).renditions[0];
+    };
+    const first = await publish("Refused by a revoked token");
+    expect(first).toMatchObject({ status: "failed", error_kind: "authentication", delivery: { recovery_action: "reconnect_account" } });
+    expect((await rowOf(accountId)).status).toBe("reconnect_required");
+    const events = () =>
+      withDb((db) =>
+        db
+          .select()
+          .from(outboundEvents)
+          .where(and(eq(outboundEvents.workspaceId, workspaceId), eq(outboundEvents.type, "account.reconnect_required"))),
+      );
+    expect((await events()).map((e) => e.data)).toEqual([{ account_id: accountId, platform: "x", status: "reconnect_required" }]);
+
+    const requests = xApi.postRequests.length;
+    const second = await publish("Not sent until reconnected");
+    expect(second).toMatchObject({ status: "failed", delivery: { recovery_action: "reconnect_account" } });
+    expect(xApi.postRequests.length).toBe(requests);
+    expect(await events()).toHaveLength(1);
+  });
 });

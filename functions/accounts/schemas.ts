@@ -86,7 +86,8 @@ export const AccountResponse = responseObject("AccountResponse", {
   provider_installation_id: z.string().nullable(),
   is_active: z.boolean(),
   status: z.enum(ACCOUNT_STATUSES).openapi({
-    description: "`reconnect_required` when the platform refused to refresh the account's token: connect it again; it is not sent to until then",
+    description:
+      "`reconnect_required` when an OAuth platform refused to refresh the account's token, or refused the token itself when Herald published (revoked): connect it again; it is not sent to until then",
   }),
   messages_enabled: z.boolean(),
   messaging_supported: z.boolean(),

@@ -4,6 +4,7 @@ import type { Database } from "../db/client";
 import type { Env } from "../env";
 import { errorFields, logEvent } from "../log";
 import { accountContext } from "../providers/account-context";
+import { isOAuthPlatform } from "../providers/oauth/platforms";
 import { adapterFor } from "../providers/registry";
 import { ProviderError, type PostRef, type RenditionToPublish } from "../providers/types";
 import { deliveryMedia } from "../publishing/delivery-media";
@@ -162,6 +163,9 @@ export async function deliverClaimed(db: Database, env: Env, claim: Claim, commi
       httpStatus: info.httpStatus,
       failedPosition: segments.find((s) => !posted.has(s.position))?.position,
       lastPosted,
+      // A refused OAuth token (revoked, or its scopes withdrawn) needs the owner to connect again; other platforms'
+      // credentials are replaced by adding the account again, so their status is left as it is.
+      reconnectAccountId: info.kind === "authentication" && account && isOAuthPlatform(account.platform) ? account.id : undefined,
     });
     return recorded === "recorded" ? decision.status : recorded;
   } finally {

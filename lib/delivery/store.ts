@@ -5,7 +5,7 @@ import { BoundStatement, compileSql, compileStatement, placeholder, statementBui
 import type { Database, Queryable } from "../db/client";
 import { insertWhere } from "../db/insert-where";
 import { byName } from "../events/emit";
-import { renditionFailedStatements } from "../events/subjects";
+import { accountReconnectRequiredStatements, renditionFailedStatements } from "../events/subjects";
 import { newId } from "../ids";
 import { RENDITION_ERROR_CLEARED } from "../publishing/status";
 import { CLAIMABLE, LEASE_SECONDS, type FailureDecision, type FailureInfo } from "./rules";
@@ -298,6 +298,11 @@ export interface FailureRecord {
   failedPosition?: number;
   /** A segment confirmed just before the failure, not yet on record. */
   lastPosted?: { position: number; ref: PostedRef };
+  /**
+   * The OAuth account whose credentials the platform refused: marked `reconnect_required` with the failure (and
+   * `account.reconnect_required` emitted), so it shows what to do and nothing more is sent to it until reconnected.
+   */
+  reconnectAccountId?: string;
 }
 
 /**
@@ -360,6 +365,15 @@ export async function recordFailure(db: Database, ids: AttemptIds, f: FailureRec
         .update(deliveryAttempts)
         .set({ outcome: f.info.outcomeUnknown ? "unknown" : "failed", errorCode: decision.errorCode, finishedAt: sql`now()` })
         .where(and(eq(deliveryAttempts.id, ids.attemptId), isNull(deliveryAttempts.finishedAt))),
+      ...(f.reconnectAccountId
+        ? {
+            reconnect: tx
+              .update(socialAccounts)
+              .set({ status: "reconnect_required", updatedAt: sql`now()` })
+              .where(and(eq(socialAccounts.id, f.reconnectAccountId), eq(socialAccounts.status, "active"), isNull(socialAccounts.disconnectedAt), stillHeld)),
+            ...byName("account_reconnect", accountReconnectRequiredStatements(f.reconnectAccountId)),
+          }
+        : {}),
       after: tx.select({ status: renditions.status }).from(renditions).where(here),
       // Its outbound event when this ends the rendition (lib/events): written only if the update above applied.
       ...(decision.status === "failed" ? byName("rendition_failed", renditionFailedStatements(ids.id)) : {}),
