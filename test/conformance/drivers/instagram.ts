@@ -51,7 +51,8 @@ export const instagramDriver: ProviderDriver = {
       id: p.id,
       text: p.text,
       replyTo: null,
-      media: p.images.map((i) => ({ bytes: i.bytes, altText: i.alt })),
+      // A Reel's video is its one medium (fetched by the double from Herald's signed URL).
+      media: p.video ? [{ bytes: p.video, altText: null }] : p.images.map((i) => ({ bytes: i.bytes, altText: i.alt })),
     }));
   },
 
