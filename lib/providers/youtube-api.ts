@@ -4,7 +4,8 @@ import { ProviderError, type AccountContext } from "./types";
 /**
  * Calls to the YouTube Data API v3 with the account's Google OAuth access token. Google's errors come as
  * `{error: {code, message, errors: [{reason}]}}`; a spent quota is 403 `quotaExceeded` (a rate limit that
- * resets at midnight Pacific time, not a credentials problem), `rateLimitExceeded`/429 a short one.
+ * resets at midnight Pacific time, not a credentials problem: retried then, not on the delivery's short backoff),
+ * `rateLimitExceeded`/429 a short one (retried at its Retry-After when it gives one).
  */
 
 export const YOUTUBE_API_BASE = "https://www.googleapis.com";
@@ -23,14 +24,35 @@ export const bearer = (account: AccountContext) => {
   return `Bearer ${token}`;
 };
 
+const PACIFIC = new Intl.DateTimeFormat("en-US", { timeZone: "America/Los_Angeles", hour: "numeric", minute: "numeric", second: "numeric", hourCycle: "h23" });
+
+/** Seconds since midnight on Los Angeles' wall clock at `at`. */
+function pacificSecondOfDay(at: Date): number {
+  const parts = Object.fromEntries(PACIFIC.formatToParts(at).map((p) => [p.type, p.value]));
+  return Number(parts.hour) * 3600 + Number(parts.minute) * 60 + Number(parts.second);
+}
+
+/** The next midnight Pacific time after `now`, when YouTube's daily quota resets (a DST night's hour accounted for). */
+export function nextPacificMidnight(now: Date): Date {
+  const ms = Math.floor(now.getTime() / 1000) * 1000;
+  let at = ms + (86_400 - pacificSecondOfDay(new Date(ms))) * 1000;
+  const wall = pacificSecondOfDay(new Date(at));
+  // That night the clocks moved: 23:00 (an hour short) or 01:00 (an hour long) instead of midnight.
+  if (wall >= 12 * 3600) at += (86_400 - wall) * 1000;
+  else at -= wall * 1000;
+  return new Date(at);
+}
+
 /** A non-2xx Google answer as a ProviderError. */
-export async function youtubeError(res: Response): Promise<ProviderError> {
+export async function youtubeError(res: Response, now = new Date()): Promise<ProviderError> {
   const body = await readJson<GoogleError>(res);
   const message = typeof body?.error?.message === "string" ? body.error.message : undefined;
   const reason = typeof body?.error?.errors?.[0]?.reason === "string" ? body.error.errors[0].reason : undefined;
   const err = errorFromResponse(res, { providerName: "YouTube", message, code: reason });
-  if (reason && RATE_REASONS.has(reason))
-    return new ProviderError(err.message, { kind: "rate_limited", code: reason, httpStatus: res.status, retryable: true, retryAt: err.info.retryAt });
+  if (reason && RATE_REASONS.has(reason)) {
+    const retryAt = err.info.retryAt ?? (reason === "quotaExceeded" ? nextPacificMidnight(now) : undefined);
+    return new ProviderError(err.message, { kind: "rate_limited", code: reason, httpStatus: res.status, retryable: true, retryAt });
+  }
   return err;
 }
 
