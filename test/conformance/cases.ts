@@ -1,5 +1,6 @@
 import { expect, vi } from "vitest";
 import { MAX_DELIVERY_ATTEMPTS } from "../../lib/delivery/rules";
+import { isOAuthPlatform } from "../../lib/providers/oauth/platforms";
 import { expectData, expectProblem } from "../helpers/typed";
 import type { ConnectedAccount, PlatformPost, ProviderDriver, SuiteContext, Workspace } from "./driver";
 import { newCaseWorkspace, publishSegments, pump, readPublication, settle, uploadImage, uploadVideo, type Publication } from "./herald";
@@ -200,6 +201,11 @@ export const CASES: ConformanceCase[] = [
       expect(r.delivery.recovery_action).toBe("reconnect_account");
       expect(r.delivery.current_attempt_number).toBe(1);
       expect(await driver.posts(account)).toEqual([]);
+      // An OAuth account is marked for reconnection, so the account list shows what to do.
+      if (isOAuthPlatform(driver.platform)) {
+        const listed = expectData(await ws.client.GET("/accounts", { params: { query: { workspace_id: ws.workspaceId } } }));
+        expect(listed.find((a) => a.id === account.id)?.status).toBe("reconnect_required");
+      }
       return undefined;
     },
   },
