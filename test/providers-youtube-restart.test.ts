@@ -123,6 +123,22 @@ describe("youtube: an upload whose session or file changed restarts instead of f
     expect(yt.sessions.size).toBe(sessions + 1);
   }, 60_000);
 
+  it("the session gone when a later attempt asks where it stands (404 on the status query): a fresh session from byte 0", async () => {
+    const { account, channelId } = channelAccount();
+    const uploads = checkpoints();
+    uploads.killAfterChunk(2);
+    await expect(publishWith(account, media(first.url, "med_expired"), uploads)).rejects.toThrow("killed between chunks");
+    const stale = uploads.store.get(UPLOAD_KEY)!;
+    // Expired at YouTube between attempts (sessions last about a week).
+    yt.sessions.delete(new URL(stale.session).searchParams.get("upload_id")!);
+    const out = await publishWith(account, media(first.url, "med_expired"), uploads);
+    const videos = videosOf(channelId);
+    expect(videos).toHaveLength(1);
+    expect(out.external_id).toBe(videos[0].id);
+    expect(videos[0].sink.chunks.map((c) => c.start)).toEqual([0, YOUTUBE_CHUNK_BYTES, 2 * YOUTUBE_CHUNK_BYTES]);
+    expect(videos[0].sink.digest()).toBe(firstDigest);
+  }, 60_000);
+
   it("the file replaced after its last chunk went in (answer lost): the first video is kept, never a second", async () => {
     const { account, channelId } = channelAccount();
     const uploads = checkpoints();
