@@ -242,7 +242,7 @@ describe("Instagram", () => {
     expect(mediaProblemsFor("instagram", [{ mediaType: "image", mimeType: "image/png", size: 10 }])).toEqual([]);
     expect(mediaProblemsFor("instagram", [{ mediaType: "video", mimeType: "video/mp4", size: 10 }])).toEqual([]);
     expect(mediaProblemsFor("instagram", [{ mediaType: "video", mimeType: "video/mp4", size: 301 * 1024 * 1024 }])).toEqual([
-      { index: 0, message: "instagram: Instagram takes Reels of at most 300 MB; this one is 301 MB" },
+      { index: 0, message: "Instagram takes videos of at most 300 MiB (314,572,800 bytes); this one is 301 MiB (315,621,376 bytes)" },
     ]);
     expect(
       mediaProblemsFor("instagram", [

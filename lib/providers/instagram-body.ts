@@ -13,7 +13,10 @@ import { ProviderError, type MediaRef } from "./types";
 export const INSTAGRAM_CAPTION_LIMIT = 2_200;
 export const INSTAGRAM_MAX_HASHTAGS = 30;
 export const INSTAGRAM_MAX_IMAGES = 10;
-/** Reels specifications (Content Publishing reference): MP4 or MOV, at most 300 MB; Instagram checks the duration. */
+/**
+ * Reels specifications (Content Publishing reference): MP4 or MOV, at most 300 MB (checked at creation through
+ * lib/providers/platform-limits.ts video_max_bytes, which must agree); Instagram checks the length itself too.
+ */
 export const INSTAGRAM_REEL_TYPES = ["video/mp4", "video/quicktime"];
 export const INSTAGRAM_REEL_MAX_BYTES = 300 * 1024 * 1024;
 

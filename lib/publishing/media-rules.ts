@@ -1,6 +1,6 @@
 import type { Platform } from "../../db/schema/accounts";
 import { BLUESKY_MAX_IMAGE_BYTES, BLUESKY_MAX_IMAGES } from "../providers/bluesky-media";
-import { INSTAGRAM_REEL_MAX_BYTES, instagramProblem } from "../providers/instagram-body";
+import { instagramProblem } from "../providers/instagram-body";
 import { MASTODON_MAX_MEDIA } from "../providers/mastodon-media";
 import { PLATFORM_LIMITS } from "../providers/platform-limits";
 import { isVideoPlatform, videoProblems, withLimitProblems } from "./video-rules";
@@ -84,26 +84,16 @@ function platformProblems(platform: Platform, media: MediaFacts[]): MediaProblem
 
 /**
  * Instagram has no text-only posts: one to ten images (a carousel from two), or one video alone (a Reel, MP4 or
- * MOV of at most 300 MB); never the two mixed.
+ * MOV); never the two mixed. A Reel's size and length are the limits' rule (300 MB, 15 minutes: ./video-rules.ts).
  */
 function instagramProblems(media: MediaFacts[]): MediaProblem[] {
   const problem = instagramProblem(
     "",
     media.map((m) => ({ mime_type: m.mimeType })),
   );
-  if (problem) {
-    const index = problem.code === "media_unsupported" ? (media.length === 1 ? 0 : media.findIndex((m) => !m.mimeType.startsWith("image/"))) : null;
-    return [{ index, message: `instagram: ${problem.message}` }];
-  }
-  const reel = media.length === 1 && media[0].mediaType === "video" ? media[0] : null;
-  if (reel && reel.size > INSTAGRAM_REEL_MAX_BYTES)
-    return [
-      {
-        index: 0,
-        message: `instagram: Instagram takes Reels of at most ${INSTAGRAM_REEL_MAX_BYTES / 1024 / 1024} MB; this one is ${Math.ceil(reel.size / 1024 / 1024)} MB`,
-      },
-    ];
-  return [];
+  if (!problem) return [];
+  const index = problem.code === "media_unsupported" ? (media.length === 1 ? 0 : media.findIndex((m) => !m.mimeType.startsWith("image/"))) : null;
+  return [{ index, message: `instagram: ${problem.message}` }];
 }
 
 /** A platform without rules of its own yet: the media kinds and count its documentation gives (lib/providers/platform-limits.ts). */
