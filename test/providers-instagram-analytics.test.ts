@@ -98,6 +98,15 @@ describe("Instagram analytics collector (against a test double of the Graph API)
     expect(out.error?.info).toMatchObject({ kind: "unknown", code: "malformed_type" });
   });
 
+  it("without instagram_manage_insights (Graph's code 10, permission) the run fails rather than storing media as seen by too few", async () => {
+    const { page } = api.addUser({ instagram: true });
+    api.addPost(page.ig!.id, "needs the permission", new Date(), { likes: 1, insights: { views: 5 } });
+    api.refuseInsights(page.id);
+    const out = await collectInstagram(igAccount(page), { cursor: null, done: true });
+    expect(out.posts).toEqual([]);
+    expect(out.error?.info).toMatchObject({ code: "graph_10", retryable: false });
+  });
+
   it("a refused token fails the run", async () => {
     const { user, page } = api.addUser({ instagram: true });
     api.expireTokensOf(user.id);

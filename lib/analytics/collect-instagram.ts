@@ -30,8 +30,11 @@ const INSIGHTS = ["views", "reach"] as const;
 const reading = (metric: string, v: number | undefined, reason = "not_in_response"): SourcedReading =>
   v === undefined ? { metric, value: null, reason, source: "instagram_graph" } : { metric, value: v, source: "instagram_graph" };
 
-/** Graph error code 10 on insights: "Not enough viewers for the media to show insights". */
-const tooFewViewers = (err: unknown) => err instanceof ProviderError && err.info.code === "graph_10";
+/**
+ * Graph error code 10 on insights: "Not enough viewers for the media to show insights". Code 10 is also Graph's
+ * "permission denied" (a token without instagram_manage_insights), which must fail the run, so the message decides.
+ */
+const tooFewViewers = (err: unknown) => err instanceof ProviderError && err.info.code === "graph_10" && /not enough viewers/i.test(err.message);
 
 const DEFAULT_LIMITS: CollectLimits = { budget: READ_BUDGET.instagram, timeoutMs: READ_TIMEOUT_MS };
 

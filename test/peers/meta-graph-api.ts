@@ -101,6 +101,8 @@ export async function startMetaGraphApi(opts: { oauth?: { clientId: string; clie
   const followers = new Map<string, number>();
   /** Answers given once instead of the real one, to the next GET whose path matches (a malformed answer). */
   const overrides: { path: RegExp; body: unknown }[] = [];
+  /** Pages whose token lacks instagram_manage_insights: media insights answer Graph's permission error (code 10). */
+  const insightsRefused = new Set<string>();
   /** Graph's paging: `after` is an opaque cursor (here the offset), `next` present while more remain. */
   function paged<T>(list: T[], params: URLSearchParams, max: number) {
     const limit = Math.min(max, Number(params.get("limit") ?? 25));
@@ -370,6 +372,7 @@ export async function startMetaGraphApi(opts: { oauth?: { clientId: string; clie
       const post = posts.find((p) => p.id === insightsOf[1]);
       const page = pages.find((p) => p.ig?.id === post?.ownerId);
       if (!post || !page || actor.page !== page) return fail(400, `Unsupported get request. Object with ID '${insightsOf[1]}' does not exist`, 100);
+      if (insightsRefused.has(page.id)) return fail(400, "(#10) Application does not have permission for this action", 10);
       const insights = post.counts?.insights ?? {};
       if (insights === "not_enough_viewers") return fail(400, "(#10) Not enough viewers for the media to show insights", 10);
       const metrics = (params.get("metric") ?? "").split(",").filter(Boolean);
@@ -492,6 +495,10 @@ export async function startMetaGraphApi(opts: { oauth?: { clientId: string; clie
     setCounts(postId: string, counts: MetaCounts) {
       const post = posts.find((p) => p.id === postId)!;
       post.counts = { ...post.counts, ...counts };
+    },
+    /** The Page's token was granted without instagram_manage_insights. */
+    refuseInsights(pageId: string) {
+      insightsRefused.add(pageId);
     },
     /** The next GET whose path (after the version) matches answers `body` with 200, whatever it is. */
     answerNextGet(path: RegExp, body: unknown) {
