@@ -103,6 +103,15 @@ describe("YouTube analytics collector (against a test double of the YouTube Data
     expect(new Set([...partly.posts, ...rest.posts].map((p) => p.externalId)).size).toBe(60);
   });
 
+  it("a channel without an uploads playlist yet (404 playlistNotFound) has no videos, not a failure", async () => {
+    const me = yt.addChannel("empty");
+    me.channel.noUploadsPlaylist = true;
+    const out = await collectYouTube(account(me), { cursor: null, done: false }, LIMITS);
+    expect(out.error).toBeUndefined();
+    expect(out.posts).toEqual([]);
+    expect(out.backfill).toEqual({ cursor: null, done: true });
+  });
+
   it("a channel answer that is not the documented shape fails the run before anything is kept", async () => {
     const me = yt.addChannel("badchannel");
     yt.badAnswerNext("/youtube/v3/channels");

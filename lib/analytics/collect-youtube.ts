@@ -1,7 +1,7 @@
 import { malformed, readAnswer } from "../providers/answer";
 import { youtubeWatchUrl } from "../providers/youtube";
 import { youtubeApi } from "../providers/youtube-api";
-import type { AccountContext } from "../providers/types";
+import { ProviderError, type AccountContext } from "../providers/types";
 import { arrayOf, idOf, objectOf, optionalIdOf, optionalTextOf, timeOf, type Shape } from "./answer-shape";
 import {
   excerptOf,
@@ -26,6 +26,7 @@ import { walkPostPages } from "./walk-post-pages";
  */
 
 const PAGE = 50;
+const NO_ITEMS: Shape = {};
 const SOURCE = "youtube_api" as const;
 
 const reading = (metric: string, v: number | undefined, reason = "not_in_response"): SourcedReading =>
@@ -98,7 +99,11 @@ export async function collectYouTube(account: AccountContext, state: BackfillSta
       `/youtube/v3/playlistItems?part=contentDetails&playlistId=${encodeURIComponent(uploads)}&maxResults=${PAGE}${token ? `&pageToken=${encodeURIComponent(token)}` : ""}`,
       what,
       limits,
-    );
+    ).catch((err: unknown) => {
+      // A channel that never uploaded may have no uploads playlist yet (404 playlistNotFound): no videos, not a failure.
+      if (!token && err instanceof ProviderError && err.info.code === "playlistNotFound") return NO_ITEMS;
+      throw err;
+    });
     const items = body.items === undefined ? [] : arrayOf(body.items, `${what}: items`);
     const ids = items.map((v, i) =>
       idOf(

@@ -48,6 +48,8 @@ export interface Channel {
   title: string;
   /** Null: the channel hides its subscriber count. */
   subscribers: number | null;
+  /** A channel that never uploaded, whose uploads playlist is not found (404 playlistNotFound). */
+  noUploadsPlaylist?: boolean;
 }
 
 export interface VideoStats {
@@ -228,7 +230,7 @@ export async function startYouTubeApi(opts: { processingPolls?: number; oauth?: 
 
     if (r.method === "GET" && r.path === "/youtube/v3/playlistItems") {
       const playlist = r.query.get("playlistId");
-      if (playlist !== uploadsOf(channel))
+      if (playlist !== uploadsOf(channel) || channel.noUploadsPlaylist)
         return googleError(404, "playlistNotFound", "The playlist identified with the request's playlistId parameter cannot be found.");
       const max = Number(r.query.get("maxResults") ?? 5);
       if (!Number.isInteger(max) || max < 0 || max > 50) return googleError(400, "invalidValue", "maxResults must be between 0 and 50.");
