@@ -2,10 +2,12 @@ import { mountOAuth, newToken, tokenRegistry } from "./stand-in-kit";
 import { contentRange, readJsonBody, startSinkServer, UploadSink, type SinkAnswer } from "./chunk-sink";
 
 /**
- * A TEST DOUBLE of the YouTube Data API v3, written from Google's public reference (developers.google.com/youtube/v3:
- * "Videos: insert", "Upload Videos: Resumable uploads" (guides/using_resumable_upload_protocol), "Videos: list"
- * with processingDetails and status, "Channels: list" mine=true, and the "Errors" page). YouTube cannot run here;
- * this answers the calls Herald makes the way those pages describe:
+ * A TEST DOUBLE of the YouTube Data API v3 and Google's OAuth 2.0, written from Google's public references: the
+ * YouTube Data API (developers.google.com/youtube/v3: "Videos: insert", "Upload Videos: Resumable uploads"
+ * (guides/using_resumable_upload_protocol), "Videos: list" with processingDetails, status, statistics and snippet,
+ * "Channels: list" mine=true, "PlaylistItems: list", and the "Errors" page) and "Using OAuth 2.0 for Web Server
+ * Applications" (developers.google.com/identity/protocols/oauth2/web-server). YouTube cannot run here; this answers
+ * the calls Herald makes the way those pages describe:
  *
  * - POST /upload/youtube/v3/videos?uploadType=resumable&part=snippet,status with `X-Upload-Content-Length`,
  *   `X-Upload-Content-Type` and `{snippet: {title, description}, status: {privacyStatus}}` → 200 and the session
