@@ -4,11 +4,11 @@ import {
   excerptOf,
   READ_BUDGET,
   READ_TIMEOUT_MS,
+  readingFrom,
   type BackfillState,
   type CollectedPost,
   type CollectLimits,
   type CollectResult,
-  type SourcedReading,
 } from "./collect";
 import { graphPage, graphRead } from "./meta-read";
 import { walkPostPages } from "./walk-post-pages";
@@ -26,8 +26,7 @@ import { walkPostPages } from "./walk-post-pages";
 const PAGE = 50;
 const FIELDS = "id,created_time,message,permalink_url,reactions.summary(total_count).limit(0),comments.summary(total_count).limit(0),shares";
 
-const reading = (metric: string, v: number | undefined): SourcedReading =>
-  v === undefined ? { metric, value: null, reason: "not_in_response", source: "facebook_graph" } : { metric, value: v, source: "facebook_graph" };
+const reading = readingFrom("facebook_graph");
 
 /** `{edge}.summary.total_count`, or undefined when the edge or its summary is not in the answer. */
 function summaryCount(v: unknown, at: string): number | undefined {

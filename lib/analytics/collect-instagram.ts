@@ -4,11 +4,11 @@ import {
   excerptOf,
   READ_BUDGET,
   READ_TIMEOUT_MS,
+  readingFrom,
   type BackfillState,
   type CollectedPost,
   type CollectLimits,
   type CollectResult,
-  type SourcedReading,
 } from "./collect";
 import { insightValues } from "./collect-threads";
 import { graphPage, graphRead } from "./meta-read";
@@ -27,8 +27,7 @@ import { walkPostPages } from "./walk-post-pages";
 const MAX_PAGE = 25;
 const INSIGHTS = ["views", "reach"] as const;
 
-const reading = (metric: string, v: number | undefined, reason = "not_in_response"): SourcedReading =>
-  v === undefined ? { metric, value: null, reason, source: "instagram_graph" } : { metric, value: v, source: "instagram_graph" };
+const reading = readingFrom("instagram_graph");
 
 /**
  * Graph error code 10 on insights: "Not enough viewers for the media to show insights". Code 10 is also Graph's

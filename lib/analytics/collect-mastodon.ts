@@ -7,11 +7,11 @@ import {
   excerptOf,
   READ_BUDGET,
   READ_TIMEOUT_MS,
+  readingFrom,
   type BackfillState,
   type CollectedPost,
   type CollectLimits,
   type CollectResult,
-  type SourcedReading,
 } from "./collect";
 import { walkPostPages } from "./walk-post-pages";
 
@@ -24,8 +24,7 @@ import { walkPostPages } from "./walk-post-pages";
  */
 
 const PAGE = 40;
-const reading = (metric: string, v: number | undefined): SourcedReading =>
-  v === undefined ? { metric, value: null, reason: "not_in_response", source: "mastodon_api" } : { metric, value: v, source: "mastodon_api" };
+const reading = readingFrom("mastodon_api");
 
 /** One status of a statuses page, checked; null for a reblog (someone else's post, not the account's). */
 function postOf(v: unknown, at: string): CollectedPost | null {

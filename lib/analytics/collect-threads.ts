@@ -7,11 +7,11 @@ import {
   excerptOf,
   READ_BUDGET,
   READ_TIMEOUT_MS,
+  readingFrom,
   type BackfillState,
   type CollectedPost,
   type CollectLimits,
   type CollectResult,
-  type SourcedReading,
 } from "./collect";
 
 /**
@@ -30,8 +30,7 @@ const METRICS: [string, string][] = [
   ["reposts", "reposts"],
 ];
 
-const reading = (metric: string, v: number | undefined): SourcedReading =>
-  v === undefined ? { metric, value: null, reason: "not_in_response", source: "threads_api" } : { metric, value: v, source: "threads_api" };
+const reading = readingFrom("threads_api");
 
 /** One authenticated GET read strictly; errors classified as every Threads call is (lib/providers/threads-api.ts). */
 async function get(account: AccountContext, path: string, params: Record<string, string>, limits: CollectLimits, what: string): Promise<Shape> {

@@ -6,11 +6,11 @@ import {
   excerptOf,
   READ_BUDGET,
   READ_TIMEOUT_MS,
+  readingFrom,
   type BackfillState,
   type CollectedPost,
   type CollectLimits,
   type CollectResult,
-  type SourcedReading,
 } from "./collect";
 import { walkPostPages } from "./walk-post-pages";
 
@@ -29,8 +29,7 @@ const PAGE = 20;
 const SOURCE = "tiktok_api" as const;
 const FIELDS = "id,create_time,title,share_url,view_count,like_count,comment_count,share_count";
 
-const reading = (metric: string, v: number | undefined): SourcedReading =>
-  v === undefined ? { metric, value: null, reason: "not_in_response", source: SOURCE } : { metric, value: v, source: SOURCE };
+const reading = readingFrom(SOURCE);
 
 /** `create_time`: UTC epoch seconds. */
 function epochSecondsOf(v: unknown, what: string): Date {

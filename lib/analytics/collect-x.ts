@@ -7,11 +7,11 @@ import {
   excerptOf,
   READ_BUDGET,
   READ_TIMEOUT_MS,
+  readingFrom,
   type BackfillState,
   type CollectedPost,
   type CollectLimits,
   type CollectResult,
-  type SourcedReading,
 } from "./collect";
 import { walkPostPages } from "./walk-post-pages";
 
@@ -24,8 +24,7 @@ import { walkPostPages } from "./walk-post-pages";
  */
 
 const PAGE = 100;
-const reading = (metric: string, v: number | undefined): SourcedReading =>
-  v === undefined ? { metric, value: null, reason: "not_in_response", source: "x_api" } : { metric, value: v, source: "x_api" };
+const reading = readingFrom("x_api");
 
 function postOf(account: AccountContext, v: unknown, at: string): CollectedPost {
   const t = objectOf(v, at);

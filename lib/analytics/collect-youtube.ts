@@ -7,6 +7,7 @@ import {
   excerptOf,
   READ_BUDGET,
   READ_TIMEOUT_MS,
+  readingFrom,
   type BackfillState,
   type CollectedPost,
   type CollectLimits,
@@ -29,8 +30,7 @@ const PAGE = 50;
 const NO_ITEMS: Shape = {};
 const SOURCE = "youtube_api" as const;
 
-const reading = (metric: string, v: number | undefined, reason = "not_in_response"): SourcedReading =>
-  v === undefined ? { metric, value: null, reason, source: SOURCE } : { metric, value: v, source: SOURCE };
+const reading = readingFrom(SOURCE);
 
 /** A YouTube count: absent is undefined; present, a decimal string (or a number) of a non-negative safe integer. */
 export function youtubeCountOf(v: unknown, what: string): number | undefined {

@@ -5,6 +5,12 @@ import type { MeasurementSource, MetricReading } from "./metrics";
 
 export type SourcedReading = MetricReading & { source: MeasurementSource };
 
+/** How a collector records what an answer says: the count, or unavailable with `reason` when it is absent (never zero). */
+export const readingFrom =
+  (source: MeasurementSource) =>
+  (metric: string, v: number | undefined, reason = "not_in_response"): SourcedReading =>
+    v === undefined ? { metric, value: null, reason, source } : { metric, value: v, source };
+
 /** Where backfill discovery of an account's older posts stands (from its coverage row). */
 export interface BackfillState {
   /** The provider's paging position for the next older page; null: start from the newest. */
