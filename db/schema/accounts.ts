@@ -6,8 +6,9 @@ const ts = (name: string) => timestamp(name, { withTimezone: true, precision: 3 
 
 export const PLATFORMS = ["webhook", "bluesky", "mastodon", "x", "linkedin", "threads", "facebook", "instagram", "tiktok", "youtube", "discord"] as const;
 export type Platform = (typeof PLATFORMS)[number];
+export const isPlatform = (p: string): p is Platform => (PLATFORMS as readonly string[]).includes(p);
 
-/** `reconnect_required`: the platform refused to refresh the account's token; it is not sent to until reconnected. */
+/** `reconnect_required`: the platform refused the account's token or its refresh; it is not sent to until reconnected. */
 export const ACCOUNT_STATUSES = ["active", "reconnect_required"] as const;
 export type AccountStatus = (typeof ACCOUNT_STATUSES)[number];
 

@@ -1,3 +1,5 @@
+import { isPlatform } from "../../db/schema/accounts";
+import { PLATFORM_LIMITS } from "../providers/platform-limits";
 import { ENGAGEMENT_METRICS } from "./metrics";
 import type { AccountRow, ContentRow, FollowerDay, PeriodTotals, ReadingRow, TrendRow } from "./overview-queries";
 import { dayList, fillSeries, seriesDelta, sumSeries } from "./series";
@@ -13,11 +15,10 @@ export const STALE_AFTER_MS = 24 * 3_600_000;
 const iso = (ms: number | null | undefined) => (ms === null || ms === undefined ? null : new Date(ms).toISOString());
 const isStale = (lastMs: number | null | undefined, nowMs: number) => lastMs === null || lastMs === undefined || nowMs - lastMs > STALE_AFTER_MS;
 
-/** What each platform offers analytics (the collectors ask only for these). */
+/** What each platform offers analytics, as its limits say (GET /accounts/providers); the collectors ask only for these. */
 export function platformSupport(platform: string): { account: boolean; content: boolean } {
-  return ["mastodon", "bluesky", "x", "threads", "youtube", "facebook", "instagram", "tiktok"].includes(platform)
-    ? { account: true, content: true }
-    : { account: false, content: false };
+  const collected = isPlatform(platform) && PLATFORM_LIMITS[platform].analytics;
+  return { account: collected, content: collected };
 }
 
 export function metricMetadata(r: ReadingRow) {

@@ -1,6 +1,6 @@
 import { mediaProblemsFor } from "../publishing/media-rules";
 import type { InputSource, MediaChoice, OutputProfile, PlanContext, ReviewFlag } from "./plan-types";
-import { isPlatform } from "./profiles";
+import { isPlatform } from "../../db/schema/accounts";
 
 export interface MediaPlan {
   choices: MediaChoice[];

@@ -1,4 +1,4 @@
-import { PLATFORMS, type Platform } from "../../db/schema/accounts";
+import { isPlatform, type Platform } from "../../db/schema/accounts";
 import { BLUESKY_MAX_IMAGES } from "../providers/bluesky-media";
 import { MASTODON_MAX_MEDIA } from "../providers/mastodon-media";
 import { PLATFORM_LIMITS } from "../providers/platform-limits";
@@ -22,8 +22,6 @@ const WEBHOOK_MAX_MEDIA = 10;
 const IMAGES = ["image/jpeg", "image/png", "image/gif", "image/webp"];
 const VIDEO = ["video/mp4", "video/quicktime", "video/webm"];
 const AUDIO = ["audio/mpeg", "audio/mp4", "audio/ogg", "audio/wav", "audio/flac", "audio/webm"];
-
-export const isPlatform = (p: string): p is Platform => (PLATFORMS as readonly string[]).includes(p);
 
 export function outputProfiles(platform: Platform, announcedLimit: number | null): OutputProfile[] {
   const { limit } = segmentLimit(platform, announcedLimit);
