@@ -1,6 +1,5 @@
-import { type MetaGraphApiPeer, startMetaGraphApi } from "../../peers/meta-graph-api";
-import type { ProviderDriver, SuiteContext } from "../driver";
-import { configureOAuth, connectOAuth } from "./oauth-connect";
+import { metaStandIn } from "./meta-stand-in";
+import { oauthStandInDriver } from "./oauth-stand-in";
 
 /**
  * Instagram professional accounts against the test double written from Meta's Graph API and Instagram Content
@@ -11,61 +10,21 @@ import { configureOAuth, connectOAuth } from "./oauth-connect";
  * media_publish: Graph's code 190 for a dead token, a rate limit (429, Graph code 4) with the usage header and a
  * Retry-After, a publish done whose answer never comes.
  */
-
-const CLIENT = { clientId: "herald-instagram-conformance", clientSecret: "instagram-client-secret-conformance" };
-let api: MetaGraphApiPeer;
-let suite: SuiteContext;
-const owners = new Map<string, string>();
-
-export const instagramDriver: ProviderDriver = {
+export const instagramDriver = oauthStandInDriver({
   platform: "instagram",
   label: "instagram (documented test double)",
   textLimit: 2_200,
   threads: { kind: "one_post", documented: "Instagram has no threads: the segments are joined into one caption, a blank line between them" },
-  images: { supported: true },
   requiresMedia: { kind: "image", reason: "An Instagram post is an image (or a carousel, or a Reel); there are no text-only posts" },
   // No idempotency key; Herald reads the account's recent media to find it.
   timeoutOutcome: "reconciled",
-  tokenRefresh: { supported: false, reason: "Page tokens read with a long-lived user token never expire: nothing to refresh" },
-
-  async start(s) {
-    suite = s;
-    api = await startMetaGraphApi({ oauth: CLIENT });
-    configureOAuth(suite, "instagram", api.url, CLIENT);
-  },
-  async stop() {
-    await api?.stop();
-  },
-
-  async connect(ws) {
-    const { user, page } = api.addUser({ instagram: true });
-    const igId = page.ig!.id;
-    owners.set(igId, user.id);
-    api.connectNext(user);
-    const id = await connectOAuth(suite, ws, "instagram");
-    return { id, platformRef: igId, secrets: [CLIENT.clientSecret, ...api.tokensOf(user.id)] };
-  },
-
-  async posts(account) {
-    return api.postsOf(account.platformRef).map((p) => ({
-      id: p.id,
-      text: p.text,
-      replyTo: null,
-      // A Reel's video is its one medium (fetched by the double from Herald's signed URL).
-      media: p.video ? [{ bytes: p.video, altText: null }] : p.images.map((i) => ({ bytes: i.bytes, altText: i.alt })),
-    }));
-  },
-
-  faults: {
-    async unauthorized(account) {
-      api.expireTokensOf(owners.get(account.platformRef)!);
-    },
-    async rateLimitNext(_account, resetAt) {
-      api.rateLimitNext(1, resetAt);
-    },
-    async hangAfterAcceptingNext() {
-      api.hangNext(1);
-    },
-    unanswered: (account) => api.hung.filter((id) => id === account.platformRef).length,
-  },
-};
+  noTokenRefresh: { supported: false, reason: "Page tokens read with a long-lived user token never expire: nothing to refresh" },
+  start: (oauth) => metaStandIn(oauth, "instagram"),
+  post: (p) => ({
+    id: p.id,
+    text: p.text,
+    replyTo: null,
+    // A Reel's video is its one medium (fetched by the double from Herald's signed URL).
+    media: p.video ? [{ bytes: p.video, altText: null }] : p.images.map((i) => ({ bytes: i.bytes, altText: i.alt })),
+  }),
+});

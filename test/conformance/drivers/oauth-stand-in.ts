@@ -1,14 +1,14 @@
-import type { ConnectedAccount, PlatformPost, ProviderDriver, SuiteContext, ThreadBehaviour, TimeoutOutcome } from "../driver";
+import type { ConnectedAccount, NotApplicable, PlatformPost, ProviderDriver, SuiteContext, ThreadBehaviour, TimeoutOutcome } from "../driver";
 import { configureOAuth, connectOAuth, expireAtHerald, type OAuthClient } from "./oauth-connect";
 
 /**
- * A driver for a stand-in in test/peers/ that serves the platform's API and its OAuth endpoints together, one
- * account per platform user (x-api, threads-api, linkedin-api): connection through Herald's OAuth flow, every
- * fault the stand-in's own documented answer, token refresh counted at the stand-in's token endpoint. What
- * differs between platforms is declared; the rest is here once.
+ * A driver for a stand-in in test/peers/ that serves the platform's API and its OAuth endpoints together: connection
+ * through Herald's OAuth flow, every fault the stand-in's own documented answer, token refresh counted at the
+ * stand-in's token endpoint. What differs between platforms is declared; the rest is here once. A stand-in whose
+ * accounts are not plain ids (TikTok's users, YouTube's channels, Meta's Pages of users) is wrapped by its driver.
  */
 
-/** What such a stand-in offers (the shape x-api.ts, threads-api.ts and linkedin-api.ts share). */
+/** What such a stand-in offers, by the account's platform id (the shape x-api.ts, threads-api.ts and linkedin-api.ts share). */
 export interface OAuthStandIn<Post> {
   url: string;
   stop(): Promise<void>;
@@ -32,13 +32,21 @@ export interface OAuthStandInSpec<Post> {
   textLimit: number;
   threads: ThreadBehaviour;
   timeoutOutcome: TimeoutOutcome;
+  /** Default: supported. */
+  images?: ProviderDriver["images"];
+  requiresMedia?: ProviderDriver["requiresMedia"];
+  rateLimitWindow?: ProviderDriver["rateLimitWindow"];
+  /** Default: supported (the access token expires and is refreshed); otherwise why not. */
+  noTokenRefresh?: NotApplicable;
+  /** Default `herald-<platform>-conformance`. */
+  clientId?: string;
   start(oauth: OAuthClient): Promise<OAuthStandIn<Post>>;
   /** One of the stand-in's stored posts as the suite reads it. */
   post(stored: Post): PlatformPost;
 }
 
 export function oauthStandInDriver<Post>(spec: OAuthStandInSpec<Post>): ProviderDriver {
-  const client: OAuthClient = { clientId: `herald-${spec.platform}-conformance`, clientSecret: `${spec.platform}-client-secret-conformance` };
+  const client: OAuthClient = { clientId: spec.clientId ?? `herald-${spec.platform}-conformance`, clientSecret: `${spec.platform}-client-secret-conformance` };
   let api: OAuthStandIn<Post>;
   let suite: SuiteContext;
   const unauthorized = async (account: ConnectedAccount) => void api.expireTokensOf(account.platformRef);
@@ -47,9 +55,11 @@ export function oauthStandInDriver<Post>(spec: OAuthStandInSpec<Post>): Provider
     label: spec.label,
     textLimit: spec.textLimit,
     threads: spec.threads,
-    images: { supported: true },
+    images: spec.images ?? { supported: true },
+    requiresMedia: spec.requiresMedia,
+    rateLimitWindow: spec.rateLimitWindow,
     timeoutOutcome: spec.timeoutOutcome,
-    tokenRefresh: {
+    tokenRefresh: spec.noTokenRefresh ?? {
       supported: true,
       async expireAccessToken(_ws, account) {
         await unauthorized(account);

@@ -1,6 +1,5 @@
-import { startTikTokApi, type TikTokApiPeer, type TikTokUser } from "../../peers/tiktok-api";
-import type { ProviderDriver, SuiteContext } from "../driver";
-import { configureOAuth, connectOAuth, expireAtHerald } from "./oauth-connect";
+import { startTikTokApi, type TikTokUser } from "../../peers/tiktok-api";
+import { oauthStandInDriver } from "./oauth-stand-in";
 
 /**
  * TikTok against the test double written from TikTok's Content Posting API and Login Kit references
@@ -11,13 +10,7 @@ import { configureOAuth, connectOAuth, expireAtHerald } from "./oauth-connect";
  * TikTok's own answers: `access_token_invalid` (401) for a revoked token, `rate_limit_exceeded` (429, no reset
  * header) on the post's init, and the upload's last chunk stored (the post complete) whose answer never comes.
  */
-
-const CLIENT = { clientId: "herald-tiktok-conformance", clientSecret: "tiktok-client-secret-conformance" };
-let api: TikTokApiPeer;
-let suite: SuiteContext;
-const users = new Map<string, TikTokUser>();
-
-export const tiktokDriver: ProviderDriver = {
+export const tiktokDriver = oauthStandInDriver({
   platform: "tiktok",
   label: "tiktok (documented test double)",
   textLimit: 2_200,
@@ -31,53 +24,34 @@ export const tiktokDriver: ProviderDriver = {
   // The publish_id is saved before the first chunk; the next attempt asks TikTok's status fetch how many bytes
   // it holds (uploaded_bytes), sends nothing it has and polls the same publish to its end.
   timeoutOutcome: "reconciled",
-  tokenRefresh: {
-    supported: true,
-    async expireAccessToken(_ws, account) {
-      api.expireTokensOf(users.get(account.platformRef)!);
-      await expireAtHerald(account.id);
-    },
-    refreshCount: () => api.oauth!.authority.refreshCount,
-  },
-
-  async start(s) {
-    suite = s;
-    api = await startTikTokApi({ oauth: CLIENT, processingPolls: 1 });
-    configureOAuth(suite, "tiktok", api.url, CLIENT);
-  },
-  async stop() {
-    await api?.stop();
-  },
-
-  async connect(ws) {
-    const user = api.addAccount();
-    users.set(user.openId, user);
-    api.connectNext(user);
-    const id = await connectOAuth(suite, ws, "tiktok");
-    return { id, platformRef: user.openId, secrets: [CLIENT.clientSecret, ...api.tokensOf(user)] };
-  },
-
-  async posts(account) {
-    return api.postsOf(users.get(account.platformRef)!).map((p) => ({
-      // SELF_ONLY posts have no public id: Herald records the publish_id.
-      id: p.videoId ?? p.id,
-      text: p.caption,
-      replyTo: null,
-      media: [{ bytes: p.sink.bytes() ?? new Uint8Array(), altText: null }],
-    }));
-  },
-
-  faults: {
-    async unauthorized(account) {
-      api.expireTokensOf(users.get(account.platformRef)!);
-    },
-    async rateLimitNext() {
+  async start(oauth) {
+    const api = await startTikTokApi({ oauth, processingPolls: 1 });
+    const users = new Map<string, TikTokUser>();
+    const user = (openId: string) => users.get(openId)!;
+    return {
+      url: api.url,
+      stop: api.stop,
+      oauth: api.oauth,
+      hung: api.hung,
+      addAccount() {
+        const u = api.addAccount();
+        users.set(u.openId, u);
+        return { id: u.openId };
+      },
+      connectNext: (id) => api.connectNext(user(id)),
+      tokensOf: (id) => api.tokensOf(user(id)),
+      expireTokensOf: (id) => api.expireTokensOf(user(id)),
       // TikTok's 429 says no reset time (rateLimitWindow above), so the case's resetAt cannot be conveyed.
-      api.rateLimitNext(1);
-    },
-    async hangAfterAcceptingNext() {
-      api.hangNext(1);
-    },
-    unanswered: (account) => api.hung.filter((id) => id === account.platformRef).length,
+      rateLimitNext: (n) => api.rateLimitNext(n),
+      hangNext: (n) => api.hangNext(n),
+      postsOf: (id) => api.postsOf(user(id)),
+    };
   },
-};
+  post: (p) => ({
+    // SELF_ONLY posts have no public id: Herald records the publish_id.
+    id: p.videoId ?? p.id,
+    text: p.caption,
+    replyTo: null,
+    media: [{ bytes: p.sink.bytes() ?? new Uint8Array(), altText: null }],
+  }),
+});

@@ -1,6 +1,5 @@
-import { type Channel, startYouTubeApi, type YouTubeApiPeer } from "../../peers/youtube-api";
-import type { ProviderDriver, SuiteContext } from "../driver";
-import { configureOAuth, connectOAuth, expireAtHerald } from "./oauth-connect";
+import { type Channel, startYouTubeApi } from "../../peers/youtube-api";
+import { oauthStandInDriver } from "./oauth-stand-in";
 
 /**
  * YouTube against the test double written from the YouTube Data API v3 and Google OAuth 2.0 references
@@ -13,15 +12,10 @@ import { configureOAuth, connectOAuth, expireAtHerald } from "./oauth-connect";
  * Pacific time and cannot be made to reset at the case's time); the last chunk stored, the video made, and its
  * answer never coming.
  */
-
-const CLIENT = { clientId: "herald-youtube-conformance.apps.googleusercontent.com", clientSecret: "youtube-client-secret-conformance" };
-let api: YouTubeApiPeer;
-let suite: SuiteContext;
-const channels = new Map<string, Channel>();
-
-export const youtubeDriver: ProviderDriver = {
+export const youtubeDriver = oauthStandInDriver({
   platform: "youtube",
   label: "youtube (documented test double)",
+  clientId: "herald-youtube-conformance.apps.googleusercontent.com",
   // The description (the title, 100 characters, comes from the rendition's title or first line).
   textLimit: 5_000,
   threads: { kind: "one_post", documented: "YouTube has no threads: the segments are joined into one description, a blank line between them" },
@@ -30,51 +24,27 @@ export const youtubeDriver: ProviderDriver = {
   // The upload session is saved before the first chunk; the next attempt asks the session where it stands
   // (`Content-Range: bytes */total`), which answers the finished video, and polls that video: nothing is re-sent.
   timeoutOutcome: "reconciled",
-  tokenRefresh: {
-    supported: true,
-    async expireAccessToken(_ws, account) {
-      api.expireTokensOf(channels.get(account.platformRef)!);
-      await expireAtHerald(account.id);
-    },
-    refreshCount: () => api.oauth!.authority.refreshCount,
+  async start(oauth) {
+    const api = await startYouTubeApi({ oauth, processingPolls: 1 });
+    const channels = new Map<string, Channel>();
+    const channel = (id: string) => channels.get(id)!;
+    return {
+      url: api.url,
+      stop: api.stop,
+      oauth: api.oauth,
+      hung: api.hung,
+      addAccount() {
+        const c = api.addAccount();
+        channels.set(c.id, c);
+        return { id: c.id };
+      },
+      connectNext: (id) => api.connectNext(channel(id)),
+      tokensOf: (id) => api.tokensOf(channel(id)),
+      expireTokensOf: (id) => api.expireTokensOf(channel(id)),
+      rateLimitNext: (_n, resetAt) => api.rateLimitNext(resetAt),
+      hangNext: () => api.hangNext(),
+      postsOf: (id) => api.videosOf(channel(id)),
+    };
   },
-
-  async start(s) {
-    suite = s;
-    api = await startYouTubeApi({ oauth: CLIENT, processingPolls: 1 });
-    configureOAuth(suite, "youtube", api.url, CLIENT);
-  },
-  async stop() {
-    await api?.stop();
-  },
-
-  async connect(ws) {
-    const channel = api.addAccount();
-    channels.set(channel.id, channel);
-    api.connectNext(channel);
-    const id = await connectOAuth(suite, ws, "youtube");
-    return { id, platformRef: channel.id, secrets: [CLIENT.clientSecret, ...api.tokensOf(channel)] };
-  },
-
-  async posts(account) {
-    return api.videosOf(channels.get(account.platformRef)!).map((v) => ({
-      id: v.id,
-      text: v.description,
-      replyTo: null,
-      media: [{ bytes: v.sink.bytes() ?? new Uint8Array(), altText: null }],
-    }));
-  },
-
-  faults: {
-    async unauthorized(account) {
-      api.expireTokensOf(channels.get(account.platformRef)!);
-    },
-    async rateLimitNext(_account, resetAt) {
-      api.rateLimitNext(resetAt);
-    },
-    async hangAfterAcceptingNext() {
-      api.hangNext();
-    },
-    unanswered: (account) => api.hung.filter((id) => id === account.platformRef).length,
-  },
-};
+  post: (v) => ({ id: v.id, text: v.description, replyTo: null, media: [{ bytes: v.sink.bytes() ?? new Uint8Array(), altText: null }] }),
+});
