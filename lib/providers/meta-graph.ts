@@ -1,4 +1,5 @@
-import { providerFetch, readJson } from "./http";
+import { bearerFetch } from "./bearer";
+import { readJson } from "./http";
 import { graphError } from "./threads-api";
 import { ProviderError, type AccountContext } from "./types";
 
@@ -18,23 +19,7 @@ export type GraphInit = { method?: "GET" | "POST"; params?: Record<string, strin
 
 /** One authenticated call; POST parameters go form-encoded in the body, GET ones in the query. */
 export async function metaGraph<T>(account: AccountContext, path: string, init: GraphInit = {}): Promise<T> {
-  const token = account.credentials.access_token;
-  if (!token) throw new ProviderError("The Meta account has no access token.", { kind: "configuration", code: "missing_credentials", retryable: false });
-  const method = init.method ?? "GET";
-  const query = method === "GET" && init.params ? `?${new URLSearchParams(init.params)}` : "";
-  const res = await providerFetch(`${metaBase(account)}${path}${query}`, {
-    method,
-    headers: {
-      accept: "application/json",
-      authorization: `Bearer ${token}`,
-      "user-agent": "Herald/1",
-      ...(method === "POST" ? { "content-type": "application/x-www-form-urlencoded" } : {}),
-    },
-    body: method === "POST" ? new URLSearchParams(init.params ?? {}).toString() : undefined,
-    allowPrivateUrls: account.allowPrivateUrls,
-    mutating: init.mutating,
-  });
-  if (!res.ok) throw graphError(res, await readJson(res), init.mutating, "Meta");
+  const res = await bearerFetch(account, `${metaBase(account)}${path}`, init, "Meta", async (r) => graphError(r, await readJson(r), init.mutating, "Meta"));
   return (await readJson<T>(res)) as T;
 }
 

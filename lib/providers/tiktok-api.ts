@@ -1,4 +1,5 @@
-import { errorFromResponse, providerFetch, readJson } from "./http";
+import { bearerFetch } from "./bearer";
+import { errorFromResponse, readJson } from "./http";
 import { ProviderError, type AccountContext } from "./types";
 
 /**
@@ -17,12 +18,6 @@ export const tiktokBase = (account: Pick<AccountContext, "instanceUrl">) => (acc
 interface TikTokAnswer<T> {
   data?: T;
   error?: { code?: unknown; message?: unknown };
-}
-
-export function tiktokToken(account: AccountContext): string {
-  const token = account.credentials.access_token;
-  if (!token) throw new ProviderError("The TikTok account has no access token.", { kind: "configuration", code: "missing_credentials", retryable: false });
-  return token;
 }
 
 /** A TikTok answer whose `error.code` is not `ok` (or whose status is not 2xx) as a ProviderError. */
@@ -72,19 +67,13 @@ export async function tiktokResponse(
   path: string,
   init: { method?: "GET" | "POST"; body?: unknown; timeoutMs?: number } = {},
 ): Promise<Response> {
-  const res = await providerFetch(`${tiktokBase(account)}${path}`, {
-    method: init.method ?? "GET",
-    headers: {
-      accept: "application/json",
-      authorization: `Bearer ${tiktokToken(account)}`,
-      ...(init.body !== undefined ? { "content-type": "application/json; charset=UTF-8" } : {}),
-    },
-    body: init.body !== undefined ? JSON.stringify(init.body) : undefined,
-    allowPrivateUrls: account.allowPrivateUrls,
-    timeoutMs: init.timeoutMs,
-  });
-  if (!res.ok) throw tiktokError(res, await readJson(res));
-  return res;
+  return bearerFetch(
+    account,
+    `${tiktokBase(account)}${path}`,
+    { ...init, headers: init.body !== undefined ? { "content-type": "application/json; charset=UTF-8" } : undefined },
+    "TikTok",
+    async (res) => tiktokError(res, await readJson(res)),
+  );
 }
 
 /** One authenticated JSON call; answers `data`. */

@@ -1,4 +1,5 @@
-import { errorFromResponse, providerFetch, readJson } from "./http";
+import { accessTokenOf, bearerFetch } from "./bearer";
+import { errorFromResponse, readJson } from "./http";
 import { ProviderError, type AccountContext } from "./types";
 
 /**
@@ -18,11 +19,8 @@ interface GoogleError {
 
 const RATE_REASONS = new Set(["quotaExceeded", "rateLimitExceeded", "userRateLimitExceeded", "uploadLimitExceeded"]);
 
-export const bearer = (account: AccountContext) => {
-  const token = account.credentials.access_token;
-  if (!token) throw new ProviderError("The YouTube account has no access token.", { kind: "configuration", code: "missing_credentials", retryable: false });
-  return `Bearer ${token}`;
-};
+/** The Authorization header of a call made outside youtubeApi (an upload session's chunks). */
+export const bearer = (account: AccountContext) => `Bearer ${accessTokenOf(account, "YouTube")}`;
 
 const PACIFIC = new Intl.DateTimeFormat("en-US", { timeZone: "America/Los_Angeles", hour: "numeric", minute: "numeric", second: "numeric", hourCycle: "h23" });
 
@@ -62,18 +60,6 @@ export async function youtubeApi(
   path: string,
   init: { method?: string; body?: unknown; headers?: Record<string, string>; timeoutMs?: number } = {},
 ): Promise<Response> {
-  const res = await providerFetch(`${youtubeBase(account)}${path}`, {
-    method: init.method ?? "GET",
-    headers: {
-      accept: "application/json",
-      authorization: bearer(account),
-      ...(init.body !== undefined ? { "content-type": "application/json; charset=UTF-8" } : {}),
-      ...init.headers,
-    },
-    body: init.body !== undefined ? JSON.stringify(init.body) : undefined,
-    allowPrivateUrls: account.allowPrivateUrls,
-    timeoutMs: init.timeoutMs,
-  });
-  if (!res.ok) throw await youtubeError(res);
-  return res;
+  const json: Record<string, string> = init.body !== undefined ? { "content-type": "application/json; charset=UTF-8" } : {};
+  return bearerFetch(account, `${youtubeBase(account)}${path}`, { ...init, headers: { ...json, ...init.headers } }, "YouTube", (res) => youtubeError(res));
 }
