@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tiktokAdapter } from "../lib/providers/tiktok";
+import { parseTikTokAnswer } from "../lib/providers/tiktok-api";
 import { postSettings } from "../lib/providers/tiktok-creator";
 import type { MediaRef } from "../lib/providers/types";
 import { accountContext, providerFailure, recordingProgress, rendition } from "./peers/adapter-context";
@@ -89,5 +90,21 @@ describe("tiktok adapter with creator_info", () => {
     expect(err.info).toMatchObject({ kind: "validation", code: "video_too_long", retryable: false });
     expect(err.message).toContain("at most 1 s");
     expect(tt.publishes.size).toBe(before);
+  });
+});
+
+describe("TikTok answers (pure)", () => {
+  it("reads publicaly_available_post_id's int64 numbers as the digits sent, and nothing else", () => {
+    const text =
+      '{"data":{"status":"PUBLISH_COMPLETE","publicaly_available_post_id":[7300000000000000001, 7300000000000000123],"uploaded_bytes":9007199254740993},"error":{"code":"ok","message":"\\"publicaly_available_post_id\\":[1]"}}';
+    const parsed = parseTikTokAnswer<{ data: { publicaly_available_post_id: string[]; uploaded_bytes: number }; error: { message: string } }>(text);
+    expect(parsed?.data.publicaly_available_post_id).toEqual(["7300000000000000001", "7300000000000000123"]);
+    // JSON.parse alone rounds them.
+    expect(String(JSON.parse(text).data.publicaly_available_post_id[0])).not.toBe("7300000000000000001");
+    // Other numbers, and the same words inside a string, are left as JSON has them.
+    expect(parsed?.data.uploaded_bytes).toBe(JSON.parse(text).data.uploaded_bytes);
+    expect(parsed?.error.message).toBe('"publicaly_available_post_id":[1]');
+    expect(parseTikTokAnswer('{"data":{"publicaly_available_post_id":[]}}')).toEqual({ data: { publicaly_available_post_id: [] } });
+    expect(parseTikTokAnswer("not json")).toBeNull();
   });
 });

@@ -1,5 +1,6 @@
 import { bearerFetch } from "./bearer";
-import { errorFromResponse, readJson } from "./http";
+import { readTextCapped } from "../net/read-capped";
+import { errorFromResponse, MAX_PROVIDER_ANSWER_BYTES, readJson } from "./http";
 import { ProviderError, type AccountContext } from "./types";
 
 /**
@@ -76,10 +77,33 @@ export async function tiktokResponse(
   );
 }
 
+/**
+ * A TikTok answer's JSON. TikTok documents `publicaly_available_post_id` as int64 numbers, which JSON.parse would
+ * round past 2^53 (a post id has 19 digits), so that list is read as the digits sent. Null when it is not JSON.
+ */
+export function parseTikTokAnswer<T>(text: string): T | null {
+  const exact = text.replace(
+    /("publicaly_available_post_id"\s*:\s*\[)([-\d\s,]*)\]/g,
+    (_m, head: string, list: string) =>
+      `${head}${list
+        .split(",")
+        .map((n) => n.trim())
+        .filter(Boolean)
+        .map((n) => `"${n}"`)
+        .join(",")}]`,
+  );
+  try {
+    return JSON.parse(exact) as T;
+  } catch {
+    return null;
+  }
+}
+
 /** One authenticated JSON call; answers `data`. */
 export async function tiktokApi<T>(account: AccountContext, path: string, init: { method?: "GET" | "POST"; body?: unknown } = {}): Promise<T> {
   const res = await tiktokResponse(account, path, init);
-  const body = await readJson<TikTokAnswer<T>>(res);
+  const text = await readTextCapped(res, MAX_PROVIDER_ANSWER_BYTES);
+  const body = text === null ? null : parseTikTokAnswer<TikTokAnswer<T>>(text);
   if (body?.error?.code !== undefined && body.error.code !== "ok") throw tiktokError(res, body);
   if (!body?.data) throw new ProviderError("TikTok answered without data.", { kind: "unknown", code: "malformed_answer", retryable: true });
   return body.data;

@@ -26,7 +26,8 @@ interface TikTokStatus {
   status?: string;
   fail_reason?: string;
   uploaded_bytes?: number;
-  publicaly_available_post_id?: (string | number)[];
+  /** Strings: read as the digits TikTok sent (./tiktok-api.ts parseTikTokAnswer). */
+  publicaly_available_post_id?: string[];
 }
 
 const status = (account: AccountContext, publishId: string) =>
@@ -44,7 +45,7 @@ export async function tiktokProcessing(account: AccountContext, publishId: strin
   if (s.status === "PUBLISH_COMPLETE") {
     // A private (SELF_ONLY) post has no public id: the publish_id is then what identifies it.
     const postId = s.publicaly_available_post_id?.[0];
-    const id = postId !== undefined ? String(postId) : publishId;
+    const id = postId ?? publishId;
     return { state: "done", id, url: (postId !== undefined ? tiktokVideoUrl(account, id) : tiktokProfileUrl(account)) ?? "" };
   }
   return { state: "pending", detail: s.status ?? "no status" };

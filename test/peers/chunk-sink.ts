@@ -23,6 +23,8 @@ export interface SinkAnswer {
   headers?: Record<string, string>;
   /** Destroy the connection instead of answering (the answer is lost; what was stored stays stored). */
   drop?: boolean;
+  /** A JSON text sent as it is, instead of `body` (a platform's int64 numbers that JSON.stringify cannot write). */
+  rawJson?: string;
 }
 
 export async function readJsonBody(req: http.IncomingMessage): Promise<unknown> {
@@ -96,7 +98,7 @@ export async function startSinkServer(handle: (r: SinkRequest, url: string) => P
       return;
     }
     res.writeHead(answer.status, { "content-type": "application/json; charset=utf-8", ...answer.headers });
-    res.end(answer.body === undefined ? "" : JSON.stringify(answer.body));
+    res.end(answer.rawJson ?? (answer.body === undefined ? "" : JSON.stringify(answer.body)));
   });
   const sockets = new Set<Socket>();
   server.on("connection", (s) => {

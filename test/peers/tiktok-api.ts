@@ -106,8 +106,8 @@ export async function startTikTokApi(opts: { processingPolls?: number; oauth?: {
   let processingPolls = opts.processingPolls ?? 1;
   let nextFailure: string | null = null;
   let connecting: TikTokUser | null = null;
-  // Below 2^53: TikTok documents publicaly_available_post_id as int64 numbers, which JSON readers take as doubles.
-  let videoSeq = 7_300_000_000_000n;
+  // 19 digits, past 2^53: TikTok documents publicaly_available_post_id as int64 numbers, sent as such (see the status answer).
+  let videoSeq = 7_300_000_000_000_000_001n;
   const oauth = opts.oauth
     ? mountOAuth(tokens, {
         ...opts.oauth,
@@ -242,11 +242,9 @@ export async function startTikTokApi(opts: { processingPolls?: number; oauth?: {
       if (p.polls <= processingPolls) return answer(200, "ok", "", { status: "PROCESSING_UPLOAD", uploaded_bytes: p.sink.received });
       if (p.failReason) return answer(200, "ok", "", { status: "FAILED", fail_reason: p.failReason });
       publishVideo(p);
-      return answer(200, "ok", "", {
-        status: "PUBLISH_COMPLETE",
-        publicaly_available_post_id: p.videoId ? [Number(p.videoId)] : [],
-        uploaded_bytes: p.sink.received,
-      });
+      const complete = answer(200, "ok", "", { status: "PUBLISH_COMPLETE", publicaly_available_post_id: "INT64_IDS", uploaded_bytes: p.sink.received });
+      // The ids as JSON numbers of all their digits, as TikTok writes them (a reader must not round them to doubles).
+      return { ...complete, rawJson: JSON.stringify(complete.body).replace('"INT64_IDS"', `[${p.videoId ?? ""}]`) };
     }
 
     if (r.method === "GET" && r.path === "/v2/user/info/") {
