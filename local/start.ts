@@ -464,6 +464,15 @@ async function startWorkers(launch: Launch): Promise<{ api: ChildProcess; consum
     stateDir,
   );
   await track("API (wrangler dev)", STOP.workers, api, (child) => stopProcessGroup(child.pid));
+  // Both workerds keep their state in one folder, and two creating its SQLite files at the same moment can end one
+  // with SQLITE_BUSY ("database is locked"), seen on a loaded machine: the consumers start once the API's workerd
+  // answers at all (a path no route has, so no database is needed; this also compiles the API's Worker).
+  await waitForHttp(`http://127.0.0.1:${launch.apiWorkerPort}/__herald_started`, () => true, {
+    child: api,
+    label: "the API's wrangler dev",
+    slowAfterMs: 45_000,
+  });
+  phase("API's workerd answering; starting the consumers'");
   const consumers = runWranglerDev(
     "consumers",
     ["dev", "--config", configs.consumers, "--env=", "--port", String(launch.consumersPort), ...commonWranglerArgs(launch, launch.consumersInspector)],
@@ -474,10 +483,8 @@ async function startWorkers(launch: Launch): Promise<{ api: ChildProcess; consum
   );
   await track("consumers (wrangler dev)", STOP.workers, consumers, (child) => stopProcessGroup(child.pid));
   phase("wrangler spawned");
-  // Make workerd compile both Workers (seconds on a busy machine) while the database gets ready: any answer will do.
-  const warmUp = (url: string, child: ChildProcess) => waitForHttp(url, () => true, { child, label: url, slowAfterMs: Infinity }).catch(() => {});
-  void warmUp(`${launch.apiUrl}/healthz`, api);
-  void warmUp(`http://127.0.0.1:${launch.consumersPort}/`, consumers);
+  // Make workerd compile the consumers' Worker (seconds on a busy machine) while the database gets ready: any answer will do.
+  void waitForHttp(`http://127.0.0.1:${launch.consumersPort}/`, () => true, { child: consumers, label: "consumers", slowAfterMs: Infinity }).catch(() => {});
   return { api, consumers };
 }
 
