@@ -1,6 +1,5 @@
 import { readAnswer } from "../providers/answer";
-import { providerFetch, readJson } from "../providers/http";
-import { graphError, threadsBase } from "../providers/threads-api";
+import { graphFetch, threadsBase } from "../providers/threads-api";
 import { ProviderError, type AccountContext } from "../providers/types";
 import { arrayOf, idOf, objectOf, optionalCountOf, optionalTextOf, timeOf, type Shape } from "./answer-shape";
 import {
@@ -34,14 +33,7 @@ const reading = readingFrom("threads_api");
 
 /** One authenticated GET read strictly; errors classified as every Threads call is (lib/providers/threads-api.ts). */
 async function get(account: AccountContext, path: string, params: Record<string, string>, limits: CollectLimits, what: string): Promise<Shape> {
-  const token = account.credentials.access_token;
-  if (!token) throw new ProviderError("The Threads account has no access token.", { kind: "configuration", code: "missing_credentials", retryable: false });
-  const res = await providerFetch(`${threadsBase(account)}${path}?${new URLSearchParams(params)}`, {
-    headers: { accept: "application/json", authorization: `Bearer ${token}`, "user-agent": "Herald/1" },
-    allowPrivateUrls: account.allowPrivateUrls,
-    timeoutMs: limits.timeoutMs,
-  });
-  if (!res.ok) throw graphError(res, await readJson(res));
+  const res = await graphFetch(account, `${threadsBase(account)}${path}`, { params, timeoutMs: limits.timeoutMs });
   return objectOf(await readAnswer(res, what), what);
 }
 

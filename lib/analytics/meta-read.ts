@@ -1,8 +1,7 @@
 import { readAnswer } from "../providers/answer";
-import { providerFetch, readJson } from "../providers/http";
 import { metaBase } from "../providers/meta-graph";
-import { graphError } from "../providers/threads-api";
-import { ProviderError, type AccountContext } from "../providers/types";
+import { graphFetch } from "../providers/threads-api";
+import type { AccountContext } from "../providers/types";
 import { arrayOf, objectOf, optionalIdOf, type Shape } from "./answer-shape";
 import type { CollectLimits } from "./collect";
 
@@ -13,14 +12,7 @@ import type { CollectLimits } from "./collect";
  */
 
 export async function graphRead(account: AccountContext, path: string, params: Record<string, string>, limits: CollectLimits, what: string): Promise<Shape> {
-  const token = account.credentials.access_token;
-  if (!token) throw new ProviderError("The Meta account has no access token.", { kind: "configuration", code: "missing_credentials", retryable: false });
-  const res = await providerFetch(`${metaBase(account)}${path}?${new URLSearchParams(params)}`, {
-    headers: { accept: "application/json", authorization: `Bearer ${token}`, "user-agent": "Herald/1" },
-    allowPrivateUrls: account.allowPrivateUrls,
-    timeoutMs: limits.timeoutMs,
-  });
-  if (!res.ok) throw graphError(res, await readJson(res), false, "Meta");
+  const res = await graphFetch(account, `${metaBase(account)}${path}`, { params, timeoutMs: limits.timeoutMs }, "Meta");
   return objectOf(await readAnswer(res, what), what);
 }
 

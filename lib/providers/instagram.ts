@@ -119,18 +119,16 @@ async function readyReel(account: AccountContext, igUser: string, main: Record<s
   }
   const id = container;
   let published = false;
-  try {
-    await awaitProcessing(async () => {
+  // Instagram could not process the video: a later round makes a new container rather than polling a dead one.
+  await awaitProcessing(
+    async () => {
       const look = await reelProcessing(account, id);
       if (look.state !== "published") return look;
       published = true;
       return { state: "done", id, url: "" };
-    });
-  } catch (err) {
-    // Instagram could not process the video: a later round makes a new container rather than polling a dead one.
-    if (err instanceof ProviderError && err.info.code === "processing_failed") await progress.uploads?.clear(REEL_CONTAINER_KEY);
-    throw err;
-  }
+    },
+    async () => progress.uploads?.clear(REEL_CONTAINER_KEY),
+  );
   if (published)
     // media_publish took effect in an earlier attempt but reconciliation did not find the post by its caption.
     throw new ProviderError("Instagram says this Reel's container is already published; Herald cannot tell which post it became.", {

@@ -1,6 +1,5 @@
-import { bearerFetch } from "./bearer";
 import { readJson } from "./http";
-import { graphError } from "./threads-api";
+import { graphFetch } from "./threads-api";
 import { ProviderError, type AccountContext } from "./types";
 
 /**
@@ -19,8 +18,7 @@ export type GraphInit = { method?: "GET" | "POST"; params?: Record<string, strin
 
 /** One authenticated call; POST parameters go form-encoded in the body, GET ones in the query. */
 export async function metaGraph<T>(account: AccountContext, path: string, init: GraphInit = {}): Promise<T> {
-  const res = await bearerFetch(account, `${metaBase(account)}${path}`, init, "Meta", async (r) => graphError(r, await readJson(r), init.mutating, "Meta"));
-  return (await readJson<T>(res)) as T;
+  return (await readJson<T>(await graphFetch(account, `${metaBase(account)}${path}`, init, "Meta"))) as T;
 }
 
 /** An answer's `id`, or an unknown outcome: the call may have taken effect. */

@@ -14,18 +14,24 @@ export type Processing = { state: "done"; id: string; url: string } | { state: "
 
 export const PROCESSING_CODE = "platform-processing";
 
-export async function awaitProcessing(poll: () => Promise<Processing>, waits = POLL_WAITS_MS): Promise<{ id: string; url: string }> {
+/**
+ * Polls until the platform is done. `forget` drops what the upload kept (its checkpoint) when the platform says the
+ * video failed for good, so a later round uploads afresh rather than polling a dead one.
+ */
+export async function awaitProcessing(poll: () => Promise<Processing>, forget?: () => Promise<void>): Promise<{ id: string; url: string }> {
   let last: Processing = { state: "pending", detail: "not asked yet" };
-  for (const wait of waits) {
+  for (const wait of POLL_WAITS_MS) {
     if (wait) await new Promise((r) => setTimeout(r, wait));
     last = await poll();
     if (last.state === "done") return { id: last.id, url: last.url };
-    if (last.state === "failed")
+    if (last.state === "failed") {
+      await forget?.();
       throw new ProviderError(`The platform could not process the video: ${last.reason.slice(0, 300)}`, {
         kind: "validation",
         code: "processing_failed",
         retryable: false,
       });
+    }
   }
   throw new ProviderError(`The platform is still processing the video (${last.state === "pending" ? last.detail : ""}); Herald will check again.`, {
     kind: "unavailable",

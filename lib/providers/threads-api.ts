@@ -1,4 +1,4 @@
-import { bearerFetch } from "./bearer";
+import { type BearerCall, bearerFetch } from "./bearer";
 import { errorFromResponse, readJson } from "./http";
 import { ProviderError, type AccountContext } from "./types";
 
@@ -56,10 +56,15 @@ export function graphError(res: Response, body: GraphError | null, mutating?: bo
   return errorFromResponse(res, { providerName, message, code: code !== null ? `graph_${code}` : undefined, mutating });
 }
 
-/** One authenticated call; POST parameters go form-encoded in the body, GET ones in the query. */
+/**
+ * A Graph API call (Threads', or Meta's for Facebook and Instagram): the bearer call with Graph's errors. POST
+ * parameters go form-encoded in the body, GET ones in the query.
+ */
+export function graphFetch(account: AccountContext, url: string, init: BearerCall, providerName = "Threads"): Promise<Response> {
+  return bearerFetch(account, url, init, providerName, async (r) => graphError(r, await readJson<GraphError>(r), init.mutating, providerName));
+}
+
+/** One authenticated Threads call; its JSON answer. */
 export async function threadsApi<T>(account: AccountContext, path: string, init: ThreadsInit = {}): Promise<T> {
-  const res = await bearerFetch(account, `${threadsBase(account)}${path}`, init, "Threads", async (r) =>
-    graphError(r, await readJson<GraphError>(r), init.mutating),
-  );
-  return (await readJson<T>(res)) as T;
+  return (await readJson<T>(await graphFetch(account, `${threadsBase(account)}${path}`, init))) as T;
 }

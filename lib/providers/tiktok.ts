@@ -78,15 +78,13 @@ export const tiktokAdapter: ProviderAdapter = {
       progress.uploads,
       async (id) => (await status(account, id)).uploaded_bytes ?? null,
     );
-    try {
-      const found = await awaitProcessing(() => tiktokProcessing(account, checkpoint.platformId!));
-      const ref = { id: found.id, url: found.url || null };
-      await recordEverySegment(rendition.segments, progress, ref);
-      return { external_id: ref.id, external_url: ref.url };
-    } catch (err) {
-      if (err instanceof ProviderError && err.info.code === "processing_failed") await progress.uploads?.clear(UPLOAD_KEY);
-      throw err;
-    }
+    const found = await awaitProcessing(
+      () => tiktokProcessing(account, checkpoint.platformId!),
+      async () => progress.uploads?.clear(UPLOAD_KEY),
+    );
+    const ref = { id: found.id, url: found.url || null };
+    await recordEverySegment(rendition.segments, progress, ref);
+    return { external_id: ref.id, external_url: ref.url };
   },
 
   reconcile: async () => new Map(),

@@ -75,15 +75,12 @@ export const youtubeAdapter: ProviderAdapter = {
     const meta = youtubeMeta(rendition);
     const checkpoint = await uploadYouTubeVideo(account, theVideo(rendition.segments[0]?.media ?? [], "YouTube"), meta, progress.uploads);
     const videoId = checkpoint.platformId!;
-    try {
-      const ref = await awaitProcessing(() => youtubeProcessing(account, videoId));
-      await recordEverySegment(rendition.segments, progress, ref);
-      return { external_id: ref.id, external_url: ref.url };
-    } catch (err) {
-      // Processing failed for good: a later round uploads afresh rather than polling a dead video.
-      if (err instanceof ProviderError && err.info.code === "processing_failed") await progress.uploads?.clear(UPLOAD_KEY);
-      throw err;
-    }
+    const ref = await awaitProcessing(
+      () => youtubeProcessing(account, videoId),
+      async () => progress.uploads?.clear(UPLOAD_KEY),
+    );
+    await recordEverySegment(rendition.segments, progress, ref);
+    return { external_id: ref.id, external_url: ref.url };
   },
 
   // The checkpoint, not the channel's uploads, says what an earlier attempt did (see above).
