@@ -130,26 +130,27 @@ async function survivors(ids: Record<string, string>) {
   });
 }
 
+/** What plant() leaves after a sweep: everything within its retention, and nothing unfinished however old. */
+const KEPT = [
+  "deadWeek",
+  "doneNew",
+  "invitationRecent",
+  "keyNew",
+  "oauthStateExpiredRecently",
+  "oauthStateLive",
+  "pendingOld",
+  "queuedOld",
+  "receiptNew",
+  "usageRecent",
+].sort();
+
 describe("bookkeeping retention (lib/retention/bookkeeping.ts)", () => {
   it("remove idempotency keys after 24 h, finished outbox rows, receipts, OAuth states, ended invitations and usage events after their retention; nothing unfinished", async () => {
     const ids = await plant();
     const result = await withDb((db) => runRetention(db));
     expect(result.idempotencyKeys).toBeGreaterThanOrEqual(1);
     expect(result.oauthStates).toBeGreaterThanOrEqual(1);
-    expect(await survivors(ids)).toEqual(
-      [
-        "deadWeek",
-        "doneNew",
-        "invitationRecent",
-        "keyNew",
-        "oauthStateExpiredRecently",
-        "oauthStateLive",
-        "pendingOld",
-        "queuedOld",
-        "receiptNew",
-        "usageRecent",
-      ].sort(),
-    );
+    expect(await survivors(ids)).toEqual(KEPT);
   });
 
   it("work in bounded batches: a backlog is worked off over several runs", async () => {
@@ -186,20 +187,7 @@ describe("bookkeeping retention (lib/retention/bookkeeping.ts)", () => {
     const ctx = { waitUntil: (p: Promise<unknown>) => void pending.push(p), passThroughOnException() {} } as unknown as ExecutionContext;
     await outboxRelay.scheduled({} as ScheduledController, env, ctx);
     await Promise.all(pending);
-    expect(await survivors(ids)).toEqual(
-      [
-        "deadWeek",
-        "doneNew",
-        "invitationRecent",
-        "keyNew",
-        "oauthStateExpiredRecently",
-        "oauthStateLive",
-        "pendingOld",
-        "queuedOld",
-        "receiptNew",
-        "usageRecent",
-      ].sort(),
-    );
+    expect(await survivors(ids)).toEqual(KEPT);
     const audits = await withDb((db) =>
       db
         .select({ id: auditEvents.id })

@@ -1,5 +1,5 @@
 import http from "node:http";
-import type { AddressInfo, Socket } from "node:net";
+import { forwardBuffered, listenOnLoopback } from "../peers/loopback";
 
 /**
  * A fault-injecting HTTP proxy between Herald and its providers. Webhook accounts point their URL at
@@ -78,22 +78,6 @@ export async function startFaultProxy(targets: { webhook: string; pds: string })
     if (w) w(h);
     else holds.push(h);
   };
-
-  const forward = (target: Target, req: ProxiedRequest) =>
-    new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
-      const base = new URL(target === "webhook" ? targets.webhook : targets.pds);
-      const headers = { ...req.headers, host: base.host, "content-length": String(req.body.length) };
-      delete headers["transfer-encoding"];
-      delete headers.connection;
-      const out = http.request({ host: base.hostname, port: base.port, method: req.method, path: req.path, headers }, (answer) => {
-        const chunks: Buffer[] = [];
-        answer.on("data", (c: Buffer) => chunks.push(c));
-        answer.on("end", () => resolve({ status: answer.statusCode ?? 502, headers: answer.headers, body: Buffer.concat(chunks) }));
-        answer.on("error", reject);
-      });
-      out.on("error", reject);
-      out.end(req.body);
-    });
 
   const rewrite = (req: ProxiedRequest, body: Buffer): Buffer => {
     // The session names the repository's PDS; point it back at the proxy so the writes pass here too.
@@ -174,7 +158,7 @@ export async function startFaultProxy(targets: { webhook: string; pds: string })
           );
       }
       record.forwarded = true;
-      const got = await forward(target, record);
+      const got = await forwardBuffered(new URL(target === "webhook" ? targets.webhook : targets.pds), record);
       record.providerStatus = got.status;
       if (decision === "blackhole") return; // accepted by the provider; Herald never hears back
       if (typeof decision === "object") await new Promise((r) => setTimeout(r, decision.delayMs));
@@ -191,13 +175,8 @@ export async function startFaultProxy(targets: { webhook: string; pds: string })
       answer(502, { "content-type": "text/plain" }, Buffer.from(String(error)));
     }
   });
-  const sockets = new Set<Socket>();
-  server.on("connection", (s) => {
-    sockets.add(s);
-    s.on("close", () => sockets.delete(s));
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const listening = await listenOnLoopback(server);
+  url = `${listening.url}`;
 
   const dropAll = () => {
     for (const h of [...open, ...holds]) h.release("drop");
@@ -228,8 +207,7 @@ export async function startFaultProxy(targets: { webhook: string; pds: string })
     dropAll,
     async stop() {
       dropAll();
-      for (const s of sockets) s.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await listening.stop();
     },
   };
 }

@@ -1,8 +1,8 @@
 import http from "node:http";
-import type { AddressInfo, Socket } from "node:net";
 import { Readable } from "node:stream";
 import gateway from "../../functions/all-groups";
 import type { Env } from "../../lib/env";
+import { listenOnLoopback } from "../peers/loopback";
 
 /**
  * The gateway over real HTTP on a free 127.0.0.1 port, for tests where something outside the process
@@ -45,20 +45,14 @@ export async function serveGateway(base: Env): Promise<ServedGateway> {
       res.end(`serve-gateway: ${String((err as Error)?.stack ?? err)}`);
     }
   });
-  const sockets = new Set<Socket>();
-  server.on("connection", (s) => {
-    sockets.add(s);
-    s.on("close", () => sockets.delete(s));
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const listening = await listenOnLoopback(server);
+  const url = `${listening.url}`;
   env = { ...base, PUBLIC_BASE_URL: url };
   return {
     url,
     env,
     async stop() {
-      for (const s of sockets) s.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await listening.stop();
     },
   };
 }

@@ -1,6 +1,6 @@
 import { createHash, type Hash } from "node:crypto";
 import http from "node:http";
-import type { AddressInfo, Socket } from "node:net";
+import { listenOnLoopback } from "./loopback";
 
 /**
  * What the YouTube and TikTok stand-ins (./youtube-api.ts, ./tiktok-api.ts) share: a node:http server that
@@ -100,18 +100,12 @@ export async function startSinkServer(handle: (r: SinkRequest, url: string) => P
     res.writeHead(answer.status, { "content-type": "application/json; charset=utf-8", ...answer.headers });
     res.end(answer.rawJson ?? (answer.body === undefined ? "" : JSON.stringify(answer.body)));
   });
-  const sockets = new Set<Socket>();
-  server.on("connection", (s) => {
-    sockets.add(s);
-    s.on("close", () => sockets.delete(s));
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const listening = await listenOnLoopback(server);
+  url = `${listening.url}`;
   return {
     url,
     async stop() {
-      for (const s of sockets) s.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await listening.stop();
     },
   };
 }

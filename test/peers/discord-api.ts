@@ -1,5 +1,5 @@
 import http from "node:http";
-import type { AddressInfo, Socket } from "node:net";
+import { listenOnLoopback } from "./loopback";
 
 /**
  * A TEST DOUBLE of Discord's webhook API, written from Discord's developer documentation
@@ -231,13 +231,8 @@ export async function startDiscord() {
     res.writeHead(204, rateHeaders(4, 1));
     res.end();
   });
-  const sockets = new Set<Socket>();
-  server.on("connection", (s) => {
-    sockets.add(s);
-    s.on("close", () => sockets.delete(s));
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const listening = await listenOnLoopback(server);
+  url = `${listening.url}`;
 
   return {
     url,
@@ -274,8 +269,7 @@ export async function startDiscord() {
       for (let i = 0; i < n; i++) faults.push({ kind: "hang" });
     },
     async stop() {
-      for (const s of sockets) s.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await listening.stop();
     },
   };
 }

@@ -1,5 +1,5 @@
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import { listenOnLoopback } from "./loopback";
 
 /**
  * TEST DOUBLES for answers real providers give on a bad day, which no real server here can be made to give:
@@ -59,22 +59,6 @@ async function readBody(req: http.IncomingMessage): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-async function listen(server: http.Server) {
-  const sockets = new Set<import("node:net").Socket>();
-  server.on("connection", (s) => {
-    sockets.add(s);
-    s.on("close", () => sockets.delete(s));
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    async stop() {
-      for (const s of sockets) s.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
-
 /** Sends a fault's answer; a hanging one is left open until the client gives up. */
 function answer(res: http.ServerResponse, fault: Fault) {
   if (fault.hang) return;
@@ -103,7 +87,7 @@ export async function startFaultyProxy(upstream: string) {
     res.writeHead(up.status, out);
     res.end(text);
   });
-  const listening = await listen(server);
+  const listening = await listenOnLoopback(server);
   return { url: listening.url, fail: f.fail, callsTo: f.callsTo, calls: f.calls, stop: listening.stop };
 }
 
@@ -149,7 +133,7 @@ export async function startBlueskyStandIn() {
     }
     send(501, { error: "MethodNotImplemented", message: `${method} is not implemented by this stand-in` });
   });
-  const listening = await listen(server);
+  const listening = await listenOnLoopback(server);
   let seq = 0;
   return {
     url: listening.url,

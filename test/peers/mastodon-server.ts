@@ -1,5 +1,5 @@
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import { listenOnLoopback } from "./loopback";
 
 /**
  * A TEST DOUBLE of a Mastodon server, written from the Mastodon API documentation (docs.joinmastodon.org:
@@ -288,13 +288,8 @@ export async function startMastodon(opts: MastodonPeerOptions = {}) {
     }
     send(404, { error: "Record not found" });
   });
-  const sockets = new Set<import("node:net").Socket>();
-  server.on("connection", (s) => {
-    sockets.add(s);
-    s.on("close", () => sockets.delete(s));
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const listening = await listenOnLoopback(server);
+  url = `${listening.url}`;
 
   return {
     url,
@@ -349,8 +344,7 @@ export async function startMastodon(opts: MastodonPeerOptions = {}) {
     },
     statusesOf: (accountId: string) => statuses.filter((s) => s.account.id === accountId),
     async stop() {
-      for (const s of sockets) s.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await listening.stop();
     },
   };
 }

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import { listenOnLoopback } from "./loopback";
 
 /**
  * A TEST DOUBLE of an OAuth 2.0 authorization server, written from RFC 6749 (the authorization code and
@@ -281,10 +281,9 @@ export async function startOAuthServer(options: OAuthServerOptions) {
       res.end(JSON.stringify({ error: "not_found" }));
     }
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
+  const listening = await listenOnLoopback(server);
   return Object.assign(authority, {
-    url: `http://127.0.0.1:${port}${(options.prefix ?? "").replace(/\/+$/, "")}`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    url: `${listening.url}${(options.prefix ?? "").replace(/\/+$/, "")}`,
+    close: listening.stop,
   });
 }

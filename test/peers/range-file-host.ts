@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { createReadStream, createWriteStream, readFileSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import { listenOnLoopback } from "./loopback";
 
 /**
  * A media file served the way Herald's media file route serves it (functions/media/file.ts): `Range: bytes=a-b`
@@ -56,11 +56,6 @@ export async function serveRangeFile(path: string, mimeType = "video/mp4") {
     res.writeHead(206, { "content-type": mimeType, "content-length": String(end - start + 1), "content-range": `bytes ${start}-${end}/${size}` });
     createReadStream(path, { start, end }).pipe(res);
   });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/media/file`,
-    size,
-    rangeReads: () => rangeReads,
-    stop: () => new Promise<void>((r) => server.close(() => r())),
-  };
+  const listening = await listenOnLoopback(server);
+  return { url: `${listening.url}/media/file`, size, rangeReads: () => rangeReads, stop: listening.stop };
 }

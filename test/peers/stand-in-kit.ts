@@ -1,6 +1,7 @@
 import http from "node:http";
-import type { AddressInfo, Socket } from "node:net";
 import { oauthAuthority, type OAuthServerOptions } from "./oauth-server";
+import type { SinkAnswer, SinkRequest } from "./chunk-sink";
+import { listenOnLoopback } from "./loopback";
 
 /**
  * What the X, LinkedIn and Threads stand-ins (test/peers/x-api.ts, linkedin-api.ts, threads-api.ts) share:
@@ -96,18 +97,12 @@ export async function startServer(handle: (req: StandInRequest, send: Send, url:
       send(500, { error: String(err) });
     }
   });
-  const sockets = new Set<Socket>();
-  server.on("connection", (s) => {
-    sockets.add(s);
-    s.on("close", () => sockets.delete(s));
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const listening = await listenOnLoopback(server);
+  url = `${listening.url}`;
   return {
     url,
     async stop() {
-      for (const s of sockets) s.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await listening.stop();
     },
   };
 }
@@ -141,13 +136,12 @@ export async function startMediaHost() {
     res.writeHead(200, { "content-type": "image/png", "content-length": String(ONE_PIXEL_PNG.length) });
     res.end(ONE_PIXEL_PNG);
   });
-  await new Promise<void>((resolve) => host.listen(0, "127.0.0.1", resolve));
-  const url = `http://127.0.0.1:${(host.address() as AddressInfo).port}`;
+  const { url, stop } = await listenOnLoopback(host);
   return {
     url,
     fetched,
     image: (name = "pixel.png", alt: string | null = "A single pixel") => ({ url: `${url}/${name}`, mime_type: "image/png", alt_text: alt }),
-    stop: () => new Promise<void>((resolve) => host.close(() => resolve())),
+    stop,
   };
 }
 
@@ -180,6 +174,19 @@ export function mountOAuth<A>(tokens: ReturnType<typeof tokenRegistry<A>>, optio
       if (!out) return false;
       send(out.status, out.body, out.headers);
       return true;
+    },
+    /**
+     * The same for a chunk-sink stand-in (./chunk-sink.ts), null when the request is not an OAuth one; `tokens` gives
+     * a token answer the platform's own shape (its user id, its token_type).
+     */
+    async sinkAnswer(r: SinkRequest, tokens: (body: Record<string, unknown>) => Record<string, unknown> = (b) => b): Promise<SinkAnswer | null> {
+      if (r.path !== authority.paths.authorize && r.path !== authority.paths.token) return null;
+      const chunks: Buffer[] = [];
+      for await (const c of r.req) chunks.push(c as Buffer);
+      const out = await authority.answer({ method: r.method, path: r.path, query: r.query, headers: r.headers, body: Buffer.concat(chunks) });
+      if (!out) return { status: 404 };
+      const body = out.body !== null && typeof out.body === "object" && "access_token" in out.body ? tokens({ ...out.body }) : out.body;
+      return { status: out.status, body, headers: out.headers };
     },
   };
 }

@@ -135,20 +135,11 @@ export async function startTikTokApi(opts: { processingPolls?: number; oauth?: {
   }
 
   const server = await startSinkServer(async (r, url) => {
-    if (oauth && (r.path === oauth.authority.paths.authorize || r.path === oauth.authority.paths.token)) {
-      const chunks: Buffer[] = [];
-      for await (const c of r.req) chunks.push(c as Buffer);
-      let out: SinkAnswer = { status: 404 };
-      await oauth.answer({ method: r.method, path: r.path, query: r.query, headers: r.headers, raw: Buffer.concat(chunks) }, (status, body, headers) => {
-        // TikTok's token answer names the user by `open_id` and says how long the refresh token lasts (365 days).
-        const named =
-          body && typeof body === "object" && "access_token" in body && connecting
-            ? { ...body, open_id: connecting.openId, refresh_expires_in: 31_536_000, token_type: "Bearer" }
-            : body;
-        out = { status, body: named, headers };
-      });
-      return out;
-    }
+    // TikTok's token answer names the user by `open_id` and says how long the refresh token lasts (365 days).
+    const login = await oauth?.sinkAnswer(r, (body) =>
+      connecting ? { ...body, open_id: connecting.openId, refresh_expires_in: 31_536_000, token_type: "Bearer" } : body,
+    );
+    if (login) return login;
 
     if (r.method === "PUT" && r.path === "/upload/") {
       // The upload URL carries its own token (upload_token), as TikTok's does: no bearer token here.

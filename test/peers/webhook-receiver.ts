@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import http from "node:http";
-import type { AddressInfo, Socket } from "node:net";
+import { listenOnLoopback } from "./loopback";
 
 /**
  * A webhook receiver as a careful integrator would write one, for tests: it verifies Standard Webhooks
@@ -76,13 +76,8 @@ export async function startWebhookReceiver(opts: { secret?: string } = {}) {
     const id = `rcv_${webhookId.slice(-12)}`;
     answer(200, { id, url: `${url}/posts/${id}` });
   });
-  const sockets = new Set<Socket>();
-  server.on("connection", (s) => {
-    sockets.add(s);
-    s.on("close", () => sockets.delete(s));
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+  const listening = await listenOnLoopback(server);
+  url = `${listening.url}/hook`;
 
   return {
     url,
@@ -99,8 +94,7 @@ export async function startWebhookReceiver(opts: { secret?: string } = {}) {
       for (let i = 0; i < n; i++) faults.push({ status: 0, hang: true });
     },
     async stop() {
-      for (const s of sockets) s.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await listening.stop();
     },
   };
 }

@@ -127,19 +127,9 @@ export async function startYouTubeApi(opts: { processingPolls?: number; oauth?: 
   });
 
   const server = await startSinkServer(async (r, url) => {
-    if (oauth && (r.path === oauth.authority.paths.authorize || r.path === oauth.authority.paths.token)) {
-      const chunks: Buffer[] = [];
-      for await (const c of r.req) chunks.push(c as Buffer);
-      let out: SinkAnswer = { status: 404 };
-      await oauth.answer({ method: r.method, path: r.path, query: r.query, headers: r.headers, raw: Buffer.concat(chunks) }, (status, body, headers) => {
-        // Google's token answer: no user id in it (the channel is read with the token), token_type "Bearer".
-        if (body && typeof body === "object" && "access_token" in body) {
-          const { user_id: _user, ...google } = body as Record<string, unknown>;
-          out = { status, body: { ...google, token_type: "Bearer" }, headers };
-        } else out = { status, body, headers };
-      });
-      return out;
-    }
+    // Google's token answer: no user id in it (the channel is read with the token), token_type "Bearer".
+    const login = await oauth?.sinkAnswer(r, ({ user_id: _user, ...google }) => ({ ...google, token_type: "Bearer" }));
+    if (login) return login;
 
     const channel = tokens.accountOf(r.headers);
     if (!channel)

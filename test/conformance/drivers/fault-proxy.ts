@@ -1,5 +1,5 @@
 import http from "node:http";
-import type { AddressInfo, Socket } from "node:net";
+import { forwardBuffered, listenOnLoopback } from "../../peers/loopback";
 
 /**
  * A small HTTP proxy a driver puts between Herald and a platform's server (the real Bluesky PDS, the
@@ -38,21 +38,6 @@ export async function startFaultProxy(upstream: string, opts: { rewriteServiceEn
   const base = new URL(upstream);
   let url = "";
 
-  const forward = (r: ProxiedRequest) =>
-    new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
-      const headers = { ...r.headers, host: base.host, "content-length": String(r.body.length) };
-      delete headers["transfer-encoding"];
-      delete headers.connection;
-      const out = http.request({ host: base.hostname, port: base.port, method: r.method, path: r.path, headers }, (answer) => {
-        const chunks: Buffer[] = [];
-        answer.on("data", (c: Buffer) => chunks.push(c));
-        answer.on("end", () => resolve({ status: answer.statusCode ?? 502, headers: answer.headers, body: Buffer.concat(chunks) }));
-        answer.on("error", reject);
-      });
-      out.on("error", reject);
-      out.end(r.body);
-    });
-
   const rewrite = (r: ProxiedRequest, body: Buffer): Buffer => {
     if (!opts.rewriteServiceEndpoint || !/^\/xrpc\/com\.atproto\.server\.(createSession|getSession|refreshSession)/.test(r.path)) return body;
     try {
@@ -85,7 +70,7 @@ export async function startFaultProxy(upstream: string, opts: { rewriteServiceEn
         const { status, headers, body } = fault.action.answer;
         return answer(status, { "content-type": "application/json; charset=utf-8", ...headers }, Buffer.from(body));
       }
-      const got = await forward(record);
+      const got = await forwardBuffered(base, record);
       record.upstream = { status: got.status, body: got.body };
       if (fault) return; // the platform took it; Herald never hears back
       answer(got.status, got.headers, rewrite(record, got.body));
@@ -93,13 +78,8 @@ export async function startFaultProxy(upstream: string, opts: { rewriteServiceEn
       answer(502, { "content-type": "text/plain" }, Buffer.from(String(err)));
     }
   });
-  const sockets = new Set<Socket>();
-  server.on("connection", (s) => {
-    sockets.add(s);
-    s.on("close", () => sockets.delete(s));
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const listening = await listenOnLoopback(server);
+  url = `${listening.url}`;
 
   return {
     url,
@@ -109,8 +89,7 @@ export async function startFaultProxy(upstream: string, opts: { rewriteServiceEn
       armed.push({ match, action, times });
     },
     async stop() {
-      for (const s of sockets) s.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await listening.stop();
     },
   };
 }
