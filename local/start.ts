@@ -455,24 +455,11 @@ async function startWorkers(launch: Launch): Promise<{ api: ChildProcess; consum
     },
   );
   if (stopping) throw new StartError("stopping");
-  phase("bundled; starting wrangler dev (API, consumers)");
-  const apiConfigs = [configs.gateway, ...configs.groups].flatMap((c) => ["--config", c]);
-  const api = runWranglerDev(
-    "api",
-    ["dev", ...apiConfigs, "--env=", "--port", String(launch.apiWorkerPort), ...commonWranglerArgs(launch, launch.apiInspector)],
-    path.join(logsDir, "api.log"),
-    stateDir,
-  );
-  await track("API (wrangler dev)", STOP.workers, api, (child) => stopProcessGroup(child.pid));
-  // Both workerds keep their state in one folder, and two creating its SQLite files at the same moment can end one
-  // with SQLITE_BUSY ("database is locked"), seen on a loaded machine: the consumers start once the API's workerd
-  // answers at all (a path no route has, so no database is needed; this also compiles the API's Worker).
-  await waitForHttp(`http://127.0.0.1:${launch.apiWorkerPort}/__herald_started`, () => true, {
-    child: api,
-    label: "the API's wrangler dev",
-    slowAfterMs: 45_000,
-  });
-  phase("API's workerd answering; starting the consumers'");
+  phase("bundled; starting wrangler dev (consumers, then API)");
+  // Both workerds keep their state in one folder, and one creating its SQLite files while the other uses them can end
+  // either with SQLITE_BUSY ("database is locked"; seen on a loaded machine, at a simultaneous start and with the
+  // consumers starting behind a busy API). The consumers start first and sit idle until the pump drains them, which
+  // begins only once the API listens; the API starts when the consumers' workerd answers (which also compiles it).
   const consumers = runWranglerDev(
     "consumers",
     ["dev", "--config", configs.consumers, "--env=", "--port", String(launch.consumersPort), ...commonWranglerArgs(launch, launch.consumersInspector)],
@@ -482,9 +469,17 @@ async function startWorkers(launch: Launch): Promise<{ api: ChildProcess; consum
     /\b(POST|GET) \/[\w-]*\/?(drain)?(\?\S*)? \d{3}\b/,
   );
   await track("consumers (wrangler dev)", STOP.workers, consumers, (child) => stopProcessGroup(child.pid));
+  await waitForHttp(`http://127.0.0.1:${launch.consumersPort}/`, () => true, { child: consumers, label: "the consumers' wrangler dev", slowAfterMs: 45_000 });
+  phase("consumers' workerd answering; starting the API's");
+  const apiConfigs = [configs.gateway, ...configs.groups].flatMap((c) => ["--config", c]);
+  const api = runWranglerDev(
+    "api",
+    ["dev", ...apiConfigs, "--env=", "--port", String(launch.apiWorkerPort), ...commonWranglerArgs(launch, launch.apiInspector)],
+    path.join(logsDir, "api.log"),
+    stateDir,
+  );
+  await track("API (wrangler dev)", STOP.workers, api, (child) => stopProcessGroup(child.pid));
   phase("wrangler spawned");
-  // Make workerd compile the consumers' Worker (seconds on a busy machine) while the database gets ready: any answer will do.
-  void waitForHttp(`http://127.0.0.1:${launch.consumersPort}/`, () => true, { child: consumers, label: "consumers", slowAfterMs: Infinity }).catch(() => {});
   return { api, consumers };
 }
 
