@@ -206,6 +206,28 @@ describe("POST /media refuses", () => {
     expectProblem(await call(storage.env, "POST", "/media", { token: owner.token, json: { workspace_id: ws } }), 415, "unsupported-media-type");
   });
 
+  it.each([
+    { what: "a body that is not a form", type: "multipart/form-data; boundary=xyz", body: "this is not a form" },
+    { what: "no boundary", type: "multipart/form-data", body: '--xyz\r\ncontent-disposition: form-data; name="a"\r\n\r\n1\r\n--xyz--\r\n' },
+    {
+      what: "another boundary than declared",
+      type: "multipart/form-data; boundary=abc",
+      body: '--xyz\r\ncontent-disposition: form-data; name="a"\r\n\r\n1\r\n--xyz--\r\n',
+    },
+    {
+      what: "a form cut off",
+      type: "multipart/form-data; boundary=xyz",
+      body: `--xyz\r\ncontent-disposition: form-data; name="workspace_id"\r\n\r\n${"w".repeat(40)}`,
+    },
+    { what: "an empty body", type: "multipart/form-data; boundary=xyz", body: "" },
+  ])("400 bad-request for malformed multipart: $what, nothing stored", async ({ type, body }) => {
+    const other = await newWorkspace(owner);
+    const res = await call(storage.env, "POST", "/media", { token: owner.token, body, headers: { "content-type": type } });
+    expectProblem(res, 400, "bad-request");
+    expect(res.body.detail).toMatch(/multipart/i);
+    expect(await rowsOf(other)).toEqual([]);
+  });
+
   it("503 when no bucket is bound, nothing stored", async () => {
     const other = await newWorkspace(owner);
     const { MEDIA_BUCKET: _, ...unbound } = storage.env;

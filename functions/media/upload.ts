@@ -17,6 +17,7 @@ import { parseTagList, tagProblem } from "../../lib/media/tags";
 import { mediaBucket } from "./lookup";
 import { MediaItem, UploadMediaForm } from "./schemas";
 import { inForm, workspaceRole } from "../../lib/http/access";
+import { requireFormBody } from "../../lib/http/multipart";
 
 const tooLarge = (max: number) =>
   new ApiError("payload-too-large", { detail: `Media uploads are limited to ${max} bytes (MEDIA_MAX_BYTES); nothing was stored.` });
@@ -45,7 +46,7 @@ export const route = createRoute({
     "The type and the facts of the file (MIME type, size, dimensions, duration, frame rate, codecs) are detected from its bytes, " +
     "never from its name or declared type. Anything that is not an image, video or audio file gets 415 and nothing is stored; " +
     "a file over the configured limit (MEDIA_MAX_BYTES, 25 MiB by default) gets 413.",
-  middleware: [uploadLimit] as const,
+  middleware: [uploadLimit, requireFormBody] as const,
   request: {
     body: { content: { "multipart/form-data": { schema: UploadMediaForm } }, required: true },
   },

@@ -71,6 +71,16 @@ describe("gateway inside workerd", () => {
     expect(invalid.body).toMatchObject({ status: 422 });
   });
 
+  it("answers a multipart body that is not a form 400, not 500 (the runtime's own FormData parser)", async () => {
+    const user = await newUser();
+    for (const type of ["multipart/form-data; boundary=xyz", "multipart/form-data"]) {
+      const res = await call("POST", "/media", { token: user.token, body: "this is not a form", headers: { "content-type": type } });
+      expect(res.status, res.text).toBe(400);
+      expect(res.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+      expect(res.body).toMatchObject({ status: 400, detail: expect.stringMatching(/multipart/) });
+    }
+  });
+
   it("queues an analytics refresh (202) and the post-commit fast path sends its outbox row to SQS", async () => {
     const user = await newUser();
     const workspace = await call("POST", "/workspaces", { token: user.token, json: { name: "Analytics in workerd" } });

@@ -20,10 +20,14 @@ export interface WorkerResponse<T = any> {
   text: string;
 }
 
-export async function call<T = any>(method: string, path: string, opts: { token?: string; json?: unknown } = {}): Promise<WorkerResponse<T>> {
-  const headers: Record<string, string> = {};
+export async function call<T = any>(
+  method: string,
+  path: string,
+  opts: { token?: string; json?: unknown; body?: string; headers?: Record<string, string> } = {},
+): Promise<WorkerResponse<T>> {
+  const headers: Record<string, string> = { ...opts.headers };
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
-  let body: string | undefined;
+  let body = opts.body;
   if (opts.json !== undefined) {
     body = JSON.stringify(opts.json);
     headers["content-type"] = "application/json";
