@@ -70,7 +70,7 @@ export async function dryRunDeploy(
 
 const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
 
-/** The size table, plain or as Markdown (for the README). */
+/** The size table, plain or as Markdown. */
 export function sizeTable(results: BundleResult[], markdown = false): string {
   const rows = results.map((r) => [
     r.env ? `${r.name}` : "gateway (router)",

@@ -131,7 +131,7 @@ describe("npm start while a build's model cannot be reached", () => {
 
   it("a build whose model host does not resolve is written by the planner alone, says why, and nothing is thrown uncaught", { timeout: 120_000 }, async () => {
     const build = await finished(await startBuild("We launched."));
-    // README "Publication builds": a model call that fails leaves the planner at work, with a review flag saying so.
+    // docs/guides/builds-and-discovery.md: a model call that fails leaves the planner at work, with a review flag saying so.
     expect(build.state).toBe("completed");
     expect(build.result.direction.route).toBe("planner");
     expect(build.result.review_flags[0]).toMatchObject({ field: "model", message: expect.stringContaining("could not be reached") });

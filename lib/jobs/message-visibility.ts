@@ -12,7 +12,7 @@ import { errorFields, logEvent } from "../log";
  * How a received message stays ours while its job runs, and how one we will not start is given back.
  *
  * A received message is hidden from other consumers for its queue's visibility timeout (60 s as Herald creates
- * them: local/services/sqs.ts, README's deployment steps). A job that outlives it would be handed to a second consumer while the
+ * them: local/services/sqs.ts, docs/operations/deploying.md). A job that outlives it would be handed to a second consumer while the
  * first still works, so while a job runs its message's visibility is extended every `heartbeatSeconds`, the
  * first time `heartbeatSeconds` after the receive (a message can wait behind others of its batch).
  */

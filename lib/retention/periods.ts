@@ -1,5 +1,5 @@
 /**
- * How long Herald keeps each kind of history, in one place (README "Retention" lists the same). Sweeps in this
+ * How long Herald keeps each kind of history, in one place (docs/operations/retention.md lists the same). Sweeps in this
  * folder remove rows past these, by the database's clock; the reasons below are what bound each number.
  */
 export const RETENTION = {
