@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { analyticsContentItems, analyticsCoverage, outboxJobs } from "../db/schema";
-import { failureBackoffMs } from "../lib/analytics/backoff";
+import { analyticsBackoffMs } from "../lib/jobs/retry-policy";
 import { READ_BUDGET } from "../lib/analytics/collect";
 import { collectAccount } from "../lib/analytics/collect-account";
 import { queueDueAccounts } from "../lib/analytics/schedule";
@@ -133,7 +133,7 @@ describe("collection against bad answers (Mastodon through the fault proxy)", ()
       // Nothing read at all: failed; a bad page after a good verify_credentials: discovery stays where it was.
       expect(cov).toMatchObject({ status: bad.path === VERIFY ? "failed" : "backfilling", failureCode: bad.code, consecutiveFailures: 1 });
       expect(cov.failureMessage).toMatch(bad.message);
-      expect(cov.backoffUntil?.getTime()).toBe(now.getTime() + failureBackoffMs(1));
+      expect(cov.backoffUntil?.getTime()).toBe(now.getTime() + analyticsBackoffMs(1));
       expect(cov.nextEligibleAt?.getTime()).toBe(cov.backoffUntil?.getTime());
       // A bad statuses page adds nothing (the good page it replaced is read next time).
       const items = await withDb((db) => db.select().from(analyticsContentItems).where(eq(analyticsContentItems.accountId, accountId)));
@@ -198,7 +198,7 @@ describe("collection against bad answers (Mastodon through the fault proxy)", ()
     const cov = await coverageOf(accountId);
     expect(cov).toMatchObject({ failureCode: "timeout", consecutiveFailures: 1 });
     expect(cov.failureMessage).toMatch(/No answer from the provider within/);
-    expect(cov.backoffUntil?.getTime()).toBe(now.getTime() + failureBackoffMs(1));
+    expect(cov.backoffUntil?.getTime()).toBe(now.getTime() + analyticsBackoffMs(1));
   });
 });
 

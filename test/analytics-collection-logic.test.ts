@@ -1,7 +1,14 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { arrayOf, idOf, MAX_ID_LENGTH, objectOf, optionalCountOf, timeOf } from "../lib/analytics/answer-shape";
-import { BACKOFF_BASE_MS, BACKOFF_CAP_MS, backoffUntil, failureBackoffMs, isBackingOff, RETRY_AFTER_CAP_MS } from "../lib/analytics/backoff";
+import {
+  ANALYTICS_BACKOFF_BASE_MS,
+  ANALYTICS_BACKOFF_CAP_MS,
+  analyticsBackoffMs,
+  analyticsBackoffUntil,
+  isBackingOff,
+  RETRY_AFTER_CAP_MS,
+} from "../lib/jobs/retry-policy";
 import { decodePublicationCursor, encodePublicationCursor } from "../lib/analytics/publication-cursor";
 import { hasNul, parseAnswerText } from "../lib/providers/answer";
 import { ProviderError } from "../lib/providers/types";
@@ -20,13 +27,13 @@ const codeOf = (run: () => unknown) => {
 
 describe("backoff (pure)", () => {
   it("doubles from 15 minutes and never exceeds a day", () => {
-    expect([1, 2, 3, 4].map(failureBackoffMs)).toEqual([1, 2, 4, 8].map((n) => n * BACKOFF_BASE_MS));
+    expect([1, 2, 3, 4].map(analyticsBackoffMs)).toEqual([1, 2, 4, 8].map((n) => n * ANALYTICS_BACKOFF_BASE_MS));
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 10_000 }), (n) => {
-        const ms = failureBackoffMs(n);
-        expect(ms).toBeGreaterThanOrEqual(BACKOFF_BASE_MS);
-        expect(ms).toBeLessThanOrEqual(BACKOFF_CAP_MS);
-        expect(failureBackoffMs(n + 1)).toBeGreaterThanOrEqual(ms);
+        const ms = analyticsBackoffMs(n);
+        expect(ms).toBeGreaterThanOrEqual(ANALYTICS_BACKOFF_BASE_MS);
+        expect(ms).toBeLessThanOrEqual(ANALYTICS_BACKOFF_CAP_MS);
+        expect(analyticsBackoffMs(n + 1)).toBeGreaterThanOrEqual(ms);
       }),
     );
   });
@@ -35,12 +42,12 @@ describe("backoff (pure)", () => {
     const now = new Date("2026-01-01T00:00:00Z");
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 50 }), fc.integer({ min: -86_400_000, max: 30 * 86_400_000 }), (failures, offset) => {
-        const until = backoffUntil(failures, now, new Date(now.getTime() + offset)).getTime() - now.getTime();
+        const until = analyticsBackoffUntil(failures, now, new Date(now.getTime() + offset)).getTime() - now.getTime();
         if (offset > 0) expect(until).toBe(Math.min(offset, RETRY_AFTER_CAP_MS));
-        else expect(until).toBe(failureBackoffMs(failures));
+        else expect(until).toBe(analyticsBackoffMs(failures));
       }),
     );
-    expect(backoffUntil(3, now).getTime() - now.getTime()).toBe(4 * BACKOFF_BASE_MS);
+    expect(analyticsBackoffUntil(3, now).getTime() - now.getTime()).toBe(4 * ANALYTICS_BACKOFF_BASE_MS);
     expect(isBackingOff(new Date(now.getTime() + 1), now)).toBe(true);
     expect(isBackingOff(now, now)).toBe(false);
     expect(isBackingOff(null, now)).toBe(false);

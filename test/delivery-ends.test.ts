@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { deliveryAttempts, publications, renditions, renditionSegments } from "../db/schema";
 import { deliverClaimed } from "../lib/delivery/deliver";
 import { processPublication } from "../lib/delivery/job";
-import { MAX_DELIVERY_ATTEMPTS } from "../lib/delivery/rules";
+import { MAX_ATTEMPTS } from "../lib/jobs/retry-policy";
 import { END_STALLED_AFTER_SECONDS, sweepStalledDeliveries } from "../lib/delivery/stalled";
 import { claimRenditions, publishedGroup, recordFailure, recordPosted } from "../lib/delivery/store";
 import { inOneTransactionNamed } from "../lib/db/batch";
@@ -202,13 +202,13 @@ describe("a delivery holds its rendition while a provider call runs", () => {
 describe("an unknown outcome is reconciled at most 8 times", () => {
   it("a webhook answering 504 after accepting is re-sent with the same webhook-id, then fails outcome-unknown: verify on the platform", async () => {
     const { publicationId, rendition } = await queued("Gateway timeout");
-    receiver.failNext(MAX_DELIVERY_ATTEMPTS, 504); // every attempt: a 9th would find none queued here and succeed
-    for (let i = 0; i < MAX_DELIVERY_ATTEMPTS + 2; i++) {
+    receiver.failNext(MAX_ATTEMPTS, 504); // every attempt: a 9th would find none queued here and succeed
+    for (let i = 0; i < MAX_ATTEMPTS + 2; i++) {
       await withDb((db) => deliverOnce(db, rendition.id, `job_504_${i}`));
       await timePasses(rendition.id, 1000);
     }
     const sent = webhookAttemptsFor(rendition.id);
-    expect(sent).toHaveLength(MAX_DELIVERY_ATTEMPTS);
+    expect(sent).toHaveLength(MAX_ATTEMPTS);
     expect(new Set(sent.map((a) => a.webhookId))).toEqual(new Set([rendition.deliveryKey]));
     expect(await renditionRow(rendition.id)).toMatchObject({
       status: "failed",
@@ -228,7 +228,7 @@ describe("an unknown outcome is reconciled at most 8 times", () => {
     const { rendition } = await queued("Crash loop");
     // Eight attempts that each died mid-call (a consumer crashing on it every time).
     await withDb((db) =>
-      db.update(renditions).set({ status: "publishing", attemptCount: MAX_DELIVERY_ATTEMPTS, leaseUntil: null }).where(eq(renditions.id, rendition.id)),
+      db.update(renditions).set({ status: "publishing", attemptCount: MAX_ATTEMPTS, leaseUntil: null }).where(eq(renditions.id, rendition.id)),
     );
     const before = webhookAttemptsFor(rendition.id).length;
     expect(await withDb((db) => deliverOnce(db, rendition.id, "job_crash_9"))).toBe("failed");
@@ -246,7 +246,7 @@ describe("an unknown outcome is reconciled at most 8 times", () => {
     });
     const id = created.body.id as string;
     await withDb((db) => db.update(publications).set({ status: "failed" }).where(eq(publications.id, id)));
-    await withDb((db) => db.update(renditions).set({ status: "failed", attemptCount: MAX_DELIVERY_ATTEMPTS }).where(eq(renditions.publicationId, id)));
+    await withDb((db) => db.update(renditions).set({ status: "failed", attemptCount: MAX_ATTEMPTS }).where(eq(renditions.publicationId, id)));
     expect((await api("POST", `/publications/${id}/publish-now`, { token: owner.token, json: { expected_revision: 1 } })).status).toBe(202);
     const [r] = await withDb((db) => db.select().from(renditions).where(eq(renditions.publicationId, id)));
     expect(await withDb((db) => deliverOnce(db, r.id, "job_round_2"))).toBe("published");

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { decideAfterFailure, MAX_DELIVERY_ATTEMPTS, PROCESSING_UNFINISHED } from "../lib/delivery/rules";
+import { decideAfterFailure, PROCESSING_UNFINISHED } from "../lib/delivery/rules";
+import { MAX_ATTEMPTS } from "../lib/jobs/retry-policy";
 import { PROCESSING_CODE } from "../lib/providers/platform-processing";
 
 /** A platform's video processing as a delivery state (lib/delivery/rules.ts): polled on the retry schedule, bounded by the attempts. */
@@ -7,7 +8,7 @@ describe("platform processing", () => {
   const processing = { kind: "unavailable" as const, code: PROCESSING_CODE, retryable: true };
 
   it("is polled again with backoff while attempts remain", () => {
-    for (let attempt = 1; attempt < MAX_DELIVERY_ATTEMPTS; attempt++) {
+    for (let attempt = 1; attempt < MAX_ATTEMPTS; attempt++) {
       const d = decideAfterFailure(processing, attempt, 0.5);
       expect(d).toMatchObject({ status: "retrying", errorCode: PROCESSING_CODE, recoveryAction: "none" });
       expect(d.retryInSeconds).toBeGreaterThan(0);
@@ -15,7 +16,7 @@ describe("platform processing", () => {
   });
 
   it("ends failed after the last attempt, telling the person to look before publishing again", () => {
-    expect(decideAfterFailure(processing, MAX_DELIVERY_ATTEMPTS)).toEqual(PROCESSING_UNFINISHED);
+    expect(decideAfterFailure(processing, MAX_ATTEMPTS)).toEqual(PROCESSING_UNFINISHED);
     expect(PROCESSING_UNFINISHED).toMatchObject({ status: "failed", recoveryAction: "verify_on_platform" });
   });
 

@@ -1,14 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  attemptOfRound,
-  decideAfterFailure,
-  decideBeforeAttempt,
-  decideStalled,
-  isTerminal,
-  MAX_DELIVERY_ATTEMPTS,
-  retryDelaySeconds,
-} from "../lib/delivery/rules";
+import { attemptOfRound, decideAfterFailure, decideBeforeAttempt, decideStalled, isTerminal } from "../lib/delivery/rules";
+import { MAX_ATTEMPTS, retryDelaySeconds } from "../lib/jobs/retry-policy";
 import { convergedStatus } from "../lib/publishing/status";
 import type { RenditionStatus } from "../db/schema/publications";
 
@@ -33,11 +26,11 @@ describe("publication convergence", () => {
 describe("after a failed attempt", () => {
   it("retries what is retryable until the last attempt, then says what to do", () => {
     expect(decideAfterFailure({ kind: "unavailable", code: "http_500", retryable: true }, 1).status).toBe("retrying");
-    const last = decideAfterFailure({ kind: "unavailable", code: "http_500", retryable: true }, MAX_DELIVERY_ATTEMPTS);
+    const last = decideAfterFailure({ kind: "unavailable", code: "http_500", retryable: true }, MAX_ATTEMPTS);
     expect(last).toMatchObject({
       status: "failed",
       recoveryAction: "retry_later",
-      terminalReason: `gave_up_after_${MAX_DELIVERY_ATTEMPTS}_attempts`,
+      terminalReason: `gave_up_after_${MAX_ATTEMPTS}_attempts`,
       retryInSeconds: null,
     });
   });
@@ -51,7 +44,7 @@ describe("after a failed attempt", () => {
   it("reconciles an unknown outcome, but not beyond the last attempt: then outcome-unknown, verify on the platform", () => {
     const unknown = { kind: "network" as const, code: "timeout", retryable: true, outcomeUnknown: true };
     expect(decideAfterFailure(unknown, 3).status).toBe("reconciling");
-    expect(decideAfterFailure(unknown, MAX_DELIVERY_ATTEMPTS)).toMatchObject({
+    expect(decideAfterFailure(unknown, MAX_ATTEMPTS)).toMatchObject({
       status: "failed",
       errorCode: "outcome-unknown",
       recoveryAction: "verify_on_platform",
@@ -80,7 +73,7 @@ describe("after a failed attempt", () => {
       retryAfterSeconds: fc.option(fc.nat(100_000), { nil: undefined }),
     });
     fc.assert(
-      fc.property(fc.array(failure, { minLength: MAX_DELIVERY_ATTEMPTS, maxLength: MAX_DELIVERY_ATTEMPTS }), (failures) => {
+      fc.property(fc.array(failure, { minLength: MAX_ATTEMPTS, maxLength: MAX_ATTEMPTS }), (failures) => {
         let ended = false;
         failures.forEach((f, i) => {
           if (ended) return;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { classifyAnswer, decide, DISABLE_AFTER_FAILED_DELIVERIES, disabledReason, MAX_ROUND_ATTEMPTS } from "../lib/events/rules";
+import { classifyAnswer, decide, DISABLE_AFTER_FAILED_DELIVERIES, disabledReason } from "../lib/events/rules";
+import { MAX_ATTEMPTS } from "../lib/jobs/retry-policy";
 import { sign, standardWebhookHeaders } from "../lib/standard-webhooks";
 import { verifySignature } from "./peers/webhook-receiver";
 
@@ -26,9 +27,9 @@ describe("what follows an attempt", () => {
     }
   });
 
-  it(`at most ${MAX_ROUND_ATTEMPTS} attempts a round, then failed; a network failure is retried, a refusal is not`, () => {
-    expect(decide(failure, MAX_ROUND_ATTEMPTS - 1).status).toBe("retrying");
-    expect(decide(failure, MAX_ROUND_ATTEMPTS).status).toBe("failed");
+  it(`at most ${MAX_ATTEMPTS} attempts a round, then failed; a network failure is retried, a refusal is not`, () => {
+    expect(decide(failure, MAX_ATTEMPTS - 1).status).toBe("retrying");
+    expect(decide(failure, MAX_ATTEMPTS).status).toBe("failed");
     expect(decide({ ok: false, statusCode: null, errorCode: "timeout", retryable: true }, 1).status).toBe("retrying");
     expect(decide({ ok: false, statusCode: null, errorCode: "url_refused", retryable: false }, 1).status).toBe("failed");
     expect(decide({ ok: true, statusCode: 200 }, 5)).toEqual({ status: "delivered" });

@@ -2,8 +2,9 @@ import { GetQueueAttributesCommand, ReceiveMessageCommand, SendMessageCommand } 
 import { eq, inArray, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { analyticsCollectionRuns, jobReceipts, outboxJobs } from "../db/schema";
-import { drainQueue, MAX_ATTEMPTS, retryDelaySeconds, type ConsumerDefinition } from "../lib/jobs/consumer";
-import { relayBackoffMs, relayOutbox } from "../lib/jobs/outbox";
+import { drainQueue, type ConsumerDefinition } from "../lib/jobs/consumer";
+import { relayOutbox } from "../lib/jobs/outbox";
+import { MAX_ATTEMPTS } from "../lib/jobs/retry-policy";
 import { queueUrl, sqsClient } from "../lib/jobs/sqs";
 import type { Env } from "../lib/env";
 import { ensureQueues } from "../local/services/sqs";
@@ -240,20 +241,5 @@ describe("outbox → SQS → consumer", () => {
     expect(again.duplicates).toBe(1);
     expect(attempts).toHaveLength(MAX_ATTEMPTS);
     sqs.destroy();
-  });
-});
-
-describe("retry schedules", () => {
-  it("consumer retries: the first three attempts fall within 90 s of the first failure, with jitter", () => {
-    for (const r of [0, 0.5, 0.999]) expect(retryDelaySeconds(1, r) + retryDelaySeconds(2, r)).toBeLessThan(90);
-    expect(retryDelaySeconds(1, 0)).not.toBe(retryDelaySeconds(1, 0.999));
-    expect(retryDelaySeconds(20, 0.999)).toBeLessThanOrEqual(900 * 1.2);
-  });
-
-  it("relay retries back off exponentially up to five minutes", () => {
-    expect(relayBackoffMs(1, 1)).toBe(1000);
-    expect(relayBackoffMs(3, 1)).toBe(4000);
-    expect(relayBackoffMs(30, 1)).toBe(300_000);
-    expect(relayBackoffMs(3, 0)).toBe(2000);
   });
 });

@@ -5,7 +5,7 @@ import type { Env } from "../env";
 import { errorFields, logEvent } from "../log";
 import { accountContext } from "../providers/account-context";
 import { ProviderError, type AccountContext } from "../providers/types";
-import { backoffUntil, isBackingOff } from "./backoff";
+import { analyticsBackoffUntil, isBackingOff } from "../jobs/retry-policy";
 import { READ_BUDGET, READ_TIMEOUT_MS, type BackfillState, type CollectLimits, type CollectResult } from "./collect";
 import { collectBluesky } from "./collect-bluesky";
 import { collectFacebook } from "./collect-facebook";
@@ -21,8 +21,6 @@ import { insertMeasurements, refreshRollups, upsertContentItems, type Measuremen
 /** Collected accounts are refreshed this often; sooner while discovery of older posts is still going on. */
 export const REFRESH_EVERY_MS = 6 * 3_600_000;
 export const BACKFILL_EVERY_MS = 15 * 60_000;
-
-export { failureBackoffMs } from "./backoff";
 
 export type Collector = (account: AccountContext, state: BackfillState, limits: CollectLimits) => Promise<CollectResult>;
 const COLLECTORS: Record<string, { collect: Collector; budget: number }> = {
@@ -153,7 +151,7 @@ async function saveCollection(q: Queryable, workspaceId: string, accountId: stri
 /** The failure on the account's coverage, and its backoff: nobody collects it again before `backoff_until`. */
 async function recordFailure(q: Queryable, coverage: Coverage, err: ProviderError, now: Date, fields: Partial<typeof analyticsCoverage.$inferInsert>) {
   const failures = coverage.consecutiveFailures + 1;
-  const until = backoffUntil(failures, now, err.info.retryAt);
+  const until = analyticsBackoffUntil(failures, now, err.info.retryAt);
   logEvent("warn", "analytics collection failed", { account_id: coverage.accountId, code: failureCode(err), failures });
   await q
     .update(analyticsCoverage)

@@ -2,7 +2,7 @@ import { inArray } from "drizzle-orm";
 import { analyticsCoverage } from "../../db/schema";
 import type { Queryable } from "../db/client";
 import { collectableAccounts } from "./accounts";
-import { isBackingOff } from "./backoff";
+import { isBackingOff } from "../jobs/retry-policy";
 
 /**
  * What a manual refresh (POST /analytics/refresh) may queue: every collectable account except those still

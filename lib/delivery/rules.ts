@@ -1,5 +1,5 @@
 import type { RenditionStatus } from "../../db/schema/publications";
-import { retryDelaySeconds } from "../jobs/backoff";
+import { MAX_ATTEMPTS, retryDelaySeconds } from "../jobs/retry-policy";
 import { PROCESSING_CODE } from "../providers/platform-processing";
 import type { ProviderErrorKind } from "../providers/types";
 
@@ -17,12 +17,6 @@ import type { ProviderErrorKind } from "../providers/types";
  * (`current_attempt_id`) under a lease; every write of that attempt applies only while the rendition still
  * carries its attempt id, so a delivery that lost its lease (paused, slow, killed) changes nothing.
  */
-
-/**
- * Attempts in all, reconciliations included (CONTRACT §4: at most 8), per round: publishing again (after
- * `failed` or `partially_published`) starts a new round for what was not confirmed.
- */
-export const MAX_DELIVERY_ATTEMPTS = 8;
 
 /** How long a claim holds a rendition; renewed before every provider call and while one runs. */
 export const LEASE_SECONDS = 120;
@@ -48,8 +42,6 @@ export const CLAIMABLE: RenditionStatus[] = ["queued", "retrying", "reconciling"
 
 /** In one of these an earlier attempt may have reached the platform: it is reconciled before anything is sent. */
 export const inDoubt = (s: RenditionStatus) => s === "publishing" || s === "reconciling";
-
-export { retryDelaySeconds };
 
 export interface FailureInfo {
   kind: ProviderErrorKind;
@@ -95,7 +87,7 @@ export const OUTCOME_UNKNOWN = {
   status: "failed",
   recoveryAction: "verify_on_platform",
   errorCode: "outcome-unknown",
-  errorAction: `Herald could not confirm whether this post went out after ${MAX_DELIVERY_ATTEMPTS} attempts: look at the account on the platform before publishing again.`,
+  errorAction: `Herald could not confirm whether this post went out after ${MAX_ATTEMPTS} attempts: look at the account on the platform before publishing again.`,
   terminalReason: "outcome_unknown",
   retryInSeconds: null,
 } as const satisfies FailureDecision;
@@ -112,7 +104,7 @@ export const PROCESSING_UNFINISHED = {
   status: "failed",
   recoveryAction: "verify_on_platform",
   errorCode: PROCESSING_CODE,
-  errorAction: `The platform was still processing the video after Herald's ${MAX_DELIVERY_ATTEMPTS} checks: look at the account on the platform before publishing again.`,
+  errorAction: `The platform was still processing the video after Herald's ${MAX_ATTEMPTS} checks: look at the account on the platform before publishing again.`,
   terminalReason: "platform_processing_unfinished",
   retryInSeconds: null,
 } as const satisfies FailureDecision;
@@ -122,7 +114,7 @@ export const attemptOfRound = (rendition: { attemptCount: number; attemptsBefore
 
 /** What attempt number `attempt` (of its round) failing with `info` means: try again, reconcile, or stop and say what to do. */
 export function decideAfterFailure(info: FailureInfo, attempt: number, random = Math.random()): FailureDecision {
-  const more = attempt < MAX_DELIVERY_ATTEMPTS;
+  const more = attempt < MAX_ATTEMPTS;
   const wait = Math.max(retryDelaySeconds(attempt, random), Math.ceil(info.retryAfterSeconds ?? 0));
   if (info.outcomeUnknown) {
     if (info.unverifiable) return OUTCOME_UNVERIFIABLE;
@@ -166,7 +158,7 @@ export function decideAfterFailure(info: FailureInfo, attempt: number, random = 
  */
 export function decideBeforeAttempt(rendition: { status: RenditionStatus; attemptCount: number; attemptsBeforeRound: number }): FailureDecision | null {
   const used = attemptOfRound(rendition) - 1;
-  if (used < MAX_DELIVERY_ATTEMPTS) return null;
+  if (used < MAX_ATTEMPTS) return null;
   if (inDoubt(rendition.status)) return OUTCOME_UNKNOWN;
   return endedForRetry("attempts-exhausted", "Herald stopped after its last attempt could not finish", `gave_up_after_${used}_attempts`);
 }

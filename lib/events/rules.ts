@@ -1,4 +1,4 @@
-import { retryDelaySeconds } from "../jobs/backoff";
+import { MAX_ATTEMPTS, retryDelaySeconds } from "../jobs/retry-policy";
 
 /**
  * How outbound event deliveries end (CONTRACT §4 and §9): pure, no clock, no database. An attempt's answer is
@@ -6,8 +6,6 @@ import { retryDelaySeconds } from "../jobs/backoff";
  * first three attempts within 90 s), at most 8 attempts a round, and anything else fails at once.
  */
 
-/** Attempts in one round (a redelivery starts a new round). */
-export const MAX_ROUND_ATTEMPTS = 8;
 /** Consecutive deliveries ending `failed` after which an endpoint is disabled. */
 export const DISABLE_AFTER_FAILED_DELIVERIES = 10;
 /** How long an attempt holds its delivery: longer than the send's timeout, shorter than a queue's 60 s visibility. */
@@ -30,7 +28,7 @@ export type DeliveryDecision = { status: "delivered" } | { status: "retrying"; r
 /** What follows attempt number `roundAttempt` (1-based, within its round). */
 export function decide(result: AttemptResult, roundAttempt: number, random = Math.random()): DeliveryDecision {
   if (result.ok) return { status: "delivered" };
-  if (!result.retryable || roundAttempt >= MAX_ROUND_ATTEMPTS) return { status: "failed" };
+  if (!result.retryable || roundAttempt >= MAX_ATTEMPTS) return { status: "failed" };
   return { status: "retrying", retryInSeconds: retryDelaySeconds(roundAttempt, random) };
 }
 

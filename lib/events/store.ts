@@ -6,7 +6,8 @@ import { insertWhere } from "../db/insert-where";
 import { newId } from "../ids";
 import { outboxRow } from "../jobs/outbox";
 import type { EventDeliverPayload } from "../jobs/kinds";
-import { ATTEMPT_LEASE_SECONDS, DISABLE_AFTER_FAILED_DELIVERIES, disabledReason, MAX_ROUND_ATTEMPTS, type AttemptResult, type DeliveryDecision } from "./rules";
+import { MAX_ATTEMPTS } from "../jobs/retry-policy";
+import { ATTEMPT_LEASE_SECONDS, DISABLE_AFTER_FAILED_DELIVERIES, disabledReason, type AttemptResult, type DeliveryDecision } from "./rules";
 
 /**
  * What event deliveries write. Every time that decides (due, lease, retry) is the database's `now()`. An attempt
@@ -29,12 +30,7 @@ export interface ClaimedDelivery {
   secretCiphertext: string;
 }
 
-const claimable = and(
-  inArray(d.status, ["pending", "retrying", "sending"]),
-  lte(d.nextAttemptAt, sql`now()`),
-  notHeld,
-  lt(d.roundAttempts, MAX_ROUND_ATTEMPTS),
-);
+const claimable = and(inArray(d.status, ["pending", "retrying", "sending"]), lte(d.nextAttemptAt, sql`now()`), notHeld, lt(d.roundAttempts, MAX_ATTEMPTS));
 
 /**
  * The job's deliveries due now, after ending those that can have no further attempt. Each is then claimed on its
@@ -46,7 +42,7 @@ export async function dueDeliveries(db: Database, p: EventDeliverPayload): Promi
     q
       .update(d)
       .set({ status: "failed", lastErrorCode: sql`coalesce(${d.lastErrorCode}, 'no_outcome')`, leaseUntil: null, updatedAt: sql`now()` })
-      .where(and(ofJob(p), eq(d.status, "sending"), notHeld, sql`${d.roundAttempts} >= ${MAX_ROUND_ATTEMPTS}`)),
+      .where(and(ofJob(p), eq(d.status, "sending"), notHeld, sql`${d.roundAttempts} >= ${MAX_ATTEMPTS}`)),
     // A disabled endpoint receives nothing more.
     q
       .update(d)

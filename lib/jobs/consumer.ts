@@ -6,16 +6,11 @@ import type { Env } from "../env";
 import { errorFields, logEvent } from "../log";
 import { inOneTransaction, type BatchItem } from "../db/batch";
 import { insertWhere } from "../db/insert-where";
-import { retryDelaySeconds } from "./backoff";
+import { MAX_ATTEMPTS, retryDelaySeconds } from "./retry-policy";
 import { jobStateStatement, recordJobState } from "./job-state";
 import { isJobKind, type JobKind, type JobMessage, type JobPayloads } from "./kinds";
 import { DEFAULT_VISIBILITY, deleteMessages, keepHidden, releaseUnstarted, type VisibilityTiming } from "./message-visibility";
 import { deadLetterUrl, queueUrl, sharedSqsClient } from "./sqs";
-
-/** Attempts before a job is given up and moved to its dead-letter queue. */
-export const MAX_ATTEMPTS = 8;
-
-export { retryDelaySeconds } from "./backoff";
 
 export interface JobContext<P, First = unknown> {
   /** The receipt's transaction in "transaction" mode; the database itself in "steps" mode. */

@@ -6,6 +6,7 @@ import { inOneTransaction } from "../db/batch";
 import type { Database, Queryable } from "../db/client";
 import type { Env } from "../env";
 import { newId } from "../ids";
+import { relayBackoffMs } from "./retry-policy";
 import type { DeadLetterPayloads, JobKind, JobMessage, JobPayloads } from "./kinds";
 import { deadLetterUrl, queueUrl, sharedSqsClient } from "./sqs";
 
@@ -105,12 +106,6 @@ export function outboxRow<K extends JobKind, DeadLetter extends boolean>(
 
 /** `now() + seconds` by the database's clock (fractions kept; never negative). */
 const secondsFromNow = (seconds: number) => sql`now() + make_interval(secs => ${Math.max(0, seconds)})`;
-
-/** Relay retries back off exponentially (1 s, 2 s, 4 s … capped at 5 min) with jitter. */
-export function relayBackoffMs(attempts: number, random = Math.random()): number {
-  const base = Math.min(1000 * 2 ** Math.max(0, attempts - 1), 300_000);
-  return Math.round(base * (0.5 + random / 2));
-}
 
 export interface RelayResult {
   sent: number;

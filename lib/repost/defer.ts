@@ -1,7 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { repostAttempts } from "../../db/schema";
 import type { Database } from "../db/client";
-import { MAX_ATTEMPTS } from "../jobs/consumer";
+import { MAX_ATTEMPTS } from "../jobs/retry-policy";
 import { enqueueJob } from "../jobs/outbox";
 import type { RepostJobPayload } from "../jobs/kinds";
 import { ProviderError } from "../providers/types";

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { CreateQueueCommand, GetQueueAttributesCommand } from "@aws-sdk/client-sqs";
 import { createRequestHandler, createSqsServer } from "local-aws-sqs";
 import type { Env } from "../../lib/env";
-import { MAX_ATTEMPTS } from "../../lib/jobs/consumer";
+import { MAX_ATTEMPTS } from "../../lib/jobs/retry-policy";
 import { JOB_KINDS, deadLetterUrlVar, queueUrlVar, type JobKind } from "../../lib/jobs/kinds";
 import { sqsClient } from "../../lib/jobs/sqs";
 

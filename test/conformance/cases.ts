@@ -1,5 +1,5 @@
 import { expect, vi } from "vitest";
-import { MAX_DELIVERY_ATTEMPTS } from "../../lib/delivery/rules";
+import { MAX_ATTEMPTS } from "../../lib/jobs/retry-policy";
 import { isOAuthPlatform } from "../../lib/providers/oauth/platforms";
 import { expectData, expectProblem } from "../helpers/typed";
 import type { ConnectedAccount, PlatformPost, ProviderDriver, SuiteContext, Workspace } from "./driver";
@@ -256,7 +256,7 @@ export const CASES: ConformanceCase[] = [
       const scaled = vi.spyOn(AbortSignal, "timeout").mockImplementation((ms: number) => realTimeout(Math.max(1, Math.round(ms * 0.05))));
       let done: Publication;
       try {
-        done = await settle(suite, ws, started.id, MAX_DELIVERY_ATTEMPTS + 2);
+        done = await settle(suite, ws, started.id, MAX_ATTEMPTS + 2);
       } finally {
         scaled.mockRestore();
       }

@@ -1,5 +1,5 @@
 import { elapsed, readState, TERMINAL, TERMINAL_BOUND_MS, type Run } from "./world";
-import { MAX_DELIVERY_ATTEMPTS } from "../../lib/delivery/rules";
+import { MAX_ATTEMPTS } from "../../lib/jobs/retry-policy";
 
 export interface RunVerdict {
   lost: number;
@@ -37,7 +37,7 @@ export async function checkRun(run: Run): Promise<RunVerdict> {
       );
     }
     const attempts = r.attempts - (run.attemptBase.get(r.id) ?? 0);
-    if (attempts > MAX_DELIVERY_ATTEMPTS) verdict.failures.push(`${label}: ${attempts} attempts in one delivery (at most ${MAX_DELIVERY_ATTEMPTS})`);
+    if (attempts > MAX_ATTEMPTS) verdict.failures.push(`${label}: ${attempts} attempts in one delivery (at most ${MAX_ATTEMPTS})`);
     const unknownOk = r.error_code === "outcome-unknown";
     if (meta?.platform === "webhook") {
       const accepted = receiver.deliveries.filter((d) => d.body?.rendition_id === r.id);

@@ -10,7 +10,8 @@ import { openDb, type Database } from "../../lib/db/client";
 import type { Env } from "../../lib/env";
 import { newId } from "../../lib/ids";
 import { drainQueue, type DrainResult } from "../../lib/jobs/consumer";
-import { LEASE_SECONDS, MAX_DELIVERY_ATTEMPTS, retryDelaySeconds } from "../../lib/delivery/rules";
+import { LEASE_SECONDS } from "../../lib/delivery/rules";
+import { MAX_ATTEMPTS, retryDelaySeconds } from "../../lib/jobs/retry-policy";
 import { relayOutbox } from "../../lib/jobs/outbox";
 import { queueUrl, sharedSqsClient } from "../../lib/jobs/sqs";
 import { recordKey } from "../../lib/providers/bluesky";
@@ -38,7 +39,7 @@ export const VISIBILITY_MS = 60_000;
  */
 export const TERMINAL_BOUND_MS = (() => {
   let total = 0;
-  for (let a = 1; a < MAX_DELIVERY_ATTEMPTS; a++) total += retryDelaySeconds(a, 1) * 1000;
+  for (let a = 1; a < MAX_ATTEMPTS; a++) total += retryDelaySeconds(a, 1) * 1000;
   return total + LEASE_SECONDS * 1000 + 15 * 60_000;
 })();
 
