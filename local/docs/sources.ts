@@ -8,6 +8,7 @@ import { PROVIDERS, type ProviderSpec } from "../../lib/accounts/catalog";
 import { READ_BUDGET } from "../../lib/analytics/collect";
 import { OAUTH_PLATFORMS, type OAuthPlatform } from "../../lib/providers/oauth/platforms";
 import { PLATFORM_LIMITS, type PlatformLimits } from "../../lib/providers/platform-limits";
+import { deadLetterUrlVar, JOB_KINDS, type JobKind, queueUrlVar } from "../../lib/jobs/kinds";
 import { PLATFORM_NAMES } from "../../lib/publishing/video-rules";
 import { NETWORK_ORIGINS, type SettingDefinition, SETTINGS } from "../../lib/settings/catalogue";
 
@@ -68,3 +69,7 @@ export function networks(): NetworkFacts[] {
 }
 
 export const instanceSettings = (): readonly SettingDefinition[] => SETTINGS;
+
+/** Each job kind's SQS queue and the variables naming its queue and dead-letter queue. */
+export const jobQueues = () =>
+  (Object.keys(JOB_KINDS) as JobKind[]).map((kind) => ({ kind, queue: JOB_KINDS[kind].queueName, urlVar: queueUrlVar(kind), dlqVar: deadLetterUrlVar(kind) }));
