@@ -47,11 +47,11 @@ describe("POST /mcp", () => {
     const mcp = await connect(owner.token);
     const { tools } = await mcp.listTools();
     expect(tools.map((t) => t.name)).toEqual(TOOLS.map((t) => t.name));
-    const publish = tools.find((t) => t.name === "publications_publish_now")!;
+    const publish = tools.find((t) => t.name === "publishPublicationNow")!;
     expect(publish.inputSchema.required).toEqual(expect.arrayContaining(["id", "expected_revision"]));
     expect(Object.keys(publish.inputSchema.properties ?? {})).toContain("idempotency_key");
     expect(publish.description).toContain("POST /publications/{id}/publish-now");
-    expect(mcp.getInstructions()).toMatch(/publications_publish_now/);
+    expect(mcp.getInstructions()).toMatch(/publishPublicationNow/);
     // The very zod schemas of the routes, not copies.
     const create = toolInput(createPublicationRoute);
     const createBody = createPublicationRoute.request.body.content["application/json"].schema;
@@ -64,7 +64,7 @@ describe("POST /mcp", () => {
   it("creates and publishes a publication; a repeated idempotency key publishes once; the publish job runs", async () => {
     const { owner, workspaceId, hook } = await team();
     const mcp = await connect(owner.token);
-    const created = await callTool<Schemas["PublicationResponse"]>(mcp, "publications_create", {
+    const created = await callTool<Schemas["PublicationResponse"]>(mcp, "createPublication", {
       workspace_id: workspaceId,
       title: "From an agent",
       source_text: "Published through MCP",
@@ -75,22 +75,22 @@ describe("POST /mcp", () => {
     const { id } = created.body;
 
     const key = `mcp-${id}`;
-    const first = await callTool<Schemas["ActionOutputBody"]>(mcp, "publications_publish_now", { id, expected_revision: 1, idempotency_key: key });
+    const first = await callTool<Schemas["ActionOutputBody"]>(mcp, "publishPublicationNow", { id, expected_revision: 1, idempotency_key: key });
     expect(first.isError, JSON.stringify(first.body)).toBe(false);
     expect(first.body).toMatchObject({ publication_id: id, revision: 2, job_id: expect.stringMatching(/^job_/) });
-    const again = await callTool<Schemas["ActionOutputBody"]>(mcp, "publications_publish_now", { id, expected_revision: 1, idempotency_key: key });
+    const again = await callTool<Schemas["ActionOutputBody"]>(mcp, "publishPublicationNow", { id, expected_revision: 1, idempotency_key: key });
     expect(again.isError, JSON.stringify(again.body)).toBe(false);
     expect(again.body.job_id).toBe(first.body.job_id);
 
     expect(await runPipeline(id)).toBe("published");
-    const read = await callTool<Schemas["PublicationResponse"]>(mcp, "publications_get", { id });
+    const read = await callTool<Schemas["PublicationResponse"]>(mcp, "getPublication", { id });
     expect(read.body).toMatchObject({ status: "published", revision: 2 });
     expect(read.body.renditions.map((r) => r.status)).toEqual(["published"]);
     expect(receiver.deliveries.filter((d) => d.body?.publication_id === id)).toHaveLength(1);
 
-    const listed = await callTool(mcp, "publications_list", { workspace_id: workspaceId });
+    const listed = await callTool(mcp, "listPublications", { workspace_id: workspaceId });
     expect(listed.isError).toBe(false);
-    const workspaces = await callTool(mcp, "workspaces_list", {});
+    const workspaces = await callTool(mcp, "listWorkspaces", {});
     expect((JSON.parse(workspaces.text) as Schemas["Workspace"][]).map((w) => w.id)).toContain(workspaceId);
   });
 
@@ -104,18 +104,18 @@ describe("POST /mcp", () => {
     expect(http.response.status).toBe(403);
 
     const mcp = await connect(viewer.token);
-    const refused = await callTool(mcp, "publications_publish_now", { id, expected_revision: 1, idempotency_key: "viewer-try" });
+    const refused = await callTool(mcp, "publishPublicationNow", { id, expected_revision: 1, idempotency_key: "viewer-try" });
     expect(refused.isError).toBe(true);
     expect(refused.body).toMatchObject({ type: slugOf(http.error ?? {}), status: 403, detail: http.error?.detail });
     expect(refused.body.type).toBe("forbidden");
     // The viewer may read.
-    expect((await callTool(mcp, "publications_get", { id })).body).toMatchObject({ id, status: "draft" });
+    expect((await callTool(mcp, "getPublication", { id })).body).toMatchObject({ id, status: "draft" });
 
     const owners = await connect(owner.token);
-    const invalid = await callTool<Problem>(owners, "publications_create", { workspace_id: workspaceId, source_text: 42, destinations: [] });
+    const invalid = await callTool<Problem>(owners, "createPublication", { workspace_id: workspaceId, source_text: 42, destinations: [] });
     expect(invalid).toMatchObject({ isError: true, body: { type: "validation-error", status: 422 } });
     expect(invalid.body.errors?.map((e) => e.location)).toContain("body.source_text");
-    const missing = await callTool(owners, "builds_get", { id: "bld_unknown" });
+    const missing = await callTool(owners, "getBuild", { id: "bld_unknown" });
     expect(missing).toMatchObject({ isError: true, body: { type: "not-found", status: 404 } });
     await expect(owners.callTool({ name: "no_such_tool", arguments: {} })).rejects.toThrow(/Unknown tool/);
   });
@@ -150,7 +150,7 @@ describe("POST /mcp", () => {
     const other = await serveGateway(bound);
     try {
       const mcp = await mcpClient(other.url, owner.token);
-      const listed = await callTool(mcp, "workspaces_list", {});
+      const listed = await callTool(mcp, "listWorkspaces", {});
       expect(listed.isError).toBe(false);
       expect(listed.text).toContain(workspaceId);
       expect(seen).toEqual(["GET /workspaces true"]);

@@ -145,8 +145,8 @@ describe("under npm start", () => {
     const mcp = await mcpClient(url, token);
     try {
       const { tools } = await mcp.listTools();
-      expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(["publications_create", "publications_publish_now", "workspaces_list"]));
-      const created = await callTool<Schemas["PublicationResponse"]>(mcp, "publications_create", {
+      expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(["createPublication", "publishPublicationNow", "listWorkspaces"]));
+      const created = await callTool<Schemas["PublicationResponse"]>(mcp, "createPublication", {
         workspace_id: workspaceId,
         source_text: "Published by an agent through MCP",
         destinations: [{ social_account_id: accountId }],
@@ -155,12 +155,12 @@ describe("under npm start", () => {
       const { id } = created.body;
       const key = `mcp-${id}`;
       for (let i = 0; i < 2; i++) {
-        const queued = await callTool(mcp, "publications_publish_now", { id, expected_revision: 1, idempotency_key: key });
+        const queued = await callTool(mcp, "publishPublicationNow", { id, expected_revision: 1, idempotency_key: key });
         expect(queued.isError, queued.text).toBe(false);
       }
       let status = "";
       for (let polls = 0; polls < 120 && status !== "published"; polls++) {
-        status = (await callTool<Schemas["PublicationResponse"]>(mcp, "publications_get", { id })).body.status;
+        status = (await callTool<Schemas["PublicationResponse"]>(mcp, "getPublication", { id })).body.status;
         if (status !== "published") await sleep(500);
       }
       expect(status).toBe("published");
@@ -172,14 +172,14 @@ describe("under npm start", () => {
         await herald.POST("/workspaces/{id}/members", { params: { path: { id: workspaceId } }, body: { user_id: viewer.user.id, role: "viewer" } }),
         201,
       );
-      const draft = await callTool<Schemas["PublicationResponse"]>(mcp, "publications_create", {
+      const draft = await callTool<Schemas["PublicationResponse"]>(mcp, "createPublication", {
         workspace_id: workspaceId,
         source_text: "Not for viewers",
         destinations: [{ social_account_id: accountId }],
       });
       const viewers = await mcpClient(url, viewer.token);
       try {
-        const refused = await callTool<Problem>(viewers, "publications_publish_now", { id: draft.body.id, expected_revision: 1, idempotency_key: "viewer" });
+        const refused = await callTool<Problem>(viewers, "publishPublicationNow", { id: draft.body.id, expected_revision: 1, idempotency_key: "viewer" });
         expect(refused).toMatchObject({ isError: true, body: { type: "forbidden", status: 403 } });
         const http = await createHeraldClient({ baseUrl: url, token: viewer.token }).POST("/publications/{id}/publish-now", {
           params: { path: { id: draft.body.id } },

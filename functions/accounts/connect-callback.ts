@@ -12,6 +12,7 @@ const Param = (description: string) => z.string().max(2000).optional().openapi({
 export const route = createRoute({
   method: "get",
   path: "/accounts/connect/{platform}/callback",
+  operationId: "finishAccountConnection",
   tags: ["accounts"],
   summary: "OAuth 2.0 callback: the platform sends the browser here",
   description:

@@ -11,6 +11,7 @@ import { ConnectStartRequest, ConnectStarted } from "./schemas";
 export const route = createRoute({
   method: "post",
   path: "/accounts/connect/{platform}/start",
+  operationId: "startAccountConnection",
   tags: ["accounts"],
   summary: "Start connecting an account through OAuth 2.0",
   description:

@@ -23,6 +23,7 @@ import { inBody, workspaceRole } from "../../lib/http/access";
 export const route = createRoute({
   method: "post",
   path: "/accounts",
+  operationId: "connectAccount",
   tags: ["accounts"],
   summary: "Connect a social account",
   description:

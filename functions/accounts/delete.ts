@@ -12,6 +12,7 @@ import { lockScopedResource } from "../../lib/http/enforce-access";
 export const route = createRoute({
   method: "delete",
   path: "/accounts/{id}",
+  operationId: "disconnectAccount",
   tags: ["accounts"],
   summary: "Disconnect a social account",
   description:

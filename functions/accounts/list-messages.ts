@@ -14,6 +14,7 @@ import { inQuery, workspaceRole } from "../../lib/http/access";
 export const route = createRoute({
   method: "get",
   path: "/messages",
+  operationId: "listMessages",
   tags: ["accounts"],
   summary: "Collected mentions and replies, newest first",
   description: 'Needs the viewer role. A bare array; when more exist the response has `Link: <…cursor=…>; rel="next"`.',

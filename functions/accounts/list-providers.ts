@@ -16,6 +16,7 @@ import type { Env } from "../../lib/env";
 export const route = createRoute({
   method: "get",
   path: "/accounts/providers",
+  operationId: "listAccountProviders",
   tags: ["accounts"],
   summary: "List configured account providers",
   description:

@@ -16,6 +16,7 @@ const MAX_ACCOUNTS = 500;
 export const route = createRoute({
   method: "get",
   path: "/accounts",
+  operationId: "listAccounts",
   tags: ["accounts"],
   summary: "The workspace's connected accounts, oldest first",
   description: "Needs the viewer role. A bare array (at most 500). Credentials are never returned.",

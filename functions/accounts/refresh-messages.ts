@@ -16,6 +16,7 @@ export const RefreshMessagesRequest = z.object({ workspace_id: WorkspaceIdField 
 export const route = createRoute({
   method: "post",
   path: "/messages/refresh",
+  operationId: "refreshMessages",
   tags: ["accounts"],
   summary: "Queue message collection for a workspace",
   description:

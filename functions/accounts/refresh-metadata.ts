@@ -18,6 +18,7 @@ import { AccountResponse } from "./schemas";
 export const route = createRoute({
   method: "post",
   path: "/accounts/{account_id}/refresh-metadata",
+  operationId: "refreshAccountMetadata",
   tags: ["accounts"],
   summary: "Refresh a connected account's provider profile metadata",
   description:

@@ -37,6 +37,7 @@ export const AuditEvidencePage = responseObject("AuditEvidencePage", {
 export const route = createRoute({
   method: "get",
   path: "/admin/audit-evidence",
+  operationId: "listAuditEvidence",
   tags: ["admin"],
   summary: "Instance audit evidence, newest first (an administrator's browser session only)",
   description:

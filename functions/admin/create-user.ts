@@ -26,6 +26,7 @@ export const CreatedUser = responseObject("CreatedUser", {
 export const route = createRoute({
   method: "post",
   path: "/admin/users",
+  operationId: "createUser",
   tags: ["admin"],
   summary: "Create a user (instance administrators)",
   request: { body: jsonBody(CreateUserRequest) },

@@ -12,6 +12,7 @@ import { instanceAdmin } from "../../lib/http/access";
 export const route = createRoute({
   method: "get",
   path: "/admin/instance-settings",
+  operationId: "getInstanceSettings",
   tags: ["admin"],
   summary: "Every instance setting (instance administrators)",
   description: 'Every known key, with where its value comes from (`environment`, `database` or `default`). Secrets always come back with `value: ""`.',

@@ -27,6 +27,7 @@ export const JobKindMetrics = responseObject("JobKindMetrics", {
 export const route = createRoute({
   method: "get",
   path: "/admin/jobs/metrics",
+  operationId: "getJobMetrics",
   tags: ["admin"],
   summary: "How many jobs of each kind wait, run, retry or died (instance administrators)",
   description: "One element per job kind, every kind listed. A bare array, as GET /admin/jobs answers.",

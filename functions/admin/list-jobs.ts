@@ -14,6 +14,7 @@ import { instanceAdmin } from "../../lib/http/access";
 export const route = createRoute({
   method: "get",
   path: "/admin/jobs",
+  operationId: "listJobs",
   tags: ["admin"],
   summary: "Jobs by state and kind, newest first (instance administrators)",
   description:

@@ -15,6 +15,7 @@ import { instanceAdmin } from "../../lib/http/access";
 export const route = createRoute({
   method: "post",
   path: "/admin/jobs/{id}/redrive",
+  operationId: "redriveJob",
   tags: ["admin"],
   summary: "Run a dead job again, once its cause is fixed (instance administrators)",
   description:

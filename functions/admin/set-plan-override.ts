@@ -37,6 +37,7 @@ export const PlanOverrideResponse = responseObject("PlanOverrideResponse", {
 export const route = createRoute({
   method: "put",
   path: "/admin/users/{id}/plan-override",
+  operationId: "setPlanOverride",
   tags: ["admin"],
   summary: "Set a user plan override (instance administrators)",
   description:

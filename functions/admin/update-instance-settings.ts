@@ -34,6 +34,7 @@ export const UpdateInstanceSettingsRequest = z
 export const route = createRoute({
   method: "put",
   path: "/admin/instance-settings",
+  operationId: "updateInstanceSettings",
   tags: ["admin"],
   summary: "Validate and save instance settings (instance administrators)",
   description:

@@ -47,6 +47,7 @@ export const ImportMeasurementsResponse = responseObject("ImportMeasurementsResp
 export const route = createRoute({
   method: "post",
   path: "/analytics/measurements",
+  operationId: "importMeasurements",
   tags: ["analytics"],
   summary: "Import external content measurements",
   description: `Up to ${MAX_IMPORT_ITEMS} items, all or nothing: one invalid item → 422 naming \`body.items[i]…\`, nothing saved. Items are keyed by account and external id, so importing one again updates it. Needs the editor role.`,

@@ -51,6 +51,7 @@ export const AnalyticsQuery = z.object({
 export const route = createRoute({
   method: "get",
   path: "/analytics",
+  operationId: "getAnalyticsOverview",
   tags: ["analytics"],
   summary: "Stored whole-account content analytics",
   description:

@@ -32,6 +32,7 @@ export const RefreshAnalyticsOutputBody = responseObject("RefreshAnalyticsOutput
 export const route = createRoute({
   method: "post",
   path: "/analytics/refresh",
+  operationId: "refreshAnalytics",
   tags: ["analytics"],
   summary: "Queue analytics collection for a workspace",
   description:

@@ -24,6 +24,7 @@ export const CreateTokenRequest = z
 export const route = createRoute({
   method: "post",
   path: "/auth/tokens",
+  operationId: "createToken",
   tags: ["auth"],
   summary: "Issue another API token for the caller",
   description: `The token is shown once, in this response; only its hash is stored. At most ${MAX_LIVE_TOKENS_PER_USER} live tokens a person (422 beyond).`,

@@ -10,6 +10,7 @@ import { ApiToken } from "./schemas";
 export const route = createRoute({
   method: "get",
   path: "/auth/tokens",
+  operationId: "listTokens",
   tags: ["auth"],
   summary: "The caller's live API tokens, oldest first",
   description: "Neither revoked nor expired ones; never the tokens themselves, which were shown once at creation.",

@@ -10,6 +10,7 @@ import { signedIn } from "../../lib/http/access";
 export const route = createRoute({
   method: "get",
   path: "/auth/me",
+  operationId: "getMe",
   tags: ["auth"],
   summary: "The signed-in user's profile",
   responses: { 200: jsonResponse(UserProfile, "The caller"), ...problems(401) },

@@ -11,6 +11,7 @@ import { signedIn } from "../../lib/http/access";
 export const route = createRoute({
   method: "delete",
   path: "/auth/security/passkeys/{id}",
+  operationId: "deletePasskey",
   tags: ["auth"],
   summary: "Delete one of the current user's passkeys",
   description: "Browser sessions opened with it end too.",

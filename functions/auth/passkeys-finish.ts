@@ -29,6 +29,7 @@ const refused = (location: string, message: string) =>
 export const route = createRoute({
   method: "post",
   path: "/auth/security/passkeys/finish",
+  operationId: "finishPasskeyRegistration",
   tags: ["auth"],
   summary: "Finish passkey registration for the current user",
   description:

@@ -17,6 +17,7 @@ export const PasskeyName = z.string().trim().min(1).max(100).openapi({ descripti
 export const route = createRoute({
   method: "post",
   path: "/auth/security/passkeys/start",
+  operationId: "startPasskeyRegistration",
   tags: ["auth"],
   summary: "Start registering a passkey for the current user",
   description: `Answers WebAuthn creation options (discoverable credential, RP ID from PUBLIC_BASE_URL) and a challenge good for one use within 5 minutes. At most ${MAX_PASSKEYS_PER_USER} passkeys a person. The first passkey may be added with an API token; any further one only from a browser session (403 session-required).`,

@@ -10,6 +10,7 @@ import { signedIn } from "../../lib/http/access";
 export const route = createRoute({
   method: "delete",
   path: "/auth/tokens/{id}",
+  operationId: "revokeToken",
   tags: ["auth"],
   summary: "Revoke one of the caller's tokens",
   description: "Revoking the token used for this very request is allowed; it stops working at once.",

@@ -10,6 +10,7 @@ import { signedIn } from "../../lib/http/access";
 export const route = createRoute({
   method: "get",
   path: "/auth/security",
+  operationId: "getSecurityStatus",
   tags: ["auth"],
   summary: "The current user's sign-in methods and passkeys",
   responses: { 200: jsonResponse(SecurityStatus, "Sign-in methods, passkeys and the user"), ...problems(401) },

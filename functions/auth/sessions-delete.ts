@@ -10,6 +10,7 @@ import { signedIn } from "../../lib/http/access";
 export const route = createRoute({
   method: "delete",
   path: "/auth/sessions/current",
+  operationId: "signOut",
   tags: ["auth"],
   summary: "Sign out: end this browser session",
   description: "The session is revoked and its cookie cleared. A request authenticated with a bearer token has no session to end (400).",

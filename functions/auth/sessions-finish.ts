@@ -38,6 +38,7 @@ async function refuse(c: AppContext, passkey: { id: string; userId: string }): P
 export const route = createRoute({
   method: "post",
   path: "/auth/sessions/passkey/finish",
+  operationId: "finishPasskeySignIn",
   tags: ["auth"],
   summary: "Finish signing in with a passkey: opens a browser session",
   description:

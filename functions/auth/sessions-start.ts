@@ -13,6 +13,7 @@ import { publicAccess } from "../../lib/http/access";
 export const route = createRoute({
   method: "post",
   path: "/auth/sessions/passkey/start",
+  operationId: "startPasskeySignIn",
   tags: ["auth"],
   summary: "Start signing in with a passkey",
   description:

@@ -17,6 +17,7 @@ import { continuationOr422 } from "./validate-purchase-choice";
 export const route = createRoute({
   method: "post",
   path: "/billing/checkout",
+  operationId: "checkoutPlan",
   tags: ["billing"],
   summary: "Buy or change the plan of an existing organization",
   description:

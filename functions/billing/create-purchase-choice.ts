@@ -12,6 +12,7 @@ import { signedIn } from "../../lib/http/access";
 export const route = createRoute({
   method: "post",
   path: "/billing/purchase-choices",
+  operationId: "createPurchaseChoice",
   tags: ["billing"],
   summary: "Create a hosted plan purchase choice",
   description:

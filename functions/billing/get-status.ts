@@ -17,6 +17,7 @@ import { inQuery, workspaceRole } from "../../lib/http/access";
 export const route = createRoute({
   method: "get",
   path: "/billing/status",
+  operationId: "getBillingStatus",
   tags: ["billing"],
   summary: "Get billing status",
   description:

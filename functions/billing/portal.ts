@@ -14,6 +14,7 @@ import { BillingPortalSession, OrganizationBillingRequest } from "./schemas";
 export const route = createRoute({
   method: "post",
   path: "/billing/portal",
+  operationId: "openBillingPortal",
   tags: ["billing"],
   summary: "Open the payment provider's customer portal",
   description:

@@ -13,6 +13,7 @@ export function renewalOperation(cancel: boolean) {
   const route = createRoute({
     method: "post",
     path: cancel ? "/billing/cancel" : "/billing/resume",
+    operationId: cancel ? "cancelSubscription" : "resumeSubscription",
     tags: ["billing"],
     summary: cancel ? "Cancel the subscription at its period end" : "Resume a subscription set to cancel",
     description: cancel

@@ -16,6 +16,7 @@ import { publicAccess } from "../../lib/http/access";
 export const route = createRoute({
   method: "post",
   path: "/billing/webhooks/stripe",
+  operationId: "receiveStripeWebhook",
   tags: ["billing"],
   summary: "Receive a Stripe webhook event",
   description:

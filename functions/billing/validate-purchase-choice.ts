@@ -12,6 +12,7 @@ import { signedIn } from "../../lib/http/access";
 export const route = createRoute({
   method: "post",
   path: "/billing/purchase-choices/validate",
+  operationId: "validatePurchaseChoice",
   tags: ["billing"],
   summary: "Validate a hosted plan purchase choice",
   description: "The same facts back while the token is intact, unexpired and the caller's; else 422 `invalid-continuation`.",

@@ -14,6 +14,7 @@ import { scope } from "../../lib/http/enforce-access";
 export const route = createRoute({
   method: "post",
   path: "/image-editor/designs",
+  operationId: "createDesign",
   tags: ["image-editor"],
   summary: "Create a design (editor or higher)",
   description:

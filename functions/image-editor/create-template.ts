@@ -16,6 +16,7 @@ import { inBody, workspaceRole } from "../../lib/http/access";
 export const route = createRoute({
   method: "post",
   path: "/image-editor/templates",
+  operationId: "createTemplate",
   tags: ["image-editor"],
   summary: "Create a workspace template (editor or higher)",
   description: "`preset_key` is taken from the document. Accepts an Idempotency-Key so a retried request never creates a second template.",

@@ -11,6 +11,7 @@ import { scope, scopedResource } from "../../lib/http/enforce-access";
 export const route = createRoute({
   method: "get",
   path: "/image-editor/designs/{id}",
+  operationId: "getDesign",
   tags: ["image-editor"],
   summary: "Get a design at its head revision",
   request: { params: DesignIdParams },

@@ -13,6 +13,7 @@ import { resourceInPath, workspaceRole } from "../../lib/http/access";
 export const route = createRoute({
   method: "get",
   path: "/image-editor/designs/{id}/revisions",
+  operationId: "listDesignRevisions",
   tags: ["image-editor"],
   summary: "A design's revisions, newest first",
   description: 'When more exist the response has `Link: <…cursor=…>; rel="next"`.',

@@ -18,6 +18,7 @@ import { scope } from "../../lib/http/enforce-access";
 export const route = createRoute({
   method: "get",
   path: "/image-editor/templates",
+  operationId: "listTemplates",
   tags: ["image-editor"],
   summary: "List built-in and workspace templates",
   description:

@@ -22,6 +22,7 @@ export const RestoreDesignRevisionRequest = z
 export const route = createRoute({
   method: "post",
   path: "/image-editor/designs/{id}/revisions/{revision_id}/restore",
+  operationId: "restoreDesignRevision",
   tags: ["image-editor"],
   summary: "Restore a design revision as a new head revision",
   description:

@@ -13,6 +13,7 @@ import { scope } from "../../lib/http/enforce-access";
 export const route = createRoute({
   method: "put",
   path: "/image-editor/designs/{id}",
+  operationId: "updateDesign",
   tags: ["image-editor"],
   summary: "Save a design's document as a new revision (editor or higher)",
   description: "Every revision is kept. A stale `expected_revision` answers 409 revision-conflict with current_revision and changes nothing.",

@@ -42,6 +42,7 @@ const refuseBuiltIn: MiddlewareHandler<AppEnv> = async (c, next) => {
 export const route = createRoute({
   method: "patch",
   path: "/image-editor/templates/{id}",
+  operationId: "updateTemplate",
   tags: ["image-editor"],
   summary: "Replace a workspace template's snapshot",
   description:

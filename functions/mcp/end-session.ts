@@ -7,6 +7,7 @@ import { problems } from "../../lib/http/problem-schema";
 export const route = createRoute({
   method: "delete",
   path: "/mcp",
+  operationId: "endMcpSession",
   tags: ["mcp"],
   summary: "End an MCP session (there are none)",
   description: "The endpoint is stateless: there is no session to end, so 405, as the Streamable HTTP transport allows.",

@@ -20,6 +20,7 @@ const JsonRpcAnswer = z.looseObject({ jsonrpc: z.literal("2.0") }).openapi("McpA
 export const route = createRoute({
   method: "post",
   path: "/mcp",
+  operationId: "postMcpMessage",
   tags: ["mcp"],
   summary: "Model Context Protocol endpoint",
   description:

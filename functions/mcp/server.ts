@@ -26,10 +26,10 @@ function tools() {
 }
 
 const INSTRUCTIONS =
-  "Herald publishes to social networks. Find a workspace (workspaces_list) and its connected accounts (accounts_list); " +
-  "publications_create makes a draft for chosen accounts; publications_publish_now sends it (give its current revision as expected_revision " +
-  "and an idempotency_key, reused on a retry so it publishes once); follow each rendition with publications_get. " +
-  "Every tool is the HTTP operation it names: a refusal is a tool error carrying the problem's type, status and detail.";
+  "Herald publishes to social networks. Find a workspace (listWorkspaces) and its connected accounts (listAccounts); " +
+  "createPublication makes a draft for chosen accounts; publishPublicationNow sends it (give its current revision as expected_revision " +
+  "and an idempotency_key, reused on a retry so it publishes once); follow each rendition with getPublication. " +
+  "Every tool is the HTTP operation it names (its OpenAPI operationId): a refusal is a tool error carrying the problem's type, status and detail.";
 
 /**
  * The MCP server of one request (stateless: nothing outlives it). Listing tools answers from the routes; calling one

@@ -7,6 +7,7 @@ import { problems } from "../../lib/http/problem-schema";
 export const route = createRoute({
   method: "get",
   path: "/mcp",
+  operationId: "openMcpStream",
   tags: ["mcp"],
   summary: "MCP event stream (not offered)",
   description: "The endpoint is stateless and sends nothing unasked, so it offers no event stream: 405, as the Streamable HTTP transport allows.",

@@ -12,11 +12,14 @@ import { route as publishNow } from "../publications/publish-now";
 import { route as updatePublication } from "../publications/update";
 import { route as listWorkspaces } from "../workspaces/list";
 
-/** An MCP tool: one HTTP operation, named here and described, validated and answered by the operation itself. */
+/** An MCP tool: one HTTP operation, named by its operationId, described, validated and answered by the operation itself. */
 export interface Tool {
   name: string;
   route: RouteConfig;
 }
+
+/** The tool of `route`: its name is the operation's own id, so MCP, OpenAPI and the typed client say the same. */
+const tool = (route: RouteConfig & { operationId: string }): Tool => ({ name: route.operationId, route });
 
 /**
  * The MCP endpoint's tools (CONTRACT §9). Each wraps the route it imports: its input schema is built from the route's
@@ -24,16 +27,16 @@ export interface Tool {
  * Only the `route` objects are used here; the handlers run in their groups' Workers.
  */
 export const TOOLS: readonly Tool[] = [
-  { name: "workspaces_list", route: listWorkspaces },
-  { name: "accounts_list", route: listAccounts },
-  { name: "publications_list", route: listPublications },
-  { name: "publications_get", route: getPublication },
-  { name: "publications_create", route: createPublication },
-  { name: "publications_update", route: updatePublication },
-  { name: "publications_publish_now", route: publishNow },
-  { name: "publications_cancel", route: cancelPublication },
-  { name: "builds_create", route: createBuild },
-  { name: "builds_get", route: getBuild },
-  { name: "builds_commit", route: commitBuild },
-  { name: "analytics_overview", route: analyticsOverview },
-];
+  listWorkspaces,
+  listAccounts,
+  listPublications,
+  getPublication,
+  createPublication,
+  updatePublication,
+  publishNow,
+  cancelPublication,
+  createBuild,
+  getBuild,
+  commitBuild,
+  analyticsOverview,
+].map(tool);

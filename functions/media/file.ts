@@ -18,6 +18,7 @@ const Bytes = z.string().openapi({ type: "string", format: "binary" });
 export const route = createRoute({
   method: "get",
   path: "/media/{id}/file",
+  operationId: "downloadMediaFile",
   tags: ["media"],
   summary: "Download a media item's bytes (viewer or above)",
   description:

@@ -12,6 +12,7 @@ import { scopedResource } from "../../lib/http/enforce-access";
 export const route = createRoute({
   method: "get",
   path: "/media/{id}",
+  operationId: "getMedia",
   tags: ["media"],
   summary: "Get a media item (viewer or above)",
   request: { params: MediaIdParams },

@@ -52,6 +52,7 @@ export const ListMediaQuery = z.object({
 export const route = createRoute({
   method: "get",
   path: "/media",
+  operationId: "listMedia",
   tags: ["media"],
   summary: "List a workspace's media",
   description:

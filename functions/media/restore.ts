@@ -15,6 +15,7 @@ import { lockScopedResource } from "../../lib/http/enforce-access";
 export const route = createRoute({
   method: "post",
   path: "/media/{id}/restore",
+  operationId: "restoreMedia",
   tags: ["media"],
   summary: "Take a media item out of the trash (editor or above)",
   description:

@@ -16,6 +16,7 @@ import { lockScopedResource } from "../../lib/http/enforce-access";
 export const route = createRoute({
   method: "post",
   path: "/media/{id}/trash",
+  operationId: "trashMedia",
   tags: ["media"],
   summary: "Move a media item to the trash (editor or above)",
   description:

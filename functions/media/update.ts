@@ -18,6 +18,7 @@ import { lockScopedResource } from "../../lib/http/enforce-access";
 export const route = createRoute({
   method: "patch",
   path: "/media/{id}",
+  operationId: "updateMedia",
   tags: ["media"],
   summary: "Change a media item's alt text, tags, favourite mark or retention (editor or above)",
   description: "Only the fields given change. `tags` replaces the item's tags; each is stored trimmed and lower-cased.",

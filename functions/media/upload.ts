@@ -40,6 +40,7 @@ const uploadLimit: MiddlewareHandler<AppEnv> = (c, next) => {
 export const route = createRoute({
   method: "post",
   path: "/media",
+  operationId: "uploadMedia",
   tags: ["media"],
   summary: "Upload an image, video or audio file to a workspace's media library (editor or above)",
   description:

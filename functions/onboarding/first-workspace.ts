@@ -20,6 +20,7 @@ import { signedIn } from "../../lib/http/access";
 export const route = createRoute({
   method: "post",
   path: "/onboarding/first-workspace",
+  operationId: "confirmFirstWorkspace",
   tags: ["onboarding"],
   summary: "Confirm the first workspace and purchase",
   description:

@@ -18,6 +18,7 @@ import { lockScopedResource } from "../../lib/http/enforce-access";
 export const route = createRoute({
   method: "post",
   path: "/publication-builds/{id}/commit",
+  operationId: "commitBuild",
   tags: ["publication-builds"],
   summary: "Turn a completed build into a draft publication",
   description:

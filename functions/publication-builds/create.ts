@@ -21,6 +21,7 @@ import { inBody, workspaceRole } from "../../lib/http/access";
 export const route = createRoute({
   method: "post",
   path: "/publication-builds",
+  operationId: "createBuild",
   tags: ["publication-builds"],
   summary: "Plan a publication for several destinations",
   description:

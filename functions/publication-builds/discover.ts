@@ -34,6 +34,7 @@ export const RANKER = "herald-signal-ranker";
 export const route = createRoute({
   method: "post",
   path: "/publication-opportunities/discover",
+  operationId: "discoverOpportunities",
   tags: ["publication-builds"],
   summary: "Discover current content opportunities",
   description:

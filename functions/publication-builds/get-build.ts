@@ -12,6 +12,7 @@ import { scopedResource } from "../../lib/http/enforce-access";
 export const route = createRoute({
   method: "get",
   path: "/publication-builds/{id}",
+  operationId: "getBuild",
   tags: ["publication-builds"],
   summary: "Get a build",
   description: "`state` goes `queued` → `running` → `completed` (with `result`) or `failed` (with `error_code`, `error_message`, and `phase` saying where).",

@@ -15,6 +15,7 @@ import { inQuery, workspaceRole } from "../../lib/http/access";
 export const route = createRoute({
   method: "get",
   path: "/publication-builds",
+  operationId: "listBuilds",
   tags: ["publication-builds"],
   summary: "The workspace's builds, newest first",
   description: 'A bare array; when more exist the response has `Link: <…cursor=…>; rel="next"`.',

@@ -16,6 +16,7 @@ import { lockScopedResource } from "../../lib/http/enforce-access";
 export const route = createRoute({
   method: "post",
   path: "/publications/{id}/cancel",
+  operationId: "cancelPublication",
   tags: ["publications"],
   summary: "Cancel a scheduled or publishing publication",
   description:

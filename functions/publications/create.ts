@@ -34,6 +34,7 @@ export const CreatePublicationRequest = z
 export const route = createRoute({
   method: "post",
   path: "/publications",
+  operationId: "createPublication",
   tags: ["publications"],
   summary: "Compose a publication",
   description:

@@ -27,6 +27,7 @@ export const DeletePublicationQuery = z.object({
 export const route = createRoute({
   method: "delete",
   path: "/publications/{id}",
+  operationId: "deletePublication",
   tags: ["publications"],
   summary: "Permanently delete an editable publication",
   description:

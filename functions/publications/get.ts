@@ -13,6 +13,7 @@ import { scopedResource } from "../../lib/http/enforce-access";
 export const route = createRoute({
   method: "get",
   path: "/publications/{id}",
+  operationId: "getPublication",
   tags: ["publications"],
   summary: "Get a publication with its renditions and their delivery state",
   request: { params: PublicationIdParams },

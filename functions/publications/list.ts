@@ -37,6 +37,7 @@ export const ListPublicationsQuery = z.object({
 export const route = createRoute({
   method: "get",
   path: "/publications",
+  operationId: "listPublications",
   tags: ["publications"],
   summary: "List publications, newest first",
   description: 'A bare array; when more exist the response carries `Link: <…cursor=…>; rel="next"`.',

@@ -15,6 +15,7 @@ import { scope } from "../../lib/http/enforce-access";
 export const route = createRoute({
   method: "post",
   path: "/publications/{id}/publish-now",
+  operationId: "publishPublicationNow",
   tags: ["publications"],
   summary: "Publish a publication now",
   description:

@@ -24,6 +24,7 @@ import { lockScopedResource, scope } from "../../lib/http/enforce-access";
 export const route = createRoute({
   method: "put",
   path: "/publications/{id}",
+  operationId: "updatePublication",
   tags: ["publications"],
   summary: "Update a publication",
   description:

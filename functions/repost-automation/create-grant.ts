@@ -17,6 +17,7 @@ import { scopedResource } from "../../lib/http/enforce-access";
 export const route = createRoute({
   method: "post",
   path: "/repost-automation/grants",
+  operationId: "createRepostGrant",
   tags: ["repost-automation"],
   summary: "Let another workspace repost through one of this workspace's accounts (admin or owner of the account's workspace)",
   description:

@@ -14,6 +14,7 @@ import { inBody, workspaceRole } from "../../lib/http/access";
 export const route = createRoute({
   method: "post",
   path: "/repost-automation/policies",
+  operationId: "createRepostPolicy",
   tags: ["repost-automation"],
   summary: "Create a repost policy (admin or owner)",
   description:

@@ -12,6 +12,7 @@ import { resourceInPath, workspaceRole } from "../../lib/http/access";
 export const route = createRoute({
   method: "delete",
   path: "/repost-automation/grants/{id}",
+  operationId: "deleteRepostGrant",
   tags: ["repost-automation"],
   summary: "Withdraw a grant (admin or owner of the workspace that gave or received it)",
   description:

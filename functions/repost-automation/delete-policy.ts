@@ -12,6 +12,7 @@ import { resourceInPath, workspaceRole } from "../../lib/http/access";
 export const route = createRoute({
   method: "delete",
   path: "/repost-automation/policies/{id}",
+  operationId: "deleteRepostPolicy",
   tags: ["repost-automation"],
   summary: "Delete a repost policy (admin or owner)",
   description:

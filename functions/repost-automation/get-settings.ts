@@ -22,6 +22,7 @@ const MAX_GRANTS = 500;
 export const route = createRoute({
   method: "get",
   path: "/repost-automation",
+  operationId: "getRepostAutomation",
   tags: ["repost-automation"],
   summary: "Get workspace repost rules and available accounts",
   description: `At most ${MAX_POLICIES} policies, ${MAX_GRANTS} grants and ${MAX_ACCOUNTS} accounts. Activity: GET /repost-automation/activity.`,

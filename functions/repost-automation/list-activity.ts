@@ -14,6 +14,7 @@ import { inQuery, workspaceRole } from "../../lib/http/access";
 export const route = createRoute({
   method: "get",
   path: "/repost-automation/activity",
+  operationId: "listRepostActivity",
   tags: ["repost-automation"],
   summary: "What repost automation did in the workspace, and why, newest first",
   description: 'When more exist the response has `Link: <…cursor=…>; rel="next"`.',

@@ -17,6 +17,7 @@ import { lockScopedResource } from "../../lib/http/enforce-access";
 export const route = createRoute({
   method: "put",
   path: "/repost-automation/policies/{id}",
+  operationId: "replaceRepostPolicy",
   tags: ["repost-automation"],
   summary: "Replace a repost policy (admin or owner)",
   description:

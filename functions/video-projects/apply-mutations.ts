@@ -26,6 +26,7 @@ export const ApplyVideoMutationsRequest = z
 export const route = createRoute({
   method: "post",
   path: "/video-projects/{id}/mutations",
+  operationId: "applyVideoProjectMutations",
   tags: ["video-projects"],
   summary: "Apply a versioned mutation batch",
   description:

@@ -22,6 +22,7 @@ export const CreateVideoProjectRequest = z
 export const route = createRoute({
   method: "post",
   path: "/video-projects",
+  operationId: "createVideoProject",
   tags: ["video-projects"],
   summary: "Create a video project (editor or higher)",
   description: "The project starts at `head_revision` 1. Accepts an Idempotency-Key so a retried request never creates a second project.",

@@ -10,6 +10,7 @@ import { scopedResource } from "../../lib/http/enforce-access";
 export const route = createRoute({
   method: "get",
   path: "/video-projects/{id}",
+  operationId: "getVideoProject",
   tags: ["video-projects"],
   summary: "A video project at its head revision (viewer or higher)",
   request: { params: z.object({ id: IdParam.openapi({ description: "Video project ID" }) }) },

@@ -14,6 +14,7 @@ import { resourceInPath, workspaceRole } from "../../lib/http/access";
 export const route = createRoute({
   method: "get",
   path: "/video-projects/{id}/conflicts",
+  operationId: "listVideoProjectConflicts",
   tags: ["video-projects"],
   summary: "A project's conflict branches, open ones first (viewer or higher)",
   description:

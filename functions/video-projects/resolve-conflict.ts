@@ -32,6 +32,7 @@ export const ResolveVideoConflictResponse = responseObject("ResolveVideoConflict
 export const route = createRoute({
   method: "post",
   path: "/video-projects/{id}/conflicts/{conflict_id}/resolve",
+  operationId: "resolveVideoProjectConflict",
   tags: ["video-projects"],
   summary: "Resolve a conflict branch (editor or higher)",
   description:

@@ -18,6 +18,7 @@ import { inBody, workspaceRole } from "../../lib/http/access";
 export const route = createRoute({
   method: "post",
   path: "/voice-profiles",
+  operationId: "createVoiceProfile",
   tags: ["voice-profiles"],
   summary: "Create a Voice Profile (editor or higher)",
   description:

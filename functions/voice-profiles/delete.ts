@@ -16,6 +16,7 @@ import { scopedResource } from "../../lib/http/enforce-access";
 export const route = createRoute({
   method: "delete",
   path: "/voice-profiles/{id}",
+  operationId: "deleteVoiceProfile",
   tags: ["voice-profiles"],
   summary: "Delete a Voice Profile (editor or higher)",
   description:

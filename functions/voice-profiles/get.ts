@@ -12,6 +12,7 @@ import { scopedResource } from "../../lib/http/enforce-access";
 export const route = createRoute({
   method: "get",
   path: "/voice-profiles/{id}",
+  operationId: "getVoiceProfile",
   tags: ["voice-profiles"],
   summary: "Get a Voice Profile",
   request: { params: VoiceProfileIdParams },

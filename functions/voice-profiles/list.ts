@@ -16,6 +16,7 @@ import { inQuery, workspaceRole } from "../../lib/http/access";
 export const route = createRoute({
   method: "get",
   path: "/voice-profiles",
+  operationId: "listVoiceProfiles",
   tags: ["voice-profiles"],
   summary: "The workspace's Voice Profiles, oldest first",
   description: 'A bare array; when more exist the response has `Link: <…cursor=…>; rel="next"`.',

@@ -19,6 +19,7 @@ import { scopedResource } from "../../lib/http/enforce-access";
 export const route = createRoute({
   method: "put",
   path: "/voice-profiles/{id}",
+  operationId: "replaceVoiceProfile",
   tags: ["voice-profiles"],
   summary: "Replace a Voice Profile (editor or higher)",
   description:

@@ -21,6 +21,7 @@ export const SetDefaultVoiceProfileRequest = z
 export const route = createRoute({
   method: "post",
   path: "/voice-profiles/{id}/default",
+  operationId: "setDefaultVoiceProfile",
   tags: ["voice-profiles"],
   summary: "Make a Voice Profile the workspace default (admin or owner)",
   description:

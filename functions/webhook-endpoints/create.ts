@@ -22,6 +22,7 @@ export const MAX_ENDPOINTS_PER_WORKSPACE = 20;
 export const route = createRoute({
   method: "post",
   path: "/webhook-endpoints",
+  operationId: "createWebhookEndpoint",
   tags: ["webhook-endpoints"],
   summary: "Register an endpoint for outbound events",
   description:

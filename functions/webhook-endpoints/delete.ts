@@ -11,6 +11,7 @@ import { EndpointIdParams } from "./schemas";
 export const route = createRoute({
   method: "delete",
   path: "/webhook-endpoints/{id}",
+  operationId: "deleteWebhookEndpoint",
   tags: ["webhook-endpoints"],
   summary: "Delete a webhook endpoint",
   description:

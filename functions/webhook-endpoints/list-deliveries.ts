@@ -14,6 +14,7 @@ import { WebhookDelivery, EndpointIdParams } from "./schemas";
 export const route = createRoute({
   method: "get",
   path: "/webhook-endpoints/{id}/deliveries",
+  operationId: "listWebhookDeliveries",
   tags: ["webhook-endpoints"],
   summary: "An endpoint's delivery log, newest first",
   description:

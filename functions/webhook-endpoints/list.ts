@@ -15,6 +15,7 @@ import { WebhookEndpoint } from "./schemas";
 export const route = createRoute({
   method: "get",
   path: "/webhook-endpoints",
+  operationId: "listWebhookEndpoints",
   tags: ["webhook-endpoints"],
   summary: "The workspace's webhook endpoints, oldest first",
   description:

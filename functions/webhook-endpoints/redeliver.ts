@@ -16,6 +16,7 @@ import { DeliveryParams, WebhookDelivery } from "./schemas";
 export const route = createRoute({
   method: "post",
   path: "/webhook-endpoints/{id}/deliveries/{delivery_id}/redeliver",
+  operationId: "redeliverWebhook",
   tags: ["webhook-endpoints"],
   summary: "Send a delivery again",
   description:

@@ -20,6 +20,7 @@ const DISABLED_BY_ADMIN = "Disabled by an administrator of the workspace.";
 export const route = createRoute({
   method: "patch",
   path: "/webhook-endpoints/{id}",
+  operationId: "updateWebhookEndpoint",
   tags: ["webhook-endpoints"],
   summary: "Change a webhook endpoint, or enable it again",
   description:

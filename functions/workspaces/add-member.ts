@@ -16,6 +16,7 @@ export const AddMemberRequest = z.object({ user_id: z.string().min(1).max(100), 
 export const route = createRoute({
   method: "post",
   path: "/workspaces/{id}/members",
+  operationId: "addWorkspaceMember",
   tags: ["workspaces"],
   summary: "Add a user to a workspace (admin or owner)",
   description: "Only an owner may add another owner.",

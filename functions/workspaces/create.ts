@@ -18,6 +18,7 @@ export const CreateWorkspaceRequest = z
 export const route = createRoute({
   method: "post",
   path: "/workspaces",
+  operationId: "createWorkspace",
   tags: ["workspaces"],
   summary: "Create a workspace; the caller becomes its owner",
   description:

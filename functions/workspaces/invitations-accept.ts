@@ -23,6 +23,7 @@ const invalid = () => new ApiError("invalid-invitation", { detail: "This invitat
 export const route = createRoute({
   method: "post",
   path: "/invitations/accept",
+  operationId: "acceptInvitation",
   tags: ["workspaces"],
   summary: "Accept an invitation to a workspace",
   description:

@@ -14,6 +14,7 @@ export const CreateInvitationRequest = z.object({ email: z.string().trim().email
 export const route = createRoute({
   method: "post",
   path: "/workspaces/{id}/invitations",
+  operationId: "createInvitation",
   tags: ["workspaces"],
   summary: "Invite someone by e-mail address (admin or owner)",
   description: `Only an owner invites an owner. The token is shown only in this response (only its hash is stored); it is good for one use within ${INVITATION_DAYS} days. Someone already a member → 409 conflict.`,

@@ -11,6 +11,7 @@ import { Invitation, toInvitation } from "./invitation-schemas";
 export const route = createRoute({
   method: "get",
   path: "/workspaces/{id}/invitations",
+  operationId: "listInvitations",
   tags: ["workspaces"],
   summary: "The workspace's invitations, newest first (admin or owner)",
   description: "Each with its status (pending, accepted, revoked, expired); never its token.",

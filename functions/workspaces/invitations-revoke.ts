@@ -7,6 +7,7 @@ import { revokeInvitation } from "../../lib/workspaces/invitations";
 export const route = createRoute({
   method: "delete",
   path: "/workspaces/{id}/invitations/{invitation_id}",
+  operationId: "revokeInvitation",
   tags: ["workspaces"],
   summary: "Revoke a pending invitation (admin or owner)",
   description: "Its token stops working at once. One already accepted or revoked, or of another workspace → 404.",

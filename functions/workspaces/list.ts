@@ -13,6 +13,7 @@ import { signedIn } from "../../lib/http/access";
 export const route = createRoute({
   method: "get",
   path: "/workspaces",
+  operationId: "listWorkspaces",
   tags: ["workspaces"],
   summary: "The workspaces the caller belongs to, oldest first",
   description: 'A bare array; when more exist the response has `Link: <…cursor=…>; rel="next"`.',

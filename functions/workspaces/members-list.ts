@@ -12,6 +12,7 @@ import { Member, toMember } from "./schemas";
 export const route = createRoute({
   method: "get",
   path: "/workspaces/{id}/members",
+  operationId: "listWorkspaceMembers",
   tags: ["workspaces"],
   summary: "The workspace's members, oldest first (any member)",
   description: "Each member's e-mail address is shown only to admins and owners.",

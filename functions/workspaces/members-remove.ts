@@ -8,6 +8,7 @@ import { MemberPathParams } from "./schemas";
 export const route = createRoute({
   method: "delete",
   path: "/workspaces/{id}/members/{user_id}",
+  operationId: "removeWorkspaceMember",
   tags: ["workspaces"],
   summary: "Remove a member (admin or owner), or leave (yourself)",
   description:

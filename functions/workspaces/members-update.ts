@@ -12,6 +12,7 @@ export const ChangeMemberRoleRequest = z.object({ role: RoleEnum }).openapi("Cha
 export const route = createRoute({
   method: "patch",
   path: "/workspaces/{id}/members/{user_id}",
+  operationId: "updateWorkspaceMember",
   tags: ["workspaces"],
   summary: "Change a member's role (admin or owner)",
   description:

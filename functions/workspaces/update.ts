@@ -17,6 +17,7 @@ export const UpdateWorkspaceRequest = z.object({ expected_revision: RevisionFiel
 export const route = createRoute({
   method: "patch",
   path: "/workspaces/{id}",
+  operationId: "updateWorkspace",
   tags: ["workspaces"],
   summary: "Rename a workspace (admin or owner)",
   description: "Optimistic concurrency: a stale expected_revision gets 409 revision-conflict with current_revision.",
