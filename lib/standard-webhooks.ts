@@ -1,6 +1,6 @@
 /**
  * Standard Webhooks signatures (https://www.standardwebhooks.com/, CONTRACT.md §4 and §6), shared by the webhook
- * provider (lib/providers/webhook.ts) and outbound events (lib/events/). Web Crypto only: Workers and Node alike.
+ * provider (lib/platforms/webhook/adapter.ts) and outbound events (lib/events/). Web Crypto only: Workers and Node alike.
  */
 
 const encoder = new TextEncoder();

@@ -5,8 +5,8 @@ import { newId } from "../lib/ids";
 import type { ConsumerDefinition } from "../lib/jobs/consumer";
 import { consumerRuns } from "../lib/jobs/consumer-worker";
 import { queueWorker } from "../lib/jobs/queue-worker";
-import { accountContext } from "../lib/providers/account-context";
-import { adapterFor } from "../lib/providers/registry";
+import { accountContext } from "../lib/accounts/account-context";
+import { adapterFor } from "../lib/platforms/registry";
 import { ProviderError, type InboundMessage } from "../lib/providers/types";
 
 const clip = (text: string | null, max: number) => (text === null ? null : text.length > max ? text.slice(0, max) : text);

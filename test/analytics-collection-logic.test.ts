@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { arrayOf, idOf, MAX_ID_LENGTH, objectOf, optionalCountOf, timeOf } from "../lib/analytics/answer-shape";
+import { arrayOf, idOf, MAX_ID_LENGTH, objectOf, optionalCountOf, timeOf } from "../lib/providers/analytics/answer-shape";
 import {
   ANALYTICS_BACKOFF_BASE_MS,
   ANALYTICS_BACKOFF_CAP_MS,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { authorizationUrl } from "../lib/providers/oauth/authorize";
-import { type OAuthConfig, onBase } from "../lib/providers/oauth/config";
+import { type OAuthConfig, onBase } from "../lib/providers/oauth/spec";
 import { OAUTH_PLATFORMS } from "../lib/providers/oauth/platforms";
 import { checkValue, findSetting, NETWORK_ORIGINS, type OAuthNetwork } from "../lib/settings";
 

@@ -2,8 +2,8 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { outboundEvents, socialAccounts } from "../db/schema";
 import type { Env } from "../lib/env";
-import { accountContext } from "../lib/providers/account-context";
-import { freshCredentials } from "../lib/providers/oauth/fresh-credentials";
+import { accountContext } from "../lib/accounts/account-context";
+import { freshCredentials } from "../lib/accounts/fresh-credentials";
 import { ProviderError } from "../lib/providers/types";
 import { decryptJson } from "../lib/secrets";
 import { env, newUser, newWorkspace, withDb } from "./helpers/harness";
@@ -13,7 +13,7 @@ import { type OAuthAuthority, startOAuthServer } from "./peers/oauth-server";
 import { startXApi } from "./peers/x-api";
 
 /**
- * Token refresh in one place (lib/providers/oauth/fresh-credentials.ts, CONTRACT §9): an expiring access token
+ * Token refresh in one place (lib/accounts/fresh-credentials.ts, CONTRACT §9): an expiring access token
  * is refreshed once however many callers need it at the same moment, and a refused refresh marks the account
  * reconnect_required, emits account.reconnect_required and ends the delivery with recovery_action
  * "reconnect_account". Against the OAuth 2.0 stand-in (rotating refresh tokens, a slow refresh so concurrent

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { blueskyAdapter, linkFacets, recordKey } from "../lib/providers/bluesky";
-import { forgetSessions } from "../lib/providers/bluesky-xrpc";
+import { blueskyAdapter, linkFacets, recordKey } from "../lib/platforms/bluesky/adapter";
+import { forgetSessions } from "../lib/platforms/bluesky/xrpc";
 import { graphemeLength } from "../lib/providers/text";
 import { accountContext, recordingProgress, rendition, providerFailure } from "./peers/adapter-context";
 import { startPds, type PdsAccount, type PdsPeer } from "./peers/bluesky-pds";

@@ -1,9 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { planChunks, remainingChunks, sendChunks } from "../lib/providers/chunked-upload";
-import { tiktokChunkSize, TIKTOK_MIN_CHUNK_BYTES } from "../lib/providers/tiktok-upload";
+import { tiktokChunkSize, TIKTOK_MIN_CHUNK_BYTES } from "../lib/platforms/tiktok/upload";
 import type { UploadCheckpoint } from "../lib/providers/types";
-import { YOUTUBE_CHUNK_BYTES } from "../lib/providers/youtube-upload";
+import { YOUTUBE_CHUNK_BYTES } from "../lib/platforms/youtube/upload";
 
 /** The pure part of chunked uploads (lib/providers/chunked-upload.ts): chunk plans and resuming. */
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { collectFacebook } from "../lib/analytics/collect-facebook";
+import { collectFacebook } from "../lib/platforms/facebook/analytics";
 import { accountContext } from "./peers/adapter-context";
 import { type MetaGraphApiPeer, startMetaGraphApi } from "./peers/meta-graph-api";
 

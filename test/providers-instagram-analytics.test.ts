@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { collectInstagram } from "../lib/analytics/collect-instagram";
+import { collectInstagram } from "../lib/platforms/instagram/analytics";
 import { accountContext } from "./peers/adapter-context";
 import { type MetaGraphApiPeer, startMetaGraphApi } from "./peers/meta-graph-api";
 

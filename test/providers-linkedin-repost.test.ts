@@ -2,8 +2,8 @@ import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { outboxJobs, repostActivity, repostAttempts } from "../db/schema";
 import type { Env } from "../lib/env";
-import { linkedinAdapter } from "../lib/providers/linkedin";
-import { linkedinReshare, linkedinUnreshare, RESHARE_UNCONFIRMED } from "../lib/providers/linkedin-repost";
+import { linkedinAdapter } from "../lib/platforms/linkedin/adapter";
+import { linkedinReshare, linkedinUnreshare, RESHARE_UNCONFIRMED } from "../lib/platforms/linkedin/repost";
 import { executeRepost } from "../lib/repost/execute";
 import { evaluateRepostPolicies } from "../lib/repost/run-evaluator";
 import { seedItem } from "./helpers/analytics";
@@ -14,7 +14,7 @@ import { accountContext, recordingProgress, rendition } from "./peers/adapter-co
 import { startLinkedInApi, type LinkedInApiPeer } from "./peers/linkedin-api";
 
 /**
- * LinkedIn reshares for repost automation (lib/providers/linkedin-repost.ts, dispatched by lib/repost/execute.ts),
+ * LinkedIn reshares for repost automation (lib/platforms/linkedin/repost.ts, dispatched by lib/repost/execute.ts),
  * against the test double written from LinkedIn's Posts API reference (test/peers/linkedin-api.ts: LinkedIn cannot
  * run here). The worker cases run the repost worker's step (executeRepost) with an env carrying LinkedIn's app and
  * the double's base URL; the evaluator's jobs are discarded and the step is called directly, so no other test

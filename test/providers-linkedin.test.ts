@@ -1,9 +1,10 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { linkedinAdapter } from "../lib/providers/linkedin";
-import { nextMidnightUtc } from "../lib/providers/linkedin-api";
-import { postBody } from "../lib/providers/linkedin-body";
-import { escapeLittleText, joinedText, unescapeLittleText } from "../lib/providers/linkedin-text";
+import { linkedinAdapter } from "../lib/platforms/linkedin/adapter";
+import { nextMidnightUtc } from "../lib/platforms/linkedin/api";
+import { postBody } from "../lib/platforms/linkedin/body";
+import { escapeLittleText, unescapeLittleText } from "../lib/platforms/linkedin/text";
+import { joinedText } from "../lib/providers/text";
 import { segmentLimit } from "../lib/publishing/limits";
 import { planRenditions } from "../lib/publishing/plan";
 import { accountContext, recordingProgress, rendition, providerFailure } from "./peers/adapter-context";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { idempotencyKey, mastodonAdapter, mastodonLength } from "../lib/providers/mastodon";
-import { softwareFromVersion } from "../lib/providers/mastodon-instance";
+import { idempotencyKey, mastodonAdapter, mastodonLength } from "../lib/platforms/mastodon/adapter";
+import { softwareFromVersion } from "../lib/platforms/mastodon/instance";
 import { accountContext, recordingProgress, rendition, providerFailure } from "./peers/adapter-context";
 import { startMastodon, type MastodonPeer } from "./peers/mastodon-server";
 

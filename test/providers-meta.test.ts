@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { facebookAdapter } from "../lib/providers/facebook";
-import { instagramProblem, instagramPlan } from "../lib/providers/instagram-body";
-import { instagramAdapter, REEL_CONTAINER_KEY } from "../lib/providers/instagram";
+import { facebookAdapter } from "../lib/platforms/facebook/adapter";
+import { instagramProblem, instagramPlan } from "../lib/platforms/instagram/body";
+import { instagramAdapter, REEL_CONTAINER_KEY } from "../lib/platforms/instagram/adapter";
 import { POLL_WAITS_MS } from "../lib/providers/platform-processing";
 import { ProviderError, type UploadCheckpoint, type UploadCheckpoints } from "../lib/providers/types";
 import { segmentLimit } from "../lib/publishing/limits";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { collectThreads } from "../lib/analytics/collect-threads";
-import { threadsAdapter } from "../lib/providers/threads";
+import { collectThreads } from "../lib/platforms/threads/analytics";
+import { threadsAdapter } from "../lib/platforms/threads/adapter";
 import { accountContext, recordingProgress, rendition } from "./peers/adapter-context";
 import { startThreadsApi, type ThreadsApiPeer } from "./peers/threads-api";
 

@@ -1,10 +1,10 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { threadsAdapter } from "../lib/providers/threads";
-import { regainAccessAt } from "../lib/providers/threads-api";
-import { containerPlan } from "../lib/providers/threads-body";
-import { threadsRepost, threadsUnrepostUnavailable } from "../lib/providers/threads-repost";
-import { threadsLength } from "../lib/providers/threads-text";
+import { threadsAdapter } from "../lib/platforms/threads/adapter";
+import { regainAccessAt } from "../lib/platforms/threads/api";
+import { containerPlan } from "../lib/platforms/threads/body";
+import { threadsRepost, threadsUnrepostUnavailable } from "../lib/platforms/threads/repost";
+import { threadsLength } from "../lib/platforms/threads/text";
 import { ProviderError } from "../lib/providers/types";
 import { accountContext, recordingProgress, rendition, providerFailure } from "./peers/adapter-context";
 import { ONE_PIXEL_PNG, startMediaHost } from "./peers/stand-in-kit";

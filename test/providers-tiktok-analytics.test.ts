@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { collectTikTok } from "../lib/analytics/collect-tiktok";
+import { collectTikTok } from "../lib/platforms/tiktok/analytics";
 import { accountContext } from "./peers/adapter-context";
 import { startTikTokApi, type TikTokApiPeer, type TikTokUser } from "./peers/tiktok-api";
 

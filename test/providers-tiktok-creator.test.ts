@@ -2,16 +2,16 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tiktokAdapter } from "../lib/providers/tiktok";
-import { parseTikTokAnswer } from "../lib/providers/tiktok-api";
-import { postSettings } from "../lib/providers/tiktok-creator";
+import { tiktokAdapter } from "../lib/platforms/tiktok/adapter";
+import { parseTikTokAnswer } from "../lib/platforms/tiktok/api";
+import { postSettings } from "../lib/platforms/tiktok/creator";
 import type { MediaRef } from "../lib/providers/types";
 import { accountContext, providerFailure, recordingProgress, rendition } from "./peers/adapter-context";
 import { serveRangeFile, writeBigMp4 } from "./peers/range-file-host";
 import { startTikTokApi, type TikTokApiPeer } from "./peers/tiktok-api";
 
 /**
- * TikTok's creator_info before a post (lib/providers/tiktok-creator.ts): Herald's SELF_ONLY only when TikTok
+ * TikTok's creator_info before a post (lib/platforms/tiktok/creator.ts): Herald's SELF_ONLY only when TikTok
  * offers it, the creator's longest video enforced, comment/duet/stitch settings followed. The adapter against
  * the stand-in (test/peers/tiktok-api.ts) with a generated MP4; the rule itself directly.
  */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../local/services/ports";
-import { secretBytes, sign, webhookAdapter } from "../lib/providers/webhook";
+import { secretBytes, sign, webhookAdapter } from "../lib/platforms/webhook/adapter";
 import { accountContext, recordingProgress, rendition, providerFailure } from "./peers/adapter-context";
 import { startWebhookReceiver, verifySignature, type WebhookPeer } from "./peers/webhook-receiver";
 

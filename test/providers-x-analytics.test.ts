@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { collectX } from "../lib/analytics/collect-x";
+import { collectX } from "../lib/platforms/x/analytics";
 import { accountContext } from "./peers/adapter-context";
 import { startXApi, type XApiPeer } from "./peers/x-api";
 

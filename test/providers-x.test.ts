@@ -1,9 +1,9 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { xAdapter } from "../lib/providers/x";
-import { matchThread, postedText } from "../lib/providers/x-match";
-import { xRetweet, xUnretweet } from "../lib/providers/x-repost";
-import { xWeightedLength } from "../lib/providers/x-text";
+import { xAdapter } from "../lib/platforms/x/adapter";
+import { matchThread, postedText } from "../lib/platforms/x/match";
+import { xRetweet, xUnretweet } from "../lib/platforms/x/repost";
+import { xWeightedLength } from "../lib/platforms/x/text";
 import { accountContext, recordingProgress, rendition, providerFailure } from "./peers/adapter-context";
 import { startMediaHost } from "./peers/stand-in-kit";
 import { startXApi, type XApiPeer } from "./peers/x-api";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { collectYouTube, youtubeCountOf } from "../lib/analytics/collect-youtube";
+import { collectYouTube, youtubeCountOf } from "../lib/platforms/youtube/analytics";
 import { accountContext } from "./peers/adapter-context";
 import { startYouTubeApi, type Channel, type YouTubeApiPeer } from "./peers/youtube-api";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { nextPacificMidnight, youtubeError } from "../lib/providers/youtube-api";
+import { nextPacificMidnight, youtubeError } from "../lib/platforms/youtube/api";
 
 /**
  * YouTube's daily quota (403 quotaExceeded, per the Data API's Errors page and quota guide) resets at midnight

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { renditions } from "../db/schema";
-import { idempotencyKey } from "../lib/providers/mastodon";
+import { idempotencyKey } from "../lib/platforms/mastodon/adapter";
 import { segmentsToWrite } from "../lib/publishing/edit-rules";
 import type { RenditionSegmentRow } from "../lib/publishing/load";
 import { scheduleAfterEdit } from "../lib/publishing/schedule";

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_MEDIA_MAX_BYTES } from "../lib/media/limits";
-import { BLUESKY_MAX_IMAGE_BYTES } from "../lib/providers/bluesky-media";
-import { DISCORD_MAX_FILE_BYTES } from "../lib/providers/discord-message";
-import { INSTAGRAM_REEL_MAX_BYTES } from "../lib/providers/instagram-body";
+import { BLUESKY_MAX_IMAGE_BYTES } from "../lib/platforms/bluesky/media";
+import { DISCORD_MAX_FILE_BYTES } from "../lib/platforms/discord/message";
+import { INSTAGRAM_REEL_MAX_BYTES } from "../lib/platforms/instagram/body";
 import { PLATFORM_LIMITS } from "../lib/providers/platform-limits";
-import { X_MAX_IMAGE_BYTES } from "../lib/providers/x-media";
+import { X_MAX_IMAGE_BYTES } from "../lib/platforms/x/media";
 import { mediaProblemsFor } from "../lib/publishing/media-rules";
 import { limitProblems } from "../lib/publishing/video-rules";
 

@@ -4,9 +4,9 @@ import { repostActivity, repostAttempts, repostGrants, repostPolicies, socialAcc
 import { openDb } from "../lib/db/client";
 import { drainQueue } from "../lib/jobs/consumer";
 import { relayOutbox } from "../lib/jobs/outbox";
-import { accountContext } from "../lib/providers/account-context";
-import { blueskyRepost, repostRecordKey } from "../lib/providers/bluesky-repost";
-import { forgetSessions } from "../lib/providers/bluesky-xrpc";
+import { accountContext } from "../lib/accounts/account-context";
+import { blueskyRepost, repostRecordKey } from "../lib/platforms/bluesky/repost";
+import { forgetSessions } from "../lib/platforms/bluesky/xrpc";
 import { executeRepost } from "../lib/repost/execute";
 import { evaluateRepostPolicies } from "../lib/repost/run-evaluator";
 import { newId } from "../lib/ids";

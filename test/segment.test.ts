@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { splitIntoSegments, SegmentationError } from "../lib/publishing/segment";
-import { mastodonLength } from "../lib/providers/mastodon";
+import { mastodonLength } from "../lib/platforms/mastodon/adapter";
 import { graphemeLength } from "../lib/providers/text";
 
 describe("measuring text", () => {

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { splitIntoSegments } from "../lib/publishing/segment";
-import { mastodonLength } from "../lib/providers/mastodon";
+import { mastodonLength } from "../lib/platforms/mastodon/adapter";
 import { findUrls, graphemeLength, htmlToText } from "../lib/providers/text";
 import { graphemes } from "../lib/text/graphemes";
 import { fastestOfEach } from "./helpers/linear-time";

@@ -10,10 +10,10 @@ import { problems } from "../../lib/http/problem-schema";
 import { withSchema } from "../../lib/http/schema-ref";
 import { newId } from "../../lib/ids";
 import { checkOutboundUrl, normaliseInstanceUrl } from "../../lib/net/outbound-url";
-import { allowPrivateUrls } from "../../lib/providers/account-context";
-import { DEFAULT_PDS } from "../../lib/providers/bluesky-xrpc";
-import { parseDiscordWebhookUrl } from "../../lib/providers/discord-url";
-import { adapterFor } from "../../lib/providers/registry";
+import { allowPrivateUrls } from "../../lib/accounts/account-context";
+import { DEFAULT_PDS } from "../../lib/platforms/bluesky/xrpc";
+import { parseDiscordWebhookUrl } from "../../lib/platforms/discord/url";
+import { adapterFor } from "../../lib/platforms/registry";
 import type { AccountContext } from "../../lib/providers/types";
 import { encryptJson } from "../../lib/secrets";
 import { providerProblem } from "./provider-problem";
@@ -46,7 +46,7 @@ function outboundUrl(field: "url" | "instance_url", raw: string, allowPrivate: b
   return field === "instance_url" ? verdict.url!.origin : verdict.url!.toString();
 }
 
-/** A Discord channel webhook URL (lib/providers/discord-url.ts); 422 names the field, never echoing the URL's token. */
+/** A Discord channel webhook URL (lib/platforms/discord/url.ts); 422 names the field, never echoing the URL's token. */
 function discordWebhookUrl(raw: string, allowPrivate: boolean): string {
   const parsed = parseDiscordWebhookUrl(raw, allowPrivate);
   if (!parsed.ok)

@@ -2,7 +2,7 @@ import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
 import { PROVIDERS, type ProviderSpec } from "../../lib/accounts/catalog";
 import { readinessOf } from "../../lib/accounts/readiness";
 import { db, type AppEnv } from "../../lib/http/context";
-import { configuredPlatforms } from "../../lib/providers/oauth/config";
+import { configuredPlatforms } from "../../lib/accounts/oauth-config";
 import { isOAuthPlatform } from "../../lib/providers/oauth/platforms";
 import { jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";

@@ -6,7 +6,7 @@ import { ApiError, type FieldError } from "../../lib/http/errors";
 import { jsonBody, jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
 import { withSchema } from "../../lib/http/schema-ref";
-import { allowPrivateUrls } from "../../lib/providers/account-context";
+import { allowPrivateUrls } from "../../lib/accounts/account-context";
 import { checkValue, envVarOf, findSetting, settingsInForce } from "../../lib/settings";
 import { envValue } from "../../lib/settings/in-force";
 import { loadSaved, saveSetting } from "../../lib/settings/store";

@@ -1,7 +1,8 @@
 import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
 import { audit } from "../../lib/audit";
 import { workspaceAccounts } from "../../lib/analytics/accounts";
-import { CONTENT_METRICS, type MetricReading } from "../../lib/analytics/metrics";
+import { CONTENT_METRICS } from "../../lib/analytics/metrics";
+import type { MetricReading } from "../../lib/providers/analytics/collect";
 import { insertMeasurements, refreshRollups, upsertContentItems, type MeasurementInput } from "../../lib/analytics/store";
 import { ApiError, type FieldError } from "../../lib/http/errors";
 import { auditActor, db, type AppEnv } from "../../lib/http/context";

@@ -2,7 +2,7 @@ import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { publicationBuilds } from "../../db/schema";
 import { audit } from "../../lib/audit";
 import { assembleInput } from "../../lib/builds/assemble";
-import { allowPrivateUrls } from "../../lib/providers/account-context";
+import { allowPrivateUrls } from "../../lib/accounts/account-context";
 import { requireAiBudget } from "../../lib/billing/ai-budget";
 import { enforcePlanLimits } from "../../lib/billing/enforce";
 import { auditActor, currentUser, type AppEnv } from "../../lib/http/context";

@@ -10,7 +10,7 @@ import { problems } from "../../lib/http/problem-schema";
 import { withSchema } from "../../lib/http/schema-ref";
 import { newId } from "../../lib/ids";
 import { checkOutboundUrl } from "../../lib/net/outbound-url";
-import { allowPrivateUrls } from "../../lib/providers/account-context";
+import { allowPrivateUrls } from "../../lib/accounts/account-context";
 import { encryptJson } from "../../lib/secrets";
 import { newWebhookSecret } from "../../lib/standard-webhooks";
 import { presentEndpoint } from "./present";

@@ -10,7 +10,7 @@ import { jsonBody, jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
 import { withSchema } from "../../lib/http/schema-ref";
 import { checkOutboundUrl } from "../../lib/net/outbound-url";
-import { allowPrivateUrls } from "../../lib/providers/account-context";
+import { allowPrivateUrls } from "../../lib/accounts/account-context";
 import { presentEndpoint } from "./present";
 import { EndpointIdParams, UpdateWebhookEndpointRequest, WebhookEndpoint } from "./schemas";
 

@@ -1,5 +1,5 @@
 import type { Platform } from "../../db/schema/accounts";
-import { DEFAULT_PDS } from "../providers/bluesky-xrpc";
+import { DEFAULT_PDS } from "../platforms/bluesky/xrpc";
 import { PLATFORM_LIMITS, type PlatformLimits } from "../providers/platform-limits";
 
 /**
@@ -167,7 +167,7 @@ export const PROVIDERS: Record<Platform, ProviderSpec> = {
       "Posts through the X API v2 (POST /2/tweets); threads become reply chains; 280 weighted characters per post; up to 4 images with alt text; retweets for repost automation; followers and each post's likes, retweets, replies and impressions collected.",
     capabilities: ["publish", "threads", "images", "reposts", "analytics"],
     thread_replies_supported: true,
-    // Followers and each post's public_metrics (likes, retweets, replies, impressions) through lib/analytics/collect-x.ts.
+    // Followers and each post's public_metrics (likes, retweets, replies, impressions) through lib/platforms/x/analytics.ts.
     analytics_ready: true,
     facts: {
       approval: "The operator registers an app in the X developer portal (a paid API tier is needed to post at volume).",
@@ -212,7 +212,7 @@ export const PROVIDERS: Record<Platform, ProviderSpec> = {
       "Posts through the Threads API (a container, then publish); threads become replies (reply_to_id); 500 characters per post (an emoji counts as its UTF-8 bytes); one image, or a carousel of up to 20, with alt text; reposts for repost automation; followers and each post's views, likes, replies and reposts collected (threads_manage_insights).",
     capabilities: ["publish", "threads", "images", "reposts", "analytics"],
     thread_replies_supported: true,
-    // Followers and each post's views, likes, replies and reposts through lib/analytics/collect-threads.ts.
+    // Followers and each post's views, likes, replies and reposts through lib/platforms/threads/analytics.ts.
     analytics_ready: true,
     facts: {
       approval: "The operator creates a Meta app with the Threads use case (threads_basic, threads_content_publish).",

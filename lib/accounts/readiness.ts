@@ -1,5 +1,5 @@
 import { canonicalJson, sha256Hex } from "../crypto";
-import { hasAdapter } from "../providers/registry";
+import { hasAdapter } from "../platforms/registry";
 import type { ProviderFacts, ProviderSpec } from "./catalog";
 
 export interface Readiness {
@@ -17,7 +17,7 @@ export interface Readiness {
 }
 
 /**
- * Readiness of a provider. A platform whose adapter is not built yet (lib/providers/registry.ts) is listed but
+ * Readiness of a provider. A platform whose adapter is not built yet (lib/platforms/registry.ts) is listed but
  * neither connectable nor publishable; an OAuth platform without the operator's client id and secret
  * (`configured` false) is not connectable. Webhook, Bluesky, Mastodon and Discord need no configuration.
  */

@@ -3,18 +3,18 @@ import { analyticsCoverage, renditions, renditionSegments, socialAccounts } from
 import type { Queryable } from "../db/client";
 import type { Env } from "../env";
 import { errorFields, logEvent } from "../log";
-import { accountContext } from "../providers/account-context";
+import { accountContext } from "../accounts/account-context";
 import { ProviderError, type AccountContext } from "../providers/types";
 import { analyticsBackoffUntil, isBackingOff } from "../jobs/retry-policy";
-import { READ_BUDGET, READ_TIMEOUT_MS, type BackfillState, type CollectLimits, type CollectResult } from "./collect";
-import { collectBluesky } from "./collect-bluesky";
-import { collectFacebook } from "./collect-facebook";
-import { collectInstagram } from "./collect-instagram";
-import { collectMastodon } from "./collect-mastodon";
-import { collectThreads } from "./collect-threads";
-import { collectTikTok } from "./collect-tiktok";
-import { collectX } from "./collect-x";
-import { collectYouTube } from "./collect-youtube";
+import { READ_BUDGET, READ_TIMEOUT_MS, type BackfillState, type CollectLimits, type CollectResult } from "../providers/analytics/collect";
+import { collectBluesky } from "../platforms/bluesky/analytics";
+import { collectFacebook } from "../platforms/facebook/analytics";
+import { collectInstagram } from "../platforms/instagram/analytics";
+import { collectMastodon } from "../platforms/mastodon/analytics";
+import { collectThreads } from "../platforms/threads/analytics";
+import { collectTikTok } from "../platforms/tiktok/analytics";
+import { collectX } from "../platforms/x/analytics";
+import { collectYouTube } from "../platforms/youtube/analytics";
 import { platformSupport } from "./overview";
 import { insertMeasurements, refreshRollups, upsertContentItems, type MeasurementInput } from "./store";
 

@@ -12,19 +12,3 @@ export const ACCOUNT_METRICS = ["followers"] as const;
 
 /** Engagement actions: engagement is their sum over the metrics that were measured. */
 export const ENGAGEMENT_METRICS = ["likes", "reposts", "replies"] as const;
-
-/** Where a value came from (MetricMetadata.source). */
-export type MeasurementSource =
-  | "import"
-  | "mastodon_api"
-  | "bluesky_pds"
-  | "bluesky_appview"
-  | "x_api"
-  | "threads_api"
-  | "youtube_api"
-  | "facebook_graph"
-  | "instagram_graph"
-  | "tiktok_api";
-
-/** A value to store, or a metric the provider could not give and why (stored unavailable, never as zero). */
-export type MetricReading = { metric: string; value: number } | { metric: string; value: null; reason: string };

@@ -3,7 +3,8 @@ import { analyticsContentItems, analyticsMeasurements } from "../../db/schema";
 import type { AnalyticsContentSource } from "../../db/schema/analytics";
 import type { Queryable } from "../db/client";
 import { newId } from "../ids";
-import { ENGAGEMENT_METRICS, type MeasurementSource, type MetricReading } from "./metrics";
+import type { MeasurementSource, MetricReading } from "../providers/analytics/collect";
+import { ENGAGEMENT_METRICS } from "./metrics";
 
 export interface ContentItemInput {
   workspaceId: string;

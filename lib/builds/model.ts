@@ -4,7 +4,7 @@ import { providerCallAnswers, providerCostEvents } from "../../db/schema";
 import type { Database, Queryable } from "../db/client";
 import type { Env } from "../env";
 import { newId } from "../ids";
-import { allowPrivateUrls } from "../providers/account-context";
+import { allowPrivateUrls } from "../accounts/account-context";
 import { providerFetch } from "../providers/http";
 import { settingsInForce } from "../settings";
 import type { BuildInputValue, ModelDraft, ReviewFlag } from "./plan-types";

@@ -1,6 +1,6 @@
 import { isPlatform, type Platform } from "../../db/schema/accounts";
-import { BLUESKY_MAX_IMAGES } from "../providers/bluesky-media";
-import { MASTODON_MAX_MEDIA } from "../providers/mastodon-media";
+import { BLUESKY_MAX_IMAGES } from "../platforms/bluesky/media";
+import { MASTODON_MAX_MEDIA } from "../platforms/mastodon/media";
 import { PLATFORM_LIMITS } from "../providers/platform-limits";
 import { segmentLimit } from "../publishing/limits";
 import type { Measure } from "../publishing/segment";

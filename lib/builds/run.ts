@@ -5,7 +5,7 @@ import { inOneTransaction } from "../db/batch";
 import type { Database } from "../db/client";
 import { buildFinishedStatements } from "../events/subjects";
 import type { Env } from "../env";
-import { allowPrivateUrls } from "../providers/account-context";
+import { allowPrivateUrls } from "../accounts/account-context";
 import { fetchSource } from "./fetch-source";
 import { draftWithModel, type ModelCall } from "./model";
 import { planBuild } from "./plan";

@@ -35,7 +35,7 @@ const MiB = 1024 * 1024;
 const GiB = 1024 * MiB;
 
 export const PLATFORM_LIMITS: Record<Platform, PlatformLimits> = {
-  // lib/providers/webhook.ts WEBHOOK_TEXT_LIMIT; the receiver decides what it does with media URLs. Media sizes are
+  // lib/platforms/webhook/adapter.ts WEBHOOK_TEXT_LIMIT; the receiver decides what it does with media URLs. Media sizes are
   // Herald's own upload cap (lib/media/limits.ts DEFAULT_MEDIA_MAX_BYTES; GET /accounts/providers shows the configured
   // MEDIA_MAX_BYTES), no duration.
   webhook: {
@@ -51,7 +51,7 @@ export const PLATFORM_LIMITS: Record<Platform, PlatformLimits> = {
     image_max_bytes: 25 * MiB,
   },
   // app.bsky.feed.post: 300 graphemes, app.bsky.embed.images: 4 images of at most 1,000,000 bytes (the blob's
-  // maxSize; lib/providers/bluesky-media.ts BLUESKY_MAX_IMAGE_BYTES). No video (Bluesky's video service is not used).
+  // maxSize; lib/platforms/bluesky/media.ts BLUESKY_MAX_IMAGE_BYTES). No video (Bluesky's video service is not used).
   bluesky: {
     text_limit: 300,
     text_unit: "graphemes",
@@ -66,7 +66,7 @@ export const PLATFORM_LIMITS: Record<Platform, PlatformLimits> = {
   },
   // Mastodon default max_characters 500 (a server may announce more), 4 attachments. Media sizes are Mastodon 4's
   // defaults as its /api/v2/instance announces them (configuration.media_attachments image_size_limit 16 MiB,
-  // video_size_limit 99 MiB; lib/providers/mastodon-media.ts reads at most 99 MiB); no duration limit. A server may
+  // video_size_limit 99 MiB; lib/platforms/mastodon/media.ts reads at most 99 MiB); no duration limit. A server may
   // set its own (Mastodon 3 and GoToSocial default to 40 MiB): Herald does not read them (mastodon-instance.ts reads
   // max_characters only), so such a server refuses the upload at publication.
   mastodon: {
@@ -81,9 +81,9 @@ export const PLATFORM_LIMITS: Record<Platform, PlatformLimits> = {
     video_max_bytes: 99 * MiB,
     image_max_bytes: 16 * MiB,
   },
-  // X API v2 POST /2/tweets: 280 weighted characters (URLs count 23), 4 images (lib/providers/x-media.ts: Herald
+  // X API v2 POST /2/tweets: 280 weighted characters (URLs count 23), 4 images (lib/platforms/x/media.ts: Herald
   // uploads still images, 5 MiB each, X_MAX_IMAGE_BYTES; video needs X's chunked upload). Retweets through x-repost.ts, metrics
-  // through lib/analytics/collect-x.ts.
+  // through lib/platforms/x/analytics.ts.
   x: {
     text_limit: 280,
     text_unit: "weighted_characters",
@@ -97,9 +97,9 @@ export const PLATFORM_LIMITS: Record<Platform, PlatformLimits> = {
     image_max_bytes: 5 * MiB,
   },
   // LinkedIn Posts API: commentary up to 3,000 characters; one image or a multiImage post of up to 20. No threads:
-  // lib/providers/linkedin.ts joins a rendition's segments into one post when the whole fits (else 422 at
-  // creation). Herald sends images only; reshares through lib/providers/linkedin-repost.ts; member post statistics
-  // are not available (see the catalog). Images: lib/providers/linkedin-media.ts reads at most 20 MiB.
+  // lib/platforms/linkedin/adapter.ts joins a rendition's segments into one post when the whole fits (else 422 at
+  // creation). Herald sends images only; reshares through lib/platforms/linkedin/repost.ts; member post statistics
+  // are not available (see the catalog). Images: lib/platforms/linkedin/media.ts reads at most 20 MiB.
   linkedin: {
     text_limit: 3_000,
     text_unit: "characters",
@@ -113,8 +113,8 @@ export const PLATFORM_LIMITS: Record<Platform, PlatformLimits> = {
     image_max_bytes: 20 * MiB,
   },
   // Threads API: 500 characters per post (emoji as their UTF-8 bytes), carousels up to 20 items, replies via
-  // reply_to_id. lib/providers/threads-body.ts: Herald sends images only; reposts through threads-repost.ts; insights
-  // through lib/analytics/collect-threads.ts.
+  // reply_to_id. lib/platforms/threads/body.ts: Herald sends images only; reposts through threads-repost.ts; insights
+  // through lib/platforms/threads/analytics.ts.
   threads: {
     text_limit: 500,
     text_unit: "characters",
@@ -127,9 +127,9 @@ export const PLATFORM_LIMITS: Record<Platform, PlatformLimits> = {
     video_max_bytes: null,
     image_max_bytes: null,
   },
-  // Graph API Page posts: 63,206 characters (Herald's API takes at most 50,000 per segment); lib/providers/facebook.ts
+  // Graph API Page posts: 63,206 characters (Herald's API takes at most 50,000 per segment); lib/platforms/facebook/adapter.ts
   // joins a rendition's segments into one post, sends images only (one photo, or up to 10 attached to a feed post).
-  // Followers and post counts through lib/analytics/collect-facebook.ts.
+  // Followers and post counts through lib/platforms/facebook/analytics.ts.
   facebook: {
     text_limit: 63_206,
     text_unit: "graphemes",
@@ -143,7 +143,7 @@ export const PLATFORM_LIMITS: Record<Platform, PlatformLimits> = {
     image_max_bytes: null,
   },
   // Instagram content publishing: caption 2,200 characters (30 hashtags), carousels of up to 10 images, or one
-  // video alone as a Reel; media required. lib/providers/instagram.ts joins a rendition's segments into one caption.
+  // video alone as a Reel; media required. lib/platforms/instagram/adapter.ts joins a rendition's segments into one caption.
   // Reels (Content Publishing API video specifications): 3 seconds to 15 minutes, at most 300 MB (the size and the
   // longest duration checked at creation, lib/publishing/media-rules.ts and video-rules.ts; the shortest by Instagram).
   instagram: {
@@ -153,7 +153,7 @@ export const PLATFORM_LIMITS: Record<Platform, PlatformLimits> = {
     media_kinds: ["image", "video"],
     threads: false,
     reposts: false,
-    // Followers, likes, comments and media insights through lib/analytics/collect-instagram.ts.
+    // Followers, likes, comments and media insights through lib/platforms/instagram/analytics.ts.
     analytics: true,
     video_max_duration_seconds: 15 * 60,
     video_max_bytes: 300 * MiB,
@@ -162,7 +162,7 @@ export const PLATFORM_LIMITS: Record<Platform, PlatformLimits> = {
   // TikTok Content Posting API: caption 2,200 characters, one video (Media Transfer Guide: MP4, WebM or MOV, up to
   // 4 GB; up to 10 minutes, the documented maximum of creator_info's max_video_post_duration_sec). A creator's own
   // maximum may be shorter: the adapter reads creator_info before each post and fails it at once, saying the limit
-  // (lib/providers/tiktok-creator.ts); statistics lib/analytics/collect-tiktok.ts.
+  // (lib/platforms/tiktok/creator.ts); statistics lib/platforms/tiktok/analytics.ts.
   tiktok: {
     text_limit: 2_200,
     text_unit: "characters",
@@ -179,8 +179,8 @@ export const PLATFORM_LIMITS: Record<Platform, PlatformLimits> = {
   // YouTube Help: 12 hours for a verified channel, 15 minutes for an unverified one). Herald cannot tell a channel's
   // verification when a publication is created, so it refuses what no channel can take (over 12 hours) and leaves
   // 15 minutes to YouTube, which refuses a longer upload to an unverified channel with its reason; refusing every
-  // video over 15 minutes would turn away what most channels accept. lib/providers/youtube.ts; statistics
-  // lib/analytics/collect-youtube.ts.
+  // video over 15 minutes would turn away what most channels accept. lib/platforms/youtube/adapter.ts; statistics
+  // lib/platforms/youtube/analytics.ts.
   youtube: {
     text_limit: 5_000,
     text_unit: "characters",

@@ -55,6 +55,18 @@ export function segmentText(segment: Pick<SegmentToPublish, "body" | "url">): st
   return body ? `${body}\n\n${segment.url}` : segment.url;
 }
 
+/** Between a rendition's segments where a platform without threads posts them as one text (LinkedIn, Meta, video captions). */
+export const SEGMENT_JOINER = "\n\n";
+
+/** The one post a rendition becomes on such a platform: each segment as posted elsewhere (body and URL), joined in order. */
+export function joinedText(segments: Pick<SegmentToPublish, "position" | "body" | "url">[]): string {
+  return [...segments]
+    .sort((a, b) => a.position - b.position)
+    .map((s) => segmentText(s))
+    .filter((t) => t !== "")
+    .join(SEGMENT_JOINER);
+}
+
 /** A stable, URL-safe digest of `parts`, for idempotency keys and record keys. */
 export async function digest(...parts: (string | number)[]): Promise<Uint8Array> {
   const data = encoder.encode(parts.map(String).join("\u0000"));

@@ -10,7 +10,7 @@ import type { Platform } from "../../db/schema/accounts";
  * What an adapter needs of a connected account: public fields plus decrypted credentials.
  *
  * OAuth platforms (x, linkedin, threads, facebook, instagram, tiktok, youtube), the contract adapters rely on:
- * - `credentials.access_token` is already fresh: lib/providers/oauth/fresh-credentials.ts refreshes it (once,
+ * - `credentials.access_token` is already fresh: lib/accounts/fresh-credentials.ts refreshes it (once,
  *   under a row lock) before any adapter is called; adapters never refresh tokens themselves.
  * - `instanceUrl` is the platform's API base URL, read per use from the `<platform>_api_base` instance
  *   setting (the platform's own by default, a stand-in in tests), without a trailing slash.

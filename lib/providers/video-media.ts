@@ -1,5 +1,3 @@
-import { LINKEDIN_JOINER } from "./linkedin-text";
-import { segmentText } from "./text";
 import { ProviderError, type MediaRef, type PostRef, type PublishProgress, type SegmentToPublish } from "./types";
 
 /** The one video of a rendition, or a validation error saying why not. */
@@ -16,17 +14,6 @@ export function theVideo(media: MediaRef[], platformName: string): MediaRef {
     );
   return videos[0];
 }
-
-/**
- * A video post has one text (YouTube's description, TikTok's caption): a rendition's segments joined by a blank
- * line, as LinkedIn joins them (lib/publishing/limits.ts checks the whole against the limit at creation).
- */
-export const joinedText = (segments: SegmentToPublish[]) =>
-  [...segments]
-    .sort((a, b) => a.position - b.position)
-    .map((s) => segmentText(s))
-    .filter((t) => t !== "")
-    .join(LINKEDIN_JOINER);
 
 /** The one video post stands for every segment of the rendition. */
 export async function recordEverySegment(segments: SegmentToPublish[], progress: PublishProgress, ref: PostRef): Promise<void> {

@@ -1,8 +1,8 @@
 import type { Platform } from "../../db/schema/accounts";
-import { hashtagCount, INSTAGRAM_MAX_HASHTAGS } from "../providers/instagram-body";
-import { LINKEDIN_JOINER } from "../providers/linkedin-text";
+import { hashtagCount, INSTAGRAM_MAX_HASHTAGS } from "../platforms/instagram/body";
 import { PLATFORM_LIMITS } from "../providers/platform-limits";
-import { adapterFor, hasAdapter } from "../providers/registry";
+import { adapterFor, hasAdapter } from "../platforms/registry";
+import { SEGMENT_JOINER } from "../providers/text";
 import { graphemeLength } from "../text/graphemes";
 import type { Measure } from "./segment";
 
@@ -26,11 +26,11 @@ export function segmentLimit(platform: Platform, announced?: number | null): Seg
   if (!hasAdapter(platform)) return { limit: PLATFORM_LIMITS[platform].text_limit, measure: graphemeLength };
   const adapter = adapterFor(platform);
   const limit = { limit: adapter.textLimit({ instanceUrl: null }, announced), measure: adapter.measure };
-  if (platform === "instagram") return { ...limit, joinedWith: LINKEDIN_JOINER, postProblem: instagramHashtagProblem };
+  if (platform === "instagram") return { ...limit, joinedWith: SEGMENT_JOINER, postProblem: instagramHashtagProblem };
   // Platforms without reply chains whose adapter joins a rendition's segments into one post.
   // TikTok and YouTube: one caption or description per video (lib/providers/video-media.ts joinedText).
   const joins = platform === "linkedin" || platform === "facebook" || platform === "tiktok" || platform === "youtube";
-  return joins ? { ...limit, joinedWith: LINKEDIN_JOINER } : limit;
+  return joins ? { ...limit, joinedWith: SEGMENT_JOINER } : limit;
 }
 
 function instagramHashtagProblem(text: string): string | null {

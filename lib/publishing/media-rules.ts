@@ -1,7 +1,7 @@
 import type { Platform } from "../../db/schema/accounts";
-import { BLUESKY_MAX_IMAGE_BYTES, BLUESKY_MAX_IMAGES } from "../providers/bluesky-media";
-import { instagramProblem } from "../providers/instagram-body";
-import { MASTODON_MAX_MEDIA } from "../providers/mastodon-media";
+import { BLUESKY_MAX_IMAGE_BYTES, BLUESKY_MAX_IMAGES } from "../platforms/bluesky/media";
+import { instagramProblem } from "../platforms/instagram/body";
+import { MASTODON_MAX_MEDIA } from "../platforms/mastodon/media";
 import { PLATFORM_LIMITS } from "../providers/platform-limits";
 import { isVideoPlatform, videoProblems, withLimitProblems } from "./video-rules";
 

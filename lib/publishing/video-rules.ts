@@ -2,7 +2,7 @@ import type { Platform } from "../../db/schema/accounts";
 import { PLATFORM_LIMITS } from "../providers/platform-limits";
 
 /**
- * What TikTok and YouTube take (lib/providers/tiktok.ts, youtube.ts): exactly one video per post, of a kind the
+ * What TikTok and YouTube take (lib/platforms/tiktok/adapter.ts, youtube.ts): exactly one video per post, of a kind the
  * platform documents; and, for every platform, the video length and file sizes of lib/providers/platform-limits.ts
  * (the figures GET /accounts/providers lists). Checked when a publication is saved, so a post that can never go
  * out is a 422 then rather than a failed delivery later.

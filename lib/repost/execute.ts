@@ -3,13 +3,13 @@ import { renditions, repostActivity, repostAttempts, socialAccounts } from "../.
 import type { Database } from "../db/client";
 import type { Env } from "../env";
 import { logEvent } from "../log";
-import { accountContext } from "../providers/account-context";
-import { blueskyRepost, blueskyUnrepost } from "../providers/bluesky-repost";
-import { linkedinReshare, linkedinUnreshare, RESHARE_UNCONFIRMED } from "../providers/linkedin-repost";
-import { localStatusId, mastodonReblog, mastodonUnreblog } from "../providers/mastodon-reblog";
+import { accountContext } from "../accounts/account-context";
+import { blueskyRepost, blueskyUnrepost } from "../platforms/bluesky/repost";
+import { linkedinReshare, linkedinUnreshare, RESHARE_UNCONFIRMED } from "../platforms/linkedin/repost";
+import { localStatusId, mastodonReblog, mastodonUnreblog } from "../platforms/mastodon/reblog";
 import { ProviderError, type AccountContext } from "../providers/types";
-import { threadsRepost, threadsUnrepostUnavailable } from "../providers/threads-repost";
-import { xRetweet, xUnretweet } from "../providers/x-repost";
+import { threadsRepost, threadsUnrepostUnavailable } from "../platforms/threads/repost";
+import { xRetweet, xUnretweet } from "../platforms/x/repost";
 import { activityOf as activity } from "./activity";
 import { deferToReset } from "./defer";
 import { dropQueuedAttempts, withdrawnReason } from "./withdrawals";
@@ -29,7 +29,7 @@ interface Subject {
  * disabled policy or a withdrawn grant drops it, recorded with the reason, and nothing is asked of the platform. Safe to run again: the Bluesky record key comes from the attempt id and is read
  * before and after creating; a Mastodon reblog is read (`reblogged`) before asking; X ignores a duplicate retweet; a Threads repost is looked for
  * among the account's posts before and after asking; a LinkedIn reshare too, and where LinkedIn will not let it
- * be read the attempt's row carries RESHARE_UNCONFIRMED while an ask is unanswered (lib/providers/linkedin-repost.ts).
+ * be read the attempt's row carries RESHARE_UNCONFIRMED while an ask is unanswered (lib/platforms/linkedin/repost.ts).
  * A rate limit with a reset time waits for it (./defer.ts); other provider errors that may pass are rethrown for
  * the queue's retry with backoff; others end the attempt as failed.
  */

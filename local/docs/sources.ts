@@ -5,8 +5,9 @@
 import { PLATFORMS, type Platform } from "../../db/schema/accounts";
 import { CreateAccountRequest } from "../../functions/accounts/schemas";
 import { PROVIDERS, type ProviderSpec } from "../../lib/accounts/catalog";
-import { READ_BUDGET } from "../../lib/analytics/collect";
-import { OAUTH_PLATFORMS, type OAuthPlatform } from "../../lib/providers/oauth/platforms";
+import { READ_BUDGET } from "../../lib/providers/analytics/collect";
+import { OAUTH_PLATFORMS } from "../../lib/providers/oauth/platforms";
+import type { OAuthPlatform } from "../../lib/providers/oauth/spec";
 import { PLATFORM_LIMITS, type PlatformLimits } from "../../lib/providers/platform-limits";
 import { deadLetterUrlVar, JOB_KINDS, type JobKind, queueUrlVar } from "../../lib/jobs/kinds";
 import { PLATFORM_NAMES } from "../../lib/publishing/video-rules";

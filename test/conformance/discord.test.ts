@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { socialAccounts } from "../../db/schema";
-import { discordAdapter } from "../../lib/providers/discord";
-import { attachmentName, DISCORD_TEXT_LIMIT, discordLength, discordRetryAt, messagePayload, multipartBody } from "../../lib/providers/discord-message";
-import { parseDiscordWebhookUrl } from "../../lib/providers/discord-url";
+import { discordAdapter } from "../../lib/platforms/discord/adapter";
+import { attachmentName, DISCORD_TEXT_LIMIT, discordLength, discordRetryAt, messagePayload, multipartBody } from "../../lib/platforms/discord/message";
+import { parseDiscordWebhookUrl } from "../../lib/platforms/discord/url";
 import { ProviderError } from "../../lib/providers/types";
 import { decryptJson } from "../../lib/secrets";
 import { client } from "../helpers/client";

@@ -14,7 +14,7 @@ import { LEASE_SECONDS } from "../../lib/delivery/rules";
 import { MAX_ATTEMPTS, retryDelaySeconds } from "../../lib/jobs/retry-policy";
 import { relayOutbox } from "../../lib/jobs/outbox";
 import { queueUrl, sharedSqsClient } from "../../lib/jobs/sqs";
-import { recordKey } from "../../lib/providers/bluesky";
+import { recordKey } from "../../lib/platforms/bluesky/adapter";
 import { encryptJson } from "../../lib/secrets";
 import { startEphemeralStack, type EphemeralStack } from "../../local/services/ephemeral-stack";
 import { publish } from "../../queues/publish";

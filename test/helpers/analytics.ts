@@ -1,5 +1,5 @@
 import { analyticsCoverage } from "../../db/schema";
-import type { MeasurementSource } from "../../lib/analytics/metrics";
+import type { MeasurementSource } from "../../lib/providers/analytics/collect";
 import { insertMeasurements, refreshRollups, upsertContentItems } from "../../lib/analytics/store";
 import { withDb } from "./harness";
 

@@ -1,4 +1,4 @@
-import { threadsLength } from "../../lib/providers/threads-text";
+import { threadsLength } from "../../lib/platforms/threads/text";
 import { faultQueue, formOf, mountOAuth, newToken, startServer, tokenRegistry } from "./stand-in-kit";
 
 /**

@@ -1,4 +1,4 @@
-import { xWeightedLength } from "../../lib/providers/x-text";
+import { xWeightedLength } from "../../lib/platforms/x/text";
 import { faultQueue, formOf, jsonOf, mountOAuth, newToken, startServer, tokenRegistry } from "./stand-in-kit";
 
 /**

@@ -1,5 +1,5 @@
 import { CodeChallengeMethod, OAuth2Client } from "arctic";
-import type { OAuthConfig } from "./config";
+import type { OAuthConfig } from "./spec";
 
 /**
  * The URL the browser is sent to (RFC 6749 §4.1.1), built by arctic's generic OAuth2Client on the endpoint the

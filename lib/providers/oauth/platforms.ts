@@ -1,40 +1,5 @@
 import type { OAuthNetwork } from "../../settings";
-
-/**
- * Each OAuth platform's authorization facts, as plain data (one row per platform; an adapter's author adds or
- * adjusts its row only). Endpoint URLs are the platform's own; a `<platform>_auth_base` setting replaces their
- * origin (keeping the path), a `<platform>_api_base` setting the API's (lib/providers/oauth/config.ts).
- */
-export interface OAuthPlatform {
-  authorizeUrl: string;
-  tokenUrl: string;
-  scopes: readonly string[];
-  /** How the platform joins scopes in the authorization URL (RFC 6749 says space; Meta and TikTok use commas). */
-  scopeSeparator: " " | ",";
-  /** PKCE S256 (RFC 7636) where the platform supports it for a confidential web client. */
-  pkce: boolean;
-  /** How the token endpoint authenticates the client: HTTP Basic (RFC 6749 §2.3.1) or id and secret in the form body. */
-  clientAuth: "basic" | "body";
-  /** The name of the client id parameter (TikTok calls it `client_key`). */
-  clientIdParam: "client_id" | "client_key";
-  extraAuthorizeParams?: Readonly<Record<string, string>>;
-  /**
-   * How an access token is renewed: RFC 6749 §6 refresh_token grant; Threads' th_refresh_token (the long-lived
-   * access token refreshes itself at `refreshUrl`); none (the account is reconnected when the token expires).
-   */
-  refresh: "refresh_token" | "th_refresh_token" | "none";
-  /**
-   * The short-lived token from the code is exchanged for a long-lived one (GET): Threads' th_exchange_token, or
-   * Meta's fb_exchange_token (a 60-day user token; Page tokens read with it never expire).
-   */
-  longLivedExchangeUrl?: string;
-  longLivedGrant?: "th_exchange_token" | "fb_exchange_token";
-  refreshUrl?: string;
-  /** Refresh this long before the access token expires (default 5 minutes). */
-  refreshAheadSeconds?: number;
-  /** The reference the row follows. */
-  reference: string;
-}
+import type { OAuthPlatform } from "./spec";
 
 export const OAUTH_PLATFORMS: Record<OAuthNetwork, OAuthPlatform> = {
   x: {
@@ -95,7 +60,7 @@ export const OAUTH_PLATFORMS: Record<OAuthNetwork, OAuthPlatform> = {
   instagram: {
     authorizeUrl: "https://www.facebook.com/v21.0/dialog/oauth",
     tokenUrl: "https://graph.facebook.com/v21.0/oauth/access_token",
-    // instagram_manage_insights: media insights and followers_count for analytics (lib/analytics/collect-instagram.ts).
+    // instagram_manage_insights: media insights and followers_count for analytics (lib/platforms/instagram/analytics.ts).
     scopes: ["instagram_basic", "instagram_content_publish", "instagram_manage_insights", "pages_show_list", "pages_read_engagement"],
     scopeSeparator: ",",
     pkce: false,
@@ -110,7 +75,7 @@ export const OAUTH_PLATFORMS: Record<OAuthNetwork, OAuthPlatform> = {
   tiktok: {
     authorizeUrl: "https://www.tiktok.com/v2/auth/authorize/",
     tokenUrl: "https://open.tiktokapis.com/v2/oauth/token/",
-    // video.list and user.info.stats: the Display API's video list and follower count (lib/analytics/collect-tiktok.ts).
+    // video.list and user.info.stats: the Display API's video list and follower count (lib/platforms/tiktok/analytics.ts).
     scopes: ["user.info.basic", "video.publish", "video.list", "user.info.stats"],
     scopeSeparator: ",",
     pkce: true,

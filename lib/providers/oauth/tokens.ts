@@ -1,7 +1,7 @@
 import { OAuth2Tokens } from "arctic";
 import { errorFromResponse, providerFetch, readJson } from "../http";
 import { ProviderError } from "../types";
-import type { OAuthConfig } from "./config";
+import type { OAuthConfig } from "./spec";
 
 /**
  * The token endpoint calls (RFC 6749 §4.1.3 code exchange, §6 refresh; Threads' GET exchanges). Made through

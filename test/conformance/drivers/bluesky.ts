@@ -1,4 +1,4 @@
-import { forgetSessions } from "../../../lib/providers/bluesky-xrpc";
+import { forgetSessions } from "../../../lib/platforms/bluesky/xrpc";
 import { startPds, type PdsAccount, type PdsPeer } from "../../peers/bluesky-pds";
 import type { ConnectedAccount, PlatformPost, ProviderDriver } from "../driver";
 import { connectAccount } from "../herald";
