@@ -204,9 +204,11 @@ describe("youtube", () => {
     expect(contiguous(v.sink.chunks, big.size)).toBe(true);
     expect(v.sink.digest()).toBe(bigDigest);
     // Flat bounds, whatever the file's size: this process holds Herald's chunk, the stand-in's and the media host's
-    // at once, and frees them only when the GC runs (measured heap+buffers 38–83 MiB, RSS 38–126 MiB, at 200 and 400 MB).
-    expect(run.heapGrowthMiB).toBeLessThan(100);
-    expect(run.rssGrowthMiB).toBeLessThan(160);
+    // at once, and frees them only when the GC runs (measured heap+buffers 38–83 MiB, RSS 38–126 MiB, at 200 and 400 MB, on
+    // Node 20; Node 24's V8 collects later: heap+buffers 106–148 MiB, RSS 90–139 MiB, the same at 200 and 800 MB). Both bounds are
+    // below the 200 MB file: a path that held the whole file would fail.
+    expect(run.heapGrowthMiB).toBeLessThan(170);
+    expect(run.rssGrowthMiB).toBeLessThan(180);
   }, 600_000);
 });
 
@@ -263,8 +265,10 @@ describe("tiktok", () => {
     expect(contiguous(p.sink.chunks, big.size)).toBe(true);
     expect(p.sink.digest()).toBe(bigDigest);
     // Flat bounds, whatever the file's size: this process holds Herald's chunk, the stand-in's and the media host's
-    // at once, and frees them only when the GC runs (measured heap+buffers 38–83 MiB, RSS 38–126 MiB, at 200 and 400 MB).
-    expect(run.heapGrowthMiB).toBeLessThan(100);
-    expect(run.rssGrowthMiB).toBeLessThan(160);
+    // at once, and frees them only when the GC runs (measured heap+buffers 38–83 MiB, RSS 38–126 MiB, at 200 and 400 MB, on
+    // Node 20; Node 24's V8 collects later: heap+buffers 106–148 MiB, RSS 90–139 MiB, the same at 200 and 800 MB). Both bounds are
+    // below the 200 MB file: a path that held the whole file would fail.
+    expect(run.heapGrowthMiB).toBeLessThan(170);
+    expect(run.rssGrowthMiB).toBeLessThan(180);
   }, 600_000);
 });
