@@ -1,5 +1,7 @@
 import type { MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
+import { discardBody } from "./body-meter";
+import { jsonMaxBytes } from "./body-limits";
 import { ApiError } from "./errors";
 import type { AppEnv } from "./context";
 
@@ -24,14 +26,12 @@ export function jsonDepth(text: string): number {
   }
   return max;
 }
-const DEFAULT_MAX_BODY = 1024 * 1024;
-
 const mediaType = (header: string | undefined) => (header ?? "").split(";")[0].trim().toLowerCase();
 
 /** JSON bodies are capped (413); multipart uploads set their own limit in their route. */
 export const jsonBodyLimit: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (mediaType(c.req.header("content-type")) === "multipart/form-data") return next();
-  const maxSize = Number(c.env?.MAX_BODY_BYTES) || DEFAULT_MAX_BODY;
+  const maxSize = jsonMaxBytes(c.env);
   return bodyLimit({
     maxSize,
     onError: () => {
@@ -111,19 +111,14 @@ export const requireJsonBody: MiddlewareHandler<AppEnv> = async (c, next) => {
 
 /**
  * After the answer, a request body nothing read (a 401, 403, 404 or 413 is answered before it) is read to its end and
- * dropped, or cancelled when over DEFAULT_MAX_BODY. Under `npm start`, wrangler dev's proxy otherwise fails the next
- * request that carries a body with "503 Your worker restarted mid-request"; deployed, it costs reading at most what
- * the body gate allows anyway.
+ * dropped, chunk by chunk and bounded (lib/http/body-meter.ts). workerd lets nothing read it once the answer is sent,
+ * and wrangler dev's proxy then fails the request (or the next one) with "503 Your worker restarted mid-request";
+ * deployed, it costs reading what the client sends anyway.
  */
 export const drainUnreadBody: MiddlewareHandler<AppEnv> = async (c, next) => {
-  await next();
+  // The request as it came: a gate further in may put a wrapper in c.req.raw.
   const raw = c.req.raw;
-  if (!raw.body || raw.bodyUsed) return;
-  const length = Number(raw.headers.get("content-length") ?? Number.NaN);
-  try {
-    if (length <= DEFAULT_MAX_BODY) await raw.arrayBuffer();
-    else await raw.body.cancel();
-  } catch {
-    // The client went away: nothing left to drain.
-  }
+  await next();
+  if (!raw.body || raw.bodyUsed || raw.body.locked) return;
+  await discardBody(raw.body.getReader());
 };

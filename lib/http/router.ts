@@ -3,6 +3,8 @@ import { publicBaseUrl } from "../env";
 import { errorFields, logEvent } from "../log";
 import type { WorkerAppOptions } from "./app";
 import { docsResponse } from "./docs-page";
+import { declaredLength, discardBody, meterBody } from "./body-meter";
+import { requestBodyLimit } from "./body-limits";
 import { ApiError } from "./errors";
 import { jsonSchemaFor } from "./json-schema";
 import { mergeOpenApiDocuments, type OpenApiJson } from "./merge-openapi";
@@ -40,6 +42,35 @@ async function forward(c: Context<RouterEnv>, group: string, request: Request = 
     res.headers.set("x-request-id", requestId);
     return res;
   }
+}
+
+/**
+ * `forward`, with the body held to its limit (lib/http/body-limits.ts, the limit the group Workers apply) before a
+ * group Worker reads any of it: a declared Content-Length over the limit is answered 413 without forwarding; a body of
+ * unknown length (chunked) is counted as the group reads it and answered 413 once the count passes the limit. Before
+ * any answer the rest of the body is dropped (bounded: lib/http/body-meter.ts), so the answer reaches the client.
+ */
+async function forwardWithinLimit(c: Context<RouterEnv>, group: string): Promise<Response> {
+  const raw = c.req.raw;
+  if (!raw.body) return forward(c, group);
+  const { maxBytes, detail } = requestBodyLimit(
+    { MAX_BODY_BYTES: c.env?.MAX_BODY_BYTES, MEDIA_MAX_BYTES: c.env?.MEDIA_MAX_BYTES },
+    raw.headers.get("content-type"),
+  );
+  const tooLarge = () => problemResponse(c, new ApiError("payload-too-large", { detail }));
+  const declared = declaredLength(raw.headers);
+  if (declared !== undefined && declared > maxBytes) {
+    await discardBody(raw.body.getReader());
+    return tooLarge();
+  }
+  // workerd holds a declared body to its length; the group's own gate drops what it leaves unread.
+  if (declared !== undefined) return forward(c, group);
+  const metered = meterBody(raw.body, maxBytes);
+  const res = await forward(c, group, new Request(raw, { body: metered.stream, duplex: "half" } as RequestInit));
+  await metered.discardRest();
+  if (!metered.exceeded()) return res;
+  await res.body?.cancel();
+  return tooLarge();
 }
 
 /**
@@ -100,9 +131,9 @@ export function createRouterApp(routes: RouteTable, options: WorkerAppOptions): 
   for (const group of groups) {
     for (const route of routes[group]) {
       const [method, path] = route.split(" ");
-      app.on(method, path, (c) => forward(c, group));
+      app.on(method, path, (c) => forwardWithinLimit(c, group));
     }
   }
-  app.all("*", (c) => forward(c, groups[0]));
+  app.all("*", (c) => forwardWithinLimit(c, groups[0]));
   return app;
 }

@@ -1,5 +1,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { DISCARD_MAX_BYTES } from "../../lib/http/body-meter";
 
 /**
  * What stands on PORT under `npm start`, in front of wrangler dev: it passes every request on unchanged, except that
@@ -16,16 +17,32 @@ export async function startClientAddressRelay(opts: { port: number; target: { ho
   const server = http.createServer((req, res) => {
     const headers: http.OutgoingHttpHeaders = { ...req.headers, "cf-connecting-ip": peerAddress(req) };
     let answered = false;
+    // Answered before the client sent all its body: what is left is read and dropped (bounded), not left on the wire,
+    // so the client reads the answer and may send its next request on the same connection.
+    let dropping = false;
+    const dropRest = () => {
+      if (dropping || req.complete) return;
+      dropping = true;
+      req.unpipe(upstream);
+      upstream.destroy();
+      let dropped = 0;
+      req.on("data", (chunk: Buffer) => {
+        dropped += chunk.length;
+        if (dropped > DISCARD_MAX_BYTES) req.socket.destroy();
+      });
+      req.resume();
+    };
     const upstream = http.request({ host: opts.target.host, port: opts.target.port, method: req.method, path: req.url, headers, agent }, (answer) => {
       answered = true;
       res.writeHead(answer.statusCode ?? 502, endToEnd(answer.rawHeaders));
       answer.pipe(res);
+      answer.on("end", dropRest);
       answer.on("error", () => res.destroy());
     });
     upstream.on("error", () => {
       // Answered before the body was all sent (a 401 needs none of it; the Workers then drain it: lib/http/body-gate.ts),
       // writing the rest may still fail: the answer stands.
-      if (answered) return;
+      if (answered) return dropRest();
       // The Workers are not listening (yet, or any more): say so the way every other error is said.
       res.writeHead(502, { "content-type": "application/problem+json" });
       res.end(JSON.stringify({ type: "about:blank", title: "Bad Gateway", status: 502, detail: "The Workers behind npm start did not answer." }));
