@@ -8,7 +8,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The signed-in user's profile */
+        /**
+         * The signed-in user's profile
+         * @description The person the bearer token or browser session belongs to: id, e-mail address, display name, whether they administer the instance, and their legal acceptances.
+         */
         get: operations["getMe"];
         put?: never;
         post?: never;
@@ -69,7 +72,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The current user's sign-in methods and passkeys */
+        /**
+         * The current user's sign-in methods and passkeys
+         * @description How the caller can sign in: the methods in use and the registered passkeys, never a secret.
+         */
         get: operations["getSecurityStatus"];
         put?: never;
         post?: never;
@@ -424,7 +430,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a user (instance administrators) */
+        /**
+         * Create a user (instance administrators)
+         * @description An instance administrator creates a person by e-mail address; the answer carries the new user and their first API token, shown this once (only its hash is kept). 409 when the address is taken.
+         */
         post: operations["createUser"];
         delete?: never;
         options?: never;
@@ -587,7 +596,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a Voice Profile */
+        /**
+         * Get a Voice Profile
+         * @description One voice profile of a workspace the caller belongs to: its definition, the accounts it is assigned to and its revision, for builds to write in. 404 for a profile of another workspace.
+         */
         get: operations["getVoiceProfile"];
         /**
          * Replace a Voice Profile (editor or higher)
@@ -652,7 +664,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a design at its head revision */
+        /**
+         * Get a design at its head revision
+         * @description One image design at its head revision: its document and revision, which an update must name, and whether the caller may edit it. 404 for a design of another workspace.
+         */
         get: operations["getDesign"];
         /**
          * Save a design's document as a new revision (editor or higher)
@@ -777,7 +792,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A video project at its head revision (viewer or higher) */
+        /**
+         * A video project at its head revision (viewer or higher)
+         * @description One video project at its head revision: its document, its sync status and what needs attention. 404 for a project of another workspace.
+         */
         get: operations["getVideoProject"];
         put?: never;
         post?: never;
@@ -882,7 +900,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a publication with its renditions and their delivery state */
+        /**
+         * Get a publication with its renditions and their delivery state
+         * @description One publication of a workspace the caller belongs to: its content, schedule and revision, and per destination its rendition (the segments as they will be posted) with the delivery state, error and recovery action. 404 for a publication of another workspace.
+         */
         get: operations["getPublication"];
         /**
          * Update a publication
@@ -1219,7 +1240,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a media item (viewer or above) */
+        /**
+         * Get a media item (viewer or above)
+         * @description One media item of a workspace the caller belongs to: type, size, dimensions or duration, processing state, its retention class (library, temporary) or trash, and how often it was used. 404 for an item of another workspace.
+         */
         get: operations["getMedia"];
         put?: never;
         post?: never;
@@ -1604,22 +1628,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * MCP event stream (not offered)
-         * @description The endpoint is stateless and sends nothing unasked, so it offers no event stream: 405, as the Streamable HTTP transport allows.
-         */
-        get: operations["openMcpStream"];
+        get?: never;
         put?: never;
         /**
          * Model Context Protocol endpoint
-         * @description MCP over Streamable HTTP, stateless (no session; answers are JSON, never an event stream). Authenticated like every operation (a bearer token); the tools (workspaces, accounts, publications, builds, analytics) each call the HTTP operation they name with the caller's credential, so the caller's roles apply and a problem answer becomes a tool error carrying the problem's `type` slug, `status` and `detail`. A request must accept both application/json and text/event-stream.
+         * @description MCP over Streamable HTTP, stateless (no session; answers are JSON, never an event stream). Authenticated like every operation (a bearer token); the tools (workspaces, accounts, publications, builds, analytics) each call the HTTP operation they name with the caller's credential, so the caller's roles apply and a problem answer becomes a tool error carrying the problem's `type` slug, `status` and `detail`. A request must accept both application/json and text/event-stream. HTTP-level refusals (a wrong Accept, a malformed message) are problem+json like every other error; JSON-RPC errors come inside a 200.
          */
         post: operations["postMcpMessage"];
-        /**
-         * End an MCP session (there are none)
-         * @description The endpoint is stateless: there is no session to end, so 405, as the Streamable HTTP transport allows.
-         */
-        delete: operations["endMcpSession"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -13341,53 +13357,6 @@ export interface operations {
             };
         };
     };
-    openMcpStream: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Missing, unknown or revoked bearer token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Validation failed */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
     postMcpMessage: {
         parameters: {
             query?: never;
@@ -13444,12 +13413,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The request does not accept application/json and text/event-stream (a JSON-RPC error) */
+            /** @description The request does not accept a media type the operation answers with */
             406: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
             };
             /** @description Request body too large */
             413: {
@@ -13479,80 +13450,6 @@ export interface operations {
                 };
             };
             /** @description Rate limited */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    endMcpSession: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Body is not JSON or not the declared content type */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Missing, unknown or revoked bearer token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Carried by a session cookie without Herald's own Origin */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Request body too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Validation failed */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Too many requests this minute for this person, or for this client address (Retry-After says when to try again) */
             429: {
                 headers: {
                     [name: string]: unknown;

@@ -136,6 +136,24 @@ describe("POST /mcp", () => {
     }
   });
 
+  it("refuses at the HTTP level with problem+json, as every operation does: a wrong Accept (406), a message that is not JSON-RPC (400)", async () => {
+    const { owner } = await team();
+    const post = (accept: string, message: unknown) =>
+      fetch(`${served.url}/mcp`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${owner.token}`, "content-type": "application/json", accept },
+        body: JSON.stringify(message),
+      });
+    const wrongAccept = await post("application/json", { jsonrpc: "2.0", id: 1, method: "tools/list" });
+    const wrongText = await wrongAccept.text();
+    expectProblem({ status: wrongAccept.status, headers: wrongAccept.headers, body: JSON.parse(wrongText), text: wrongText }, 406, "not-acceptable");
+    expect(JSON.parse(wrongText).detail).toMatch(/text\/event-stream/);
+
+    const notRpc = await post("application/json, text/event-stream", { jsonrpc: "2.0", id: 2, result: 1, error: { code: 1 } });
+    const notRpcText = await notRpc.text();
+    expectProblem({ status: notRpc.status, headers: notRpc.headers, body: JSON.parse(notRpcText), text: notRpcText }, 400, "bad-request");
+  });
+
   it("reaches a group through its GROUP_* service binding when the isolate has one, as a Worker of its own does", async () => {
     const { owner, workspaceId } = await team();
     const seen: string[] = [];

@@ -51,4 +51,17 @@ describe("the OpenAPI document names what a generic tool needs", () => {
     const mismatched = tools.filter((tool) => !tool.description.endsWith(`(${ids.get(tool.name)})`)).map((tool) => tool.name);
     expect(mismatched).toEqual([]);
   });
+
+  it("declares every tag its operations use, each with a description, and no tag that none uses", () => {
+    const declared = new Map((doc.tags ?? []).map((tag) => [tag.name, tag.description ?? ""]));
+    const used = new Set(operations().flatMap((op) => op.tags ?? []));
+    expect([...used].filter((tag) => !declared.has(tag))).toEqual([]);
+    expect([...declared.keys()].filter((tag) => !used.has(tag))).toEqual([]);
+    expect([...declared].filter(([, description]) => description.length < 20).map(([name]) => name)).toEqual([]);
+  });
+
+  it("says under which licence the API is and whom to ask", () => {
+    expect(doc.info.license).toMatchObject({ name: "Apache License 2.0", identifier: "Apache-2.0" });
+    expect(doc.info.contact).toMatchObject({ name: expect.any(String), url: expect.stringMatching(/\/docs$/) });
+  });
 });

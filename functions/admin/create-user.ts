@@ -29,6 +29,8 @@ export const route = createRoute({
   operationId: "createUser",
   tags: ["admin"],
   summary: "Create a user (instance administrators)",
+  description:
+    "An instance administrator creates a person by e-mail address; the answer carries the new user and their first API token, shown this once (only its hash is kept). 409 when the address is taken.",
   request: { body: jsonBody(CreateUserRequest) },
   responses: { 201: jsonResponse(CreatedUser, "The user and a first token"), ...problems(400, 401, 403, 409, 413, 422) },
 });

@@ -13,6 +13,8 @@ export const route = createRoute({
   operationId: "getMe",
   tags: ["auth"],
   summary: "The signed-in user's profile",
+  description:
+    "The person the bearer token or browser session belongs to: id, e-mail address, display name, whether they administer the instance, and their legal acceptances.",
   responses: { 200: jsonResponse(UserProfile, "The caller"), ...problems(401) },
 });
 

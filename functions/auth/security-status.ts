@@ -13,6 +13,7 @@ export const route = createRoute({
   operationId: "getSecurityStatus",
   tags: ["auth"],
   summary: "The current user's sign-in methods and passkeys",
+  description: "How the caller can sign in: the methods in use and the registered passkeys, never a secret.",
   responses: { 200: jsonResponse(SecurityStatus, "Sign-in methods, passkeys and the user"), ...problems(401) },
 });
 

@@ -14,6 +14,8 @@ export const route = createRoute({
   operationId: "getDesign",
   tags: ["image-editor"],
   summary: "Get a design at its head revision",
+  description:
+    "One image design at its head revision: its document and revision, which an update must name, and whether the caller may edit it. 404 for a design of another workspace.",
   request: { params: DesignIdParams },
   responses: { 200: jsonResponse(DesignResponse, "The design"), ...problems(401, 404, 422) },
 });

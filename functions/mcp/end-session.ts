@@ -8,6 +8,9 @@ export const route = createRoute({
   method: "delete",
   path: "/mcp",
   operationId: "endMcpSession",
+  // Served (405 problem+json, as the Streamable HTTP transport allows) but not in the document: it never succeeds,
+  // and a document lists what a client can do.
+  hide: true,
   tags: ["mcp"],
   summary: "End an MCP session (there are none)",
   description: "The endpoint is stateless: there is no session to end, so 405, as the Streamable HTTP transport allows.",

@@ -5,6 +5,7 @@ import { defer, type AppEnv } from "../../lib/http/context";
 import { jsonBody } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
 import { mcpServer } from "./server";
+import { transportRefusal } from "./transport-refusal";
 
 /** A JSON-RPC 2.0 message (request, notification or response): the MCP SDK reads the rest. */
 const JsonRpcMessage = z
@@ -26,13 +27,13 @@ export const route = createRoute({
   description:
     "MCP over Streamable HTTP, stateless (no session; answers are JSON, never an event stream). Authenticated like every operation (a bearer token); " +
     "the tools (workspaces, accounts, publications, builds, analytics) each call the HTTP operation they name with the caller's credential, so the caller's roles apply " +
-    "and a problem answer becomes a tool error carrying the problem's `type` slug, `status` and `detail`. A request must accept both application/json and text/event-stream.",
+    "and a problem answer becomes a tool error carrying the problem's `type` slug, `status` and `detail`. A request must accept both application/json and text/event-stream. " +
+    "HTTP-level refusals (a wrong Accept, a malformed message) are problem+json like every other error; JSON-RPC errors come inside a 200.",
   request: { body: jsonBody(JsonRpcMessage) },
   responses: {
     200: { content: { "application/json": { schema: JsonRpcAnswer } }, description: "The JSON-RPC answer" },
     202: { description: "A notification or response, accepted" },
-    406: { description: "The request does not accept application/json and text/event-stream (a JSON-RPC error)" },
-    ...problems(400, 401, 413, 415, 422, 429),
+    ...problems(400, 401, 406, 413, 415, 422, 429),
   },
 });
 
@@ -45,7 +46,9 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   await server.connect(transport);
   try {
-    return await transport.handleRequest(c.req.raw, { parsedBody: message });
+    const answer = await transport.handleRequest(c.req.raw, { parsedBody: message });
+    if (answer.status >= 400) throw await transportRefusal(answer);
+    return answer;
   } finally {
     defer(c, server.close());
   }

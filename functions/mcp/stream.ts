@@ -8,6 +8,9 @@ export const route = createRoute({
   method: "get",
   path: "/mcp",
   operationId: "openMcpStream",
+  // Served (405 problem+json, as the Streamable HTTP transport allows) but not in the document: it never succeeds,
+  // and a document lists what a client can do.
+  hide: true,
   tags: ["mcp"],
   summary: "MCP event stream (not offered)",
   description: "The endpoint is stateless and sends nothing unasked, so it offers no event stream: 405, as the Streamable HTTP transport allows.",

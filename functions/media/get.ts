@@ -15,6 +15,8 @@ export const route = createRoute({
   operationId: "getMedia",
   tags: ["media"],
   summary: "Get a media item (viewer or above)",
+  description:
+    "One media item of a workspace the caller belongs to: type, size, dimensions or duration, processing state, its retention class (library, temporary) or trash, and how often it was used. 404 for an item of another workspace.",
   request: { params: MediaIdParams },
   responses: { 200: jsonResponse(MediaItem, "The item"), ...problems(401, 404, 422) },
 });

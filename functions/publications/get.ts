@@ -16,6 +16,8 @@ export const route = createRoute({
   operationId: "getPublication",
   tags: ["publications"],
   summary: "Get a publication with its renditions and their delivery state",
+  description:
+    "One publication of a workspace the caller belongs to: its content, schedule and revision, and per destination its rendition (the segments as they will be posted) with the delivery state, error and recovery action. 404 for a publication of another workspace.",
   request: { params: PublicationIdParams },
   responses: { 200: jsonResponse(PublicationResponse, "The publication"), ...problems(401, 404, 422) },
 });

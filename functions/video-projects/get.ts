@@ -13,6 +13,7 @@ export const route = createRoute({
   operationId: "getVideoProject",
   tags: ["video-projects"],
   summary: "A video project at its head revision (viewer or higher)",
+  description: "One video project at its head revision: its document, its sync status and what needs attention. 404 for a project of another workspace.",
   request: { params: z.object({ id: IdParam.openapi({ description: "Video project ID" }) }) },
   responses: { 200: jsonResponse(VideoProjectResponse, "The project"), ...problems(401, 404, 422) },
 });

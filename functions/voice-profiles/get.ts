@@ -15,6 +15,8 @@ export const route = createRoute({
   operationId: "getVoiceProfile",
   tags: ["voice-profiles"],
   summary: "Get a Voice Profile",
+  description:
+    "One voice profile of a workspace the caller belongs to: its definition, the accounts it is assigned to and its revision, for builds to write in. 404 for a profile of another workspace.",
   request: { params: VoiceProfileIdParams },
   responses: { 200: jsonResponse(VoiceProfile, "The profile"), ...problems(401, 404, 422) },
 });

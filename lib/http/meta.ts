@@ -8,13 +8,15 @@ import { jsonSchemaFor } from "./json-schema";
 import { docsResponse } from "./docs-page";
 import { addConventionalResponses } from "./conventional-responses";
 import { declarePublic } from "./operation";
+import { type DocumentInfo, documentInfo, usedTags } from "./document-info";
+
+/** The version of the API's description (info.version). */
+export const API_VERSION = "1.0.0";
 
 type OpenApiDocument = ReturnType<OpenAPIHono<AppEnv>["getOpenAPI31Document"]>;
 
 /** What a Worker's meta routes need to know about it (createWorkerApp takes these as its options). */
-export interface MetaOptions {
-  title: string;
-  description?: string;
+export interface MetaOptions extends DocumentInfo {
   /** Given only by the entries of Workers that send jobs: /healthz then checks SQS too. */
   queueProbe?: QueueProbe;
 }
@@ -27,11 +29,13 @@ export function mountMeta(app: OpenAPIHono<AppEnv>, options: MetaOptions): void 
     if (!document) {
       document = app.getOpenAPI31Document({
         openapi: "3.1.0",
-        info: { title: options.title, version: "1.0.0", description: options.description },
+        info: documentInfo(options, baseUrl, API_VERSION),
         servers: [{ url: baseUrl }],
         security: [{ Bearer: [] }],
       });
       addConventionalResponses(document);
+      const tags = usedTags(options, document.paths as Record<string, Record<string, unknown>>);
+      if (tags.length > 0) document.tags = tags;
       if (documents.size < 8) documents.set(baseUrl, document);
     }
     return document;

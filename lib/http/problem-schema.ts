@@ -26,6 +26,8 @@ const DESCRIPTIONS: Partial<Record<Status, string>> = {
   403: "Role too low for this operation, or a plan limit reached",
   404: "No such resource, or not visible to the caller",
   409: "Conflict with the current state",
+  405: "The method is not offered on this path",
+  406: "The request does not accept a media type the operation answers with",
   413: "Request body too large",
   415: "Unsupported media type",
   422: "Validation failed",

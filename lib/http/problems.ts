@@ -8,6 +8,7 @@ export const PROBLEMS = {
   "plan-limit-reached": { status: 403, title: "Plan limit reached" },
   "not-found": { status: 404, title: "Not found" },
   "method-not-allowed": { status: 405, title: "Method not allowed" },
+  "not-acceptable": { status: 406, title: "Not acceptable" },
   "revision-conflict": { status: 409, title: "Revision conflict" },
   conflict: { status: 409, title: "Conflict" },
   "not-editable": { status: 409, title: "Not editable" },

@@ -5,6 +5,7 @@ import type { WorkerAppOptions } from "./app";
 import { docsResponse } from "./docs-page";
 import { declaredLength, discardBody, meterBody } from "./body-meter";
 import { requestBodyLimit } from "./body-limits";
+import { documentInfo, usedTags } from "./document-info";
 import { ApiError } from "./errors";
 import { jsonSchemaFor } from "./json-schema";
 import { mergeOpenApiDocuments, type OpenApiJson } from "./merge-openapi";
@@ -106,7 +107,9 @@ export function createRouterApp(routes: RouteTable, options: WorkerAppOptions): 
       return failed;
     }
     const parts = (await Promise.all(answers.map((res) => res.json()))) as OpenApiJson[];
-    return mergeOpenApiDocuments(parts, { ...parts[0].info, title: options.title, description: options.description });
+    const merged = mergeOpenApiDocuments(parts, documentInfo(options, publicBaseUrl(c.env ?? {}, c.req.url), String(parts[0].info.version)));
+    const tags = usedTags(options, merged.paths);
+    return tags.length > 0 ? { ...merged, tags } : merged;
   };
   // A group's failure (a Response instead of a document) goes back as the group gave it, a copy to each caller
   // that was waiting for the same document.
