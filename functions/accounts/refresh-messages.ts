@@ -1,7 +1,7 @@
 import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
 import { messageCapableAccounts } from "../../lib/accounts/messages";
 import { audit } from "../../lib/audit";
-import { auditActor, db, type AppEnv } from "../../lib/http/context";
+import { afterCommit, auditActor, db, type AppEnv } from "../../lib/http/context";
 import { jsonBody, jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
 import { withSchema } from "../../lib/http/schema-ref";
@@ -40,7 +40,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
       await audit(tx, { ...auditActor(c), workspaceId: workspace_id, action: "messages.refresh", targetType: "workspace", targetId: workspace_id });
     return ids;
   });
-  dispatchAfterCommit(c, jobIds);
+  dispatchAfterCommit(afterCommit(c), jobIds);
   const outcome =
     jobIds.length > 0
       ? { status: "queued" as const, queued: jobIds.length, error_code: null }

@@ -2,7 +2,7 @@ import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
 import { and, eq, sql } from "drizzle-orm";
 import { jobReceipts, outboxJobs } from "../../db/schema";
 import { audit } from "../../lib/audit";
-import { auditActor, db, type AppEnv } from "../../lib/http/context";
+import { afterCommit, auditActor, db, type AppEnv } from "../../lib/http/context";
 import { ApiError, notFound } from "../../lib/http/errors";
 import { jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
@@ -59,6 +59,6 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     await audit(tx, { ...auditActor(c), action: "job.redrive", targetType: "job", targetId: id, workspaceId: job.workspaceId });
     return updated;
   });
-  dispatchAfterCommit(c, [row.id]);
+  dispatchAfterCommit(afterCommit(c), [row.id]);
   return c.json(withSchema(c, AdminJob, toAdminJob(row)), 202);
 };

@@ -3,7 +3,7 @@ import { analyticsCollectionRuns } from "../../db/schema";
 import { earliestRetry, planRefresh, type DeferredAccount } from "../../lib/analytics/refresh-plan";
 import { audit } from "../../lib/audit";
 import { inBody, workspaceRole } from "../../lib/http/access";
-import { auditActor, currentUser, db, type AppEnv } from "../../lib/http/context";
+import { afterCommit, auditActor, currentUser, db, type AppEnv } from "../../lib/http/context";
 import { ApiError } from "../../lib/http/errors";
 import { jsonBody, jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
@@ -83,7 +83,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     await audit(tx, { ...auditActor(c), workspaceId: workspace_id, action: "analytics.refresh", targetType: "analytics_run", targetId: runId });
     return { jobIds, queued: plan.eligible.length, deferred: plan.deferred };
   });
-  dispatchAfterCommit(c, jobIds);
+  dispatchAfterCommit(afterCommit(c), jobIds);
   const first = earliestRetry(deferred);
   const message =
     queued === 0

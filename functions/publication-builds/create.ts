@@ -5,7 +5,7 @@ import { assembleInput } from "../../lib/builds/assemble";
 import { allowPrivateUrls } from "../../lib/accounts/account-context";
 import { requireAiBudget } from "../../lib/billing/ai-budget";
 import { enforcePlanLimits } from "../../lib/billing/enforce";
-import { auditActor, currentUser, type AppEnv } from "../../lib/http/context";
+import { afterCommit, auditActor, currentUser, type AppEnv } from "../../lib/http/context";
 import { idempotent, IdempotencyKeyHeader } from "../../lib/http/idempotency";
 import { jsonBody, jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
@@ -62,6 +62,6 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     await audit(tx, { ...auditActor(c), workspaceId: body.workspace_id, action: "publication_build.create", targetType: "publication_build", targetId: id });
     return { status: 202, body: withSchema(c, Build, toBuild(row)) };
   });
-  if (jobId) dispatchAfterCommit(c, [jobId]);
+  if (jobId) dispatchAfterCommit(afterCommit(c), [jobId]);
   return response;
 };

@@ -1,6 +1,6 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import type { Queryable } from "../../lib/db/client";
-import { auditActor, currentUser, db, type AppEnv } from "../../lib/http/context";
+import { afterCommit, auditActor, currentUser, db, type AppEnv } from "../../lib/http/context";
 import { idempotent, IdempotencyKeyHeader } from "../../lib/http/idempotency";
 import { jsonBody, jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
@@ -37,7 +37,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   if (c.req.header("idempotency-key") === undefined) {
     // Nothing to replay: read, check and write in two requests, without an interactive transaction.
     const started = await start(db(c));
-    dispatchLeasedAfterCommit(c, [started.job]);
+    dispatchLeasedAfterCommit(afterCommit(c), [started.job]);
     return c.json(withSchema(c, ActionOutputBody, started.output), 202);
   }
   // The same statements inside the key's transaction, so the effect and its replayable answer commit together.
@@ -49,6 +49,6 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     job = started.job;
     return { status: 202, body: withSchema(c, ActionOutputBody, started.output) };
   });
-  if (job) dispatchLeasedAfterCommit(c, [job]);
+  if (job) dispatchLeasedAfterCommit(afterCommit(c), [job]);
   return response;
 };

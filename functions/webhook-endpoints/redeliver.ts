@@ -2,7 +2,7 @@ import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { webhookDeliveries } from "../../db/schema";
 import { resourceInPath, workspaceRole } from "../../lib/http/access";
-import { db, type AppEnv } from "../../lib/http/context";
+import { afterCommit, db, type AppEnv } from "../../lib/http/context";
 import { lockScopedResource } from "../../lib/http/enforce-access";
 import { ApiError, notFound } from "../../lib/http/errors";
 import { jsonResponse } from "../../lib/http/openapi";
@@ -51,6 +51,6 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     const rows = await deliveryWithType(tx).where(mine);
     return { jobId, delivery: (await presentDeliveries(tx, rows))[0] };
   });
-  dispatchAfterCommit(c, [jobId]);
+  dispatchAfterCommit(afterCommit(c), [jobId]);
   return c.json(withSchema(c, WebhookDelivery, delivery), 202);
 };

@@ -7,6 +7,7 @@ import type { Credential } from "../auth/read-guard";
 import type { Access, Scope } from "./access";
 import { errorFields, logEvent } from "../log";
 import type { Env } from "../env";
+import type { AfterCommit } from "../jobs/dispatch";
 
 export interface AuthUser {
   id: string;
@@ -64,6 +65,9 @@ export function defer(c: Context, work: Promise<unknown>): void {
     // No ExecutionContext (Node tests call app.request directly): the promise simply runs.
   }
 }
+
+/** What a request gives work that outlives its answer (lib/jobs/dispatch.ts): its bindings and `defer`. */
+export const afterCommit = (c: Context<AppEnv>): AfterCommit => ({ env: c.env, waitUntil: (work: Promise<unknown>) => defer(c, work) });
 
 export function currentUser(c: Context<AppEnv>): AuthUser {
   const user = c.get("user");
