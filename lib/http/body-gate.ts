@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { discardBody } from "./body-meter";
 import { jsonMaxBytes } from "./body-limits";
+import { readBodyCapped } from "./body-read";
 import { ApiError } from "./errors";
 import type { AppEnv } from "./context";
 
@@ -28,16 +28,25 @@ export function jsonDepth(text: string): number {
 }
 const mediaType = (header: string | undefined) => (header ?? "").split(";")[0].trim().toLowerCase();
 
-/** JSON bodies are capped (413); multipart uploads set their own limit in their route. */
+/**
+ * JSON bodies are capped (413); multipart uploads set their own limit in their route. A declared Content-Length is
+ * checked before reading; a chunked body is read up to the limit (the JSON gate below parses it whole anyway), and
+ * when it passes it the stream is let go, so that drainUnreadBody can drop the rest before the answer.
+ */
 export const jsonBodyLimit: MiddlewareHandler<AppEnv> = async (c, next) => {
-  if (mediaType(c.req.header("content-type")) === "multipart/form-data") return next();
+  const raw = c.req.raw;
+  if (!raw.body || mediaType(c.req.header("content-type")) === "multipart/form-data") return next();
   const maxSize = jsonMaxBytes(c.env);
-  return bodyLimit({
-    maxSize,
-    onError: () => {
-      throw new ApiError("payload-too-large", { detail: `Request bodies are limited to ${maxSize} bytes.` });
-    },
-  })(c, next);
+  const tooLarge = () => new ApiError("payload-too-large", { detail: `Request bodies are limited to ${maxSize} bytes.` });
+  const declared = c.req.header("content-length");
+  if (declared !== undefined) {
+    if (Number(declared) > maxSize) throw tooLarge();
+    return next();
+  }
+  const bytes = await readBodyCapped(raw.body, maxSize);
+  if (!bytes) throw tooLarge();
+  c.req.raw = new Request(raw, { body: bytes });
+  return next();
 };
 
 /** Where a NUL character hides in a parsed JSON value (Postgres text cannot hold one), or null. */
@@ -119,6 +128,7 @@ export const drainUnreadBody: MiddlewareHandler<AppEnv> = async (c, next) => {
   // The request as it came: a gate further in may put a wrapper in c.req.raw.
   const raw = c.req.raw;
   await next();
-  if (!raw.body || raw.bodyUsed || raw.body.locked) return;
+  // Not `bodyUsed`: a gate that read part of the body and let go of it (jsonBodyLimit) leaves the rest to drop here.
+  if (!raw.body || raw.body.locked) return;
   await discardBody(raw.body.getReader());
 };
