@@ -30,7 +30,8 @@ export default defineConfig({
         plugins: [
           cloudflareTest(({ inject }) => ({
             wrangler: { configPath: "test/workerd/wrangler.toml" },
-            miniflare: { bindings: { ...inject("env") } },
+            // A small upload limit, so that a test can send a body over it without sending 25 MiB through the pool.
+            miniflare: { bindings: { ...inject("env"), MEDIA_MAX_BYTES: String(4 * 1024 * 1024) } },
           })),
         ],
         test: {

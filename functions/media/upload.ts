@@ -1,6 +1,5 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { publicBaseUrl } from "../../lib/env";
 import { enforcePlanLimits } from "../../lib/billing/enforce";
 import { auditActor, db, type AppEnv } from "../../lib/http/context";
@@ -18,6 +17,7 @@ import { mediaBucket } from "./lookup";
 import { MediaItem, UploadMediaForm } from "./schemas";
 import { inForm, workspaceRole } from "../../lib/http/access";
 import { requireFormBody } from "../../lib/http/multipart";
+import { capRequestBody } from "../../lib/http/body-gate";
 
 const tooLarge = (max: number) =>
   new ApiError("payload-too-large", { detail: `Media uploads are limited to ${max} bytes (MEDIA_MAX_BYTES); nothing was stored.` });
@@ -26,15 +26,11 @@ const tooLarge = (max: number) =>
  * The app's JSON body limit skips multipart, so uploads get their own, from MEDIA_MAX_BYTES. Other
  * bodies were already limited (and read) by the app's JSON gate; the route answers them 415.
  */
-const uploadLimit: MiddlewareHandler<AppEnv> = (c, next) => {
+const uploadLimit: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (!/^multipart\/form-data\b/i.test(c.req.header("content-type") ?? "")) return next();
   const max = mediaMaxBytes(c.env ?? {});
-  return bodyLimit({
-    maxSize: max + MULTIPART_OVERHEAD_BYTES,
-    onError: () => {
-      throw tooLarge(max);
-    },
-  })(c, next);
+  await capRequestBody(c, max + MULTIPART_OVERHEAD_BYTES, () => tooLarge(max));
+  return next();
 };
 
 export const route = createRoute({

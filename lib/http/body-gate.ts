@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { discardBody } from "./body-meter";
 import { jsonMaxBytes } from "./body-limits";
 import { readBodyCapped } from "./body-read";
@@ -29,23 +29,29 @@ export function jsonDepth(text: string): number {
 const mediaType = (header: string | undefined) => (header ?? "").split(";")[0].trim().toLowerCase();
 
 /**
- * JSON bodies are capped (413); multipart uploads set their own limit in their route. A declared Content-Length is
- * checked before reading; a chunked body is read up to the limit (the JSON gate below parses it whole anyway), and
- * when it passes it the stream is let go, so that drainUnreadBody can drop the rest before the answer.
+ * Let a body through when it is at most `maxSize` bytes, else throw `tooLarge()`. A declared Content-Length is
+ * checked before reading; a chunked body is read up to the limit (its route parses it whole anyway), and when it
+ * passes it the stream is let go, so that drainUnreadBody can drop the rest before the answer (hono's bodyLimit
+ * keeps it locked).
  */
-export const jsonBodyLimit: MiddlewareHandler<AppEnv> = async (c, next) => {
+export async function capRequestBody(c: Context<AppEnv>, maxSize: number, tooLarge: () => ApiError): Promise<void> {
   const raw = c.req.raw;
-  if (!raw.body || mediaType(c.req.header("content-type")) === "multipart/form-data") return next();
-  const maxSize = jsonMaxBytes(c.env);
-  const tooLarge = () => new ApiError("payload-too-large", { detail: `Request bodies are limited to ${maxSize} bytes.` });
+  if (!raw.body) return;
   const declared = c.req.header("content-length");
   if (declared !== undefined) {
     if (Number(declared) > maxSize) throw tooLarge();
-    return next();
+    return;
   }
   const bytes = await readBodyCapped(raw.body, maxSize);
   if (!bytes) throw tooLarge();
   c.req.raw = new Request(raw, { body: bytes });
+}
+
+/** JSON bodies are capped (413); multipart uploads set their own limit in their route. */
+export const jsonBodyLimit: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if (!c.req.raw.body || mediaType(c.req.header("content-type")) === "multipart/form-data") return next();
+  const maxSize = jsonMaxBytes(c.env);
+  await capRequestBody(c, maxSize, () => new ApiError("payload-too-large", { detail: `Request bodies are limited to ${maxSize} bytes.` }));
   return next();
 };
 
