@@ -1,7 +1,7 @@
 import { and, count, eq, exists, getTableColumns, inArray, ne, sql } from "drizzle-orm";
 import { auditEvents, outboxJobs, publications, renditions, workspaceMembers, type Role } from "../../db/schema";
 import { auditRow, type AuditEntry } from "../audit";
-import { inOneTransaction } from "../db/batch";
+import { inOneTransactionNamed } from "../db/batch";
 import { BoundStatement, compileSql, compileStatement, placeholder, statementBuilder as q, type NoRow } from "../db/compiled";
 import type { Queryable } from "../db/client";
 import { insertWhere } from "../db/insert-where";
@@ -36,7 +36,9 @@ export async function startPublishingAsRead(db: Queryable, req: Request) {
   const s = statements();
   const ids = { id: req.publicationId, userId: req.userId };
   for (let tries = 1; ; tries++) {
-    const [[read], [{ toQueue }]] = await inOneTransaction(db, () => [new BoundStatement(s.read, ids), new BoundStatement(s.toQueue, ids)]);
+    const [reads] = await inOneTransactionNamed(db, () => [{ read: new BoundStatement(s.read, ids), toQueue: new BoundStatement(s.toQueue, ids) }]);
+    const [read] = reads.read;
+    const [{ toQueue }] = reads.toQueue;
     if (!read) throw notFound("publication");
     const { role, ...row } = read;
     checkRole(role, ROLE, "publication");
@@ -63,13 +65,16 @@ export async function startPublishingAsRead(db: Queryable, req: Request) {
       actorKind: audit.actorKind,
       requestId: audit.requestId ?? null,
     };
-    const [, , , , started, after] = await inOneTransaction(db, () => [
-      new BoundStatement(s.lock, values),
-      new BoundStatement(s.queue, values),
-      new BoundStatement(s.job, values),
-      new BoundStatement(s.audit, values),
-      new BoundStatement(s.start, values),
-      new BoundStatement(s.renditions, values),
+    // In this order: the lock first, so every later statement sees the publication as it is under it.
+    const [{ started, after }] = await inOneTransactionNamed(db, () => [
+      {
+        lock: new BoundStatement(s.lock, values),
+        queue: new BoundStatement(s.queue, values),
+        job: new BoundStatement(s.job, values),
+        audit: new BoundStatement(s.audit, values),
+        started: new BoundStatement(s.start, values),
+        after: new BoundStatement(s.renditions, values),
+      },
     ]);
     if (started.length === 1) {
       return { job, output: actionOutputOf(after, row.id, { revision, jobId: job.id, message: req.message }) };
