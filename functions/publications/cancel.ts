@@ -1,7 +1,7 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { audit } from "../../lib/audit";
 import { publicBaseUrl } from "../../lib/env";
-import { assertRevision } from "../../lib/http/concurrency";
+import { assertRevision } from "../../lib/errors";
 import { auditActor, db, type AppEnv } from "../../lib/http/context";
 import { jsonBody, jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";

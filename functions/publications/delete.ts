@@ -3,7 +3,7 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import { outboxJobs, publications, renditions } from "../../db/schema";
 import { audit } from "../../lib/audit";
 import type { Tx } from "../../lib/db/client";
-import { assertRevision } from "../../lib/http/concurrency";
+import { assertRevision } from "../../lib/errors";
 import { auditActor, db, type AppEnv } from "../../lib/http/context";
 import { ApiError } from "../../lib/http/errors";
 import { jsonResponse } from "../../lib/http/openapi";

@@ -3,7 +3,7 @@ import { and, eq, ne, sql } from "drizzle-orm";
 import { publications, renditions } from "../../db/schema";
 import { audit } from "../../lib/audit";
 import { publicBaseUrl } from "../../lib/env";
-import { assertRevision } from "../../lib/http/concurrency";
+import { assertRevision } from "../../lib/errors";
 import { auditActor, type AppEnv } from "../../lib/http/context";
 import { idempotent, IdempotencyKeyHeader } from "../../lib/http/idempotency";
 import { jsonBody, jsonResponse } from "../../lib/http/openapi";

@@ -3,7 +3,7 @@ import { and, eq, inArray, not, sql } from "drizzle-orm";
 import { renditions, repostAttempts, repostPolicies } from "../../db/schema";
 import { dropQueuedAttempts } from "../../lib/repost/withdrawals";
 import { audit } from "../../lib/audit";
-import { assertRevision } from "../../lib/http/concurrency";
+import { assertRevision } from "../../lib/errors";
 import { auditActor, db, type AppEnv } from "../../lib/http/context";
 import { jsonBody, jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";

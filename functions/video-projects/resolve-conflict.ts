@@ -2,7 +2,7 @@ import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
 import { and, eq, sql } from "drizzle-orm";
 import { videoConflicts } from "../../db/schema";
 import { audit } from "../../lib/audit";
-import { revisionConflict } from "../../lib/http/concurrency";
+import { revisionConflict } from "../../lib/errors";
 import { auditActor, currentUser, db, type AppEnv } from "../../lib/http/context";
 import { ApiError, notFound } from "../../lib/http/errors";
 import { jsonBody, jsonResponse } from "../../lib/http/openapi";

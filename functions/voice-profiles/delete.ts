@@ -2,7 +2,7 @@ import { createRoute, z, type RouteHandler } from "@hono/zod-openapi";
 import { and, count, eq, ne } from "drizzle-orm";
 import { voiceProfiles } from "../../db/schema";
 import { audit } from "../../lib/audit";
-import { assertRevision } from "../../lib/http/concurrency";
+import { assertRevision } from "../../lib/errors";
 import { auditActor, db, type AppEnv } from "../../lib/http/context";
 import { ApiError, notFound } from "../../lib/http/errors";
 import { problems } from "../../lib/http/problem-schema";

@@ -2,7 +2,7 @@ import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { and, eq, sql } from "drizzle-orm";
 import { voiceProfiles } from "../../db/schema";
 import { audit } from "../../lib/audit";
-import { revisionConflict } from "../../lib/http/concurrency";
+import { revisionConflict } from "../../lib/errors";
 import { auditActor, db, type AppEnv } from "../../lib/http/context";
 import { notFound } from "../../lib/http/errors";
 import { jsonBody, jsonResponse } from "../../lib/http/openapi";

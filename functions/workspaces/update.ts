@@ -3,7 +3,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { workspaces } from "../../db/schema";
 import { audit } from "../../lib/audit";
 import { auditActor, db, type AppEnv } from "../../lib/http/context";
-import { revisionConflict } from "../../lib/http/concurrency";
+import { revisionConflict } from "../../lib/errors";
 import { jsonBody, jsonResponse } from "../../lib/http/openapi";
 import { problems } from "../../lib/http/problem-schema";
 import { withSchema } from "../../lib/http/schema-ref";

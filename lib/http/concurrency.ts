@@ -1,2 +1,0 @@
-// Optimistic concurrency is a domain rule (lib/errors.ts); operations keep importing it from here.
-export { assertRevision, revisionConflict } from "../errors";
